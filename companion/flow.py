@@ -1,0 +1,134 @@
+"""The contract between a game's rules core and the table session.
+
+A *table flow* is the referee's script for one game at a real table. It is pure, like the rules core it
+wraps: the session owns the clock, the camera, the buttons, the event log and the page, and asks the flow
+only pure questions:
+
+- ``start(setup)``: the state of a new game from the options chosen on the setup page;
+- ``apply(state, action)``: the state after one confirmed action (raises ``InvalidInput`` /
+  ``IllegalAction`` and leaves nothing changed: states are immutable);
+- ``expects(state)``: what the camera should read now (``None`` when nothing is to be read);
+- ``propose(state, reading)``: the action a camera reading stands for, for the players to confirm or
+  correct (``None`` when the reading does not fit what is expected);
+- ``choices(state)``: the actions the players may pick now (the GPIO NEXT button cycles through them,
+  CONFIRM applies the selected one);
+- ``view(state)``: everything the page shows, as JSON.
+
+Actions are JSON objects with a ``"type"`` key. The session stores the setup and every confirmed action
+in its event log and rebuilds the state by replaying them, so ``apply`` must be deterministic and a
+state needs no serialisation of its own.
+
+Camera readings reach ``propose`` in the JSON shape ``goblin-companion scan`` prints::
+
+    {"dice":   [{"bbox": [x, y, w, h], "sides": 6 | None, "value": 4 | None, "confidence": 0.97,
+                 "zone": "p0"}, ...],
+     "tokens": [{"bbox": [...], "face": "alive" | "dead" | None, "confidence": 0.9, "zone": "toss"}, ...]}
+
+A reading action, the kind ``propose`` returns and the correction form edits, is one of::
+
+    {"type": "reading", "values": {SLOT_KEY: value, ...}}         # dice, one value per expected slot
+    {"type": "reading", "alive": n, "dead": m}                     # a toss of goblin tokens
+
+so the page can offer the same correction form for every game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol, TypeVar
+
+JSON = Any
+"""A JSON-serialisable value (dict, list, str, int, float, bool or None)."""
+
+Action = Mapping[str, JSON]
+"""A confirmed or proposed action: a JSON object with a ``"type"`` key."""
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One die the camera should read: its key in a reading action, and what the players see."""
+
+    key: str
+    """Stable key in ``{"type": "reading", "values": {key: value}}``, e.g. ``"p0.3"``."""
+    label: str
+    """Short human label, e.g. ``"Lobo d8"``."""
+    sides: int | None
+    """Faces of the physical die, or None when any die will do."""
+    zone: str | None = None
+    """Tray zone the die should lie in (``"p0"``, ``"p1"``, ``"toss"``...), or None for anywhere."""
+    low: int = 1
+    """Smallest value the slot accepts."""
+    high: int | None = None
+    """Largest value the slot accepts (default: ``sides``)."""
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """What the camera should read next, and how a person enters it by hand."""
+
+    kind: Literal["dice", "tokens"]
+    prompt: str
+    """Message key for the page, e.g. ``"roll.initial"``; the page translates it."""
+    slots: tuple[Slot, ...] = ()
+    """For dice: one slot per die to read."""
+    zone: str | None = None
+    """For tokens: the zone of the toss (None: the whole tray)."""
+    count: int | None = None
+    """For tokens: how many tokens are tossed, when known."""
+    params: Mapping[str, JSON] = field(default_factory=dict)
+    """Values to put into the translated prompt (a player's name, a count)."""
+
+
+@dataclass(frozen=True)
+class Choice:
+    """An action the players may pick now, with the words the page shows for it."""
+
+    action: Action
+    label: str
+    """Short English description; the page may replace it with a translation of ``key``."""
+    group: str = ""
+    """Grouping on the page (e.g. ``"power"``, ``"skill"``, ``"square"``)."""
+    key: str = ""
+    """Message key for a translated label (optional)."""
+    params: Mapping[str, JSON] = field(default_factory=dict)
+
+
+S = TypeVar("S")
+
+
+class Flow(Protocol[S]):
+    """A game's table flow. Implementations are stateless objects; all state lives in ``S``."""
+
+    game: str
+    """Registry name, e.g. ``"button-goblin"``."""
+    title: str
+    """Human title, e.g. ``"Button Goblin"``."""
+
+    def setup_schema(self) -> Mapping[str, JSON]:
+        """What the setup page asks (players, options), as JSON the page renders into a form."""
+        ...
+
+    def start(self, setup: Mapping[str, JSON]) -> S:
+        """A new game. Raises ``InvalidInput`` for a bad setup."""
+        ...
+
+    def apply(self, state: S, action: Action) -> S:
+        """The state after one confirmed action. Raises ``InvalidInput`` or ``IllegalAction``."""
+        ...
+
+    def expects(self, state: S) -> Expectation | None:
+        """What the camera should read now, or None."""
+        ...
+
+    def propose(self, state: S, reading: Mapping[str, JSON]) -> Action | None:
+        """The reading action a camera reading stands for, or None if it does not fit."""
+        ...
+
+    def choices(self, state: S) -> Sequence[Choice]:
+        """The actions the players may pick now (empty while a reading is awaited or at the end)."""
+        ...
+
+    def view(self, state: S) -> Mapping[str, JSON]:
+        """Everything the page shows, as JSON. Always has ``"game"``, ``"phase"`` and ``"over"``."""
+        ...
