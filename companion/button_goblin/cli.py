@@ -1,0 +1,106 @@
+"""``goblin-companion button-goblin analyze|apply [--position NOTATION]``: JSON in, JSON out.
+
+``analyze`` reads a position and prints the initiative, the legal attacks of the player to move and
+the scores if the round ended now. ``apply`` reads a position and an attack and prints the position
+after it with the dice to re-roll. Bad input exits 2 with one line on stderr.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from typing import TextIO
+
+from companion.button_goblin.core import PASS, Position, apply, initiative, rerolls, scores
+from companion.button_goblin.jsonio import (
+    JSON,
+    attack_from_json,
+    attack_to_json,
+    position_from_json,
+    position_to_json,
+)
+from companion.errors import GoblinError, InvalidInput
+
+USAGE = "usage: goblin-companion button-goblin analyze|apply [--position NOTATION] < input.json"
+
+
+def analyze(position: Position) -> dict[str, JSON]:
+    """The ``analyze`` output for a position."""
+    who = initiative(position)
+    points = scores(position)
+    return {
+        "initiative": {"player": who.player, "reason": who.reason},
+        "attacks": [attack_to_json(a, position) for a in position.legal],
+        "scores": list(points) if points is not None else None,
+    }
+
+
+def apply_json(position: Position, attack: JSON) -> dict[str, JSON]:
+    """The ``apply`` output for a position and an attack object (or ``{"type": "pass"}``)."""
+    if isinstance(attack, dict) and attack.get("type") == "pass":
+        if set(attack) != {"type"}:
+            raise InvalidInput("a pass has no other keys than \"type\"")
+        return {"position": position_to_json(apply(position, PASS)), "reroll": []}
+    action = attack_from_json(attack, position)
+    after = apply(position, action)
+    return {"position": position_to_json(after), "reroll": list(rerolls(action))}
+
+
+def _read_json(stdin: TextIO, what: str) -> JSON:
+    text = stdin.read()
+    if not text.strip():
+        raise InvalidInput(f"expected {what} as JSON on stdin, got nothing")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        where = f"line {error.lineno} column {error.colno}"
+        raise InvalidInput(f"malformed JSON on stdin: {error.msg} at {where}") from None
+
+
+def run(argv: Sequence[str], stdin: TextIO) -> dict[str, JSON]:
+    args = list(argv)
+    if not args or args[0] not in ("analyze", "apply"):
+        raise InvalidInput(f"expected 'analyze' or 'apply', got {args[0] if args else 'nothing'!r}; {USAGE}")
+    command, rest = args[0], args[1:]
+    notation: str | None = None
+    while rest:
+        flag = rest.pop(0)
+        if flag == "--position" and rest:
+            notation = rest.pop(0)
+        elif flag.startswith("--position="):
+            notation = flag.split("=", 1)[1]
+        else:
+            raise InvalidInput(f"unexpected argument {flag!r}; {USAGE}")
+    if command == "analyze":
+        if notation is not None:
+            return analyze(Position.parse(notation))
+        return analyze(position_from_json(_read_json(stdin, "a position")))
+    data = _read_json(stdin, "{\"position\": ..., \"attack\": ...}")
+    if not isinstance(data, dict) or "attack" not in data:
+        raise InvalidInput('apply expects a JSON object with an "attack" (and a "position", or --position)')
+    extra = set(data) - {"position", "attack"}
+    if extra:
+        raise InvalidInput(f"apply input has unknown key {sorted(extra)[0]!r}")
+    if notation is not None:
+        if "position" in data:
+            raise InvalidInput("give the position either with --position or in the JSON, not both")
+        position = Position.parse(notation)
+    else:
+        if "position" not in data:
+            raise InvalidInput("apply input needs a \"position\" (or use --position)")
+        position = position_from_json(data["position"])
+    return apply_json(position, data["attack"])
+
+
+def main(argv: Sequence[str]) -> int:
+    if list(argv[:1]) in (["-h"], ["--help"]):
+        print(USAGE)
+        return 0
+    try:
+        out = run(argv, sys.stdin)
+    except GoblinError as error:
+        print(f"button-goblin: {' '.join(str(error).split())}", file=sys.stderr)
+        return 2
+    print(json.dumps(out))
+    return 0
