@@ -58,6 +58,8 @@ _SPEC_RE = re.compile(
 
 
 def _error(text: str, start: int, end: int, why: str) -> InvalidInput:
+    while start < end and text[start].isspace():
+        start += 1
     token = text[start:end].strip() or text[start:].strip() or "(end)"
     return InvalidInput(f"{why}: {token!r} at column {start + 1} of {text!r}")
 

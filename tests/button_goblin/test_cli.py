@@ -1,0 +1,106 @@
+"""The JSON command line, driven as users and scripts drive it: ``python3 -m companion button-goblin``."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = "Lobo: 2 2 6 9 13 | SdP: 2 4 5 13 18"
+
+
+def run(*args, stdin=""):
+    return subprocess.run([sys.executable, "-m", "companion", "button-goblin", *args], input=stdin,
+                          capture_output=True, text=True, cwd=ROOT)
+
+
+POSITION = {
+    "to_move": 0,
+    "players": [
+        {"name": "Lobo", "dice": [{"sides": 0, "value": 0, "skills": ["NU"]}, {"sides": 8, "value": 5},
+                                  {"sides": 12, "value": 3, "skills": ["FU"]},
+                                  {"sides": [10, 10], "value": 14, "skills": ["GE"]}],
+         "captured": [{"sides": 6}]},
+        {"name": "SdP", "dice": [{"sides": 8, "value": 7}, {"sides": 20, "value": 18, "skills": ["VO"]}],
+         "captured": []},
+    ],
+}
+
+
+def test_analyze_the_rulebook_example_with_position_flag():
+    done = run("analyze", "--position", EXAMPLE)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["initiative"]["player"] == 0
+    on_13 = [a for a in out["attacks"] if a["targets"] == [3]]
+    assert {(a["type"], tuple(a["attackers"])) for a in on_13} == {("power", (4,)), ("skill", (4,)),
+                                                                   ("skill", (0, 1, 3))}
+    assert not [a for a in out["attacks"] if a["targets"] == [4]]
+    assert out["scores"] is None  # the example gives no sizes
+
+
+def test_analyze_json_lists_fire_and_scores():
+    done = run("analyze", stdin=json.dumps(POSITION))
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert {"type": "power", "attackers": [1], "targets": [0], "fire": 2} in out["attacks"]
+    assert {"type": "power", "attackers": [3], "targets": [0], "fire": 0} in out["attacks"]
+    assert out["scores"] == [0 + 4 + 6 + 10 + 6, 4 - 20]
+    keys = [(a["type"], a["attackers"], a["targets"]) for a in out["attacks"]]
+    assert len(keys) == len({json.dumps(k) for k in keys})
+
+
+def test_apply_reports_rerolls_and_keeps_old_values():
+    attack = {"type": "power", "attackers": [1], "targets": [0], "fire": [{"die": 2, "to": 1}]}
+    done = run("apply", stdin=json.dumps({"position": POSITION, "attack": attack}))
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["reroll"] == [1]
+    lobo, sdp = out["position"]["players"]
+    assert lobo["dice"][1]["value"] == 5 and lobo["dice"][2]["value"] == 1
+    assert lobo["captured"][-1] == {"sides": 8, "value": 7, "skills": []}
+    assert [d["value"] for d in sdp["dice"]] == [18]
+    assert out["position"]["to_move"] == 1
+
+
+def test_apply_with_null_die_marks_the_capture():
+    pos = {"to_move": 0, "players": [{"name": "A", "dice": [{"sides": 6, "value": 6, "skills": ["NU"]}]},
+                                     {"name": "B", "dice": [{"sides": 8, "value": 2}]}]}
+    done = run("apply", stdin=json.dumps({"position": pos, "attack": {"type": "power", "attackers": [0],
+                                                                      "targets": [0]}}))
+    out = json.loads(done.stdout)
+    assert out["position"]["players"][0]["captured"] == [{"sides": 8, "value": 2, "skills": ["NU"]}]
+
+
+def test_apply_with_position_flag():
+    done = run("apply", "--position", EXAMPLE,
+               stdin=json.dumps({"attack": {"type": "skill", "attackers": [0, 1, 3], "targets": [3]}}))
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["reroll"] == [0, 1, 3]
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin", "needle"),
+    [
+        (["analyze"], "{not json", "malformed JSON"),
+        (["analyze"], json.dumps({**POSITION, "players": [
+            {"name": "A", "dice": [{"sides": 8, "value": 2, "skills": ["ZZ"]}]}, {"name": "B"}]}), "'ZZ'"),
+        (["analyze"], json.dumps({"players": [{"name": "A", "dice": [{"sides": 8, "value": 9}]},
+                                              {"name": "B"}]}), "value 9 is outside 1..8"),
+        (["apply", "--position", EXAMPLE], json.dumps({"attack": {"type": "power", "attackers": [0],
+                                                                   "targets": [4]}}), "illegal power attack"),
+        (["apply", "--position", EXAMPLE], json.dumps({"attack": {"type": "smash", "attackers": [0],
+                                                                   "targets": [4]}}), "'smash'"),
+        (["analyze", "--position", "Lobo: 2 2 x | SdP: 3"], "", "'x'"),
+        (["frobnicate"], "", "'frobnicate'"),
+        (["analyze"], "", "nothing"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(args, stdin, needle):
+    done = run(*args, stdin=stdin)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and needle in lines[0], done.stderr
