@@ -725,11 +725,15 @@ def describe(position: Position, attack: Attack) -> str:
     """An English sentence for an attack: ``Power: your d12 (9) takes their d8 (7)``."""
     mine, theirs = position.mover.dice, position.opponent.dice
 
-    def show(d: Die) -> str:
-        return f"{d.size_text()} ({d.value})"
+    def show(dice: Sequence[Die], i: int) -> str:
+        name = dice[i].size_text()
+        # number the die when the player has another of the same size, so the players can tell which
+        if sum(1 for d in dice if d.size_text() == name) > 1:
+            name += f" #{i + 1}"
+        return f"{name} ({dice[i].value})"
 
-    who = " + ".join(show(mine[i]) for i in attack.attackers)
-    what = " + ".join(show(theirs[j]) for j in attack.targets)
+    who = " + ".join(show(mine, i) for i in attack.attackers)
+    what = " + ".join(show(theirs, j) for j in attack.targets)
     text = f"{attack.kind.capitalize()}: your {who} takes their {what}"
     if attack.fire:
         lowered = ", ".join(f"{mine[i].size_text()} {mine[i].value}->{to}" for i, to in attack.fire)

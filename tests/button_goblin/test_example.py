@@ -29,7 +29,8 @@ def test_lobo_takes_the_13_with_9_2_2_and_rerolls_them(example):
     assert after.to_move == 1
     # the attacking dice still show their old values until the players read the new ones
     assert [d.value for d in after.players[0].dice] == [2, 2, 6, 9, 13]
-    assert describe(example, attack) == "Skill: your die (2) + die (2) + die (9) takes their die (13)"
+    assert describe(example, attack) == \
+        "Skill: your die #1 (2) + die #2 (2) + die #4 (9) takes their die #4 (13)"
 
 
 def test_compact_example_round_trips(example):
