@@ -108,6 +108,14 @@ class Table:
         """The player's dice for this round, not yet rolled."""
         return self.buttons[player].dice(self.sizes(player), self.ve[player])
 
+    def preview_dice(self, player: int) -> tuple[Die, ...]:
+        """The dice as far as they are known: a swing die without a size yet has size None."""
+        button, sizes = self.buttons[player], self.sizes(player)
+        full = {letter: sizes.get(letter, SWING_MIN) for letter in button.swing_letters}
+        dice = button.dice(full, self.ve[player])
+        return tuple(Die(None, None, d.skills) if spec.swing and spec.swing not in sizes else d
+                     for spec, d in zip(button.recipe, dice, strict=True))
+
 
 # ------------------------------------------------------------------------------------------- helpers
 
@@ -461,33 +469,19 @@ class ButtonGoblinFlow:
         slots = expectation.slots
         if len(pool) < len(slots):
             return None
-        used: set[int] = set()
-        values: dict[str, int] = {}
-
-        def fits(slot: Slot, die: Mapping[str, JSON], zone: bool, sides: bool) -> bool:
-            value = int(die["value"])
-            high = slot.high if slot.high is not None else slot.sides
-            if value < slot.low or (high is not None and value > high):
-                return False
-            if zone and slot.zone is not None and die.get("zone") != slot.zone:
-                return False
-            return not (sides and die.get("sides") != slot.sides)
-
-        for zone, sides in ((True, True), (True, False), (False, True), (False, False)):
+        # strictest first: same zone and same sides; then unknown sides; then any zone
+        for strict_zone, strict_sides in ((True, True), (True, False), (False, False)):
+            edges = []
             for slot in slots:
-                if slot.key in values:
-                    continue
-                for n, die in enumerate(pool):
-                    if n in used or not fits(slot, die, zone, sides):
-                        continue
-                    if not sides and die.get("sides") not in (None, slot.sides):
-                        continue
-                    used.add(n)
-                    values[slot.key] = int(die["value"])
-                    break
-        if len(values) != len(slots):
-            return None
-        return {"type": "reading", "values": {s.key: values[s.key] for s in slots}}
+                fitting = [n for n, die in enumerate(pool) if _fits(slot, die, strict_zone, strict_sides)]
+                # prefer dice whose zone and sides agree, then the reading's order (a stable sort)
+                fitting.sort(key=lambda n, slot=slot: -_agreement(slot, pool[n]))  # type: ignore[misc]
+                edges.append(fitting)
+            match = _match(edges)
+            if match is not None:
+                return {"type": "reading",
+                        "values": {s.key: int(pool[match[k]]["value"]) for k, s in enumerate(slots)}}
+        return None
 
     def choices(self, state: Table) -> Sequence[Choice]:
         if state.phase == "swing":
@@ -500,6 +494,49 @@ class ButtonGoblinFlow:
 
     def view(self, state: Table) -> Mapping[str, JSON]:
         return _view(self, state)
+
+
+def _fits(slot: Slot, die: Mapping[str, JSON], strict_zone: bool, strict_sides: bool) -> bool:
+    value = int(die["value"])
+    high = slot.high if slot.high is not None else slot.sides
+    if value < slot.low or (high is not None and value > high):
+        return False
+    seen_zone, seen_sides = die.get("zone"), die.get("sides")
+    if strict_zone and slot.zone is not None and seen_zone != slot.zone:
+        return False
+    if strict_sides:
+        return seen_sides == slot.sides
+    return seen_sides in (None, slot.sides)
+
+
+def _agreement(slot: Slot, die: Mapping[str, JSON]) -> int:
+    return int(die.get("zone") == slot.zone) * 2 + int(die.get("sides") == slot.sides)
+
+
+def _match(edges: Sequence[Sequence[int]]) -> list[int] | None:
+    """A perfect matching of slots to dice (Kuhn's augmenting paths, preferred dice first), or None."""
+    owner: dict[int, int] = {}
+
+    def assign(slot: int, seen: set[int]) -> bool:
+        # a free die in order of preference first, so earlier slots keep the dice they took
+        for die in edges[slot]:
+            if die not in owner:
+                owner[die] = slot
+                return True
+        for die in edges[slot]:
+            if die in seen:
+                continue
+            seen.add(die)
+            if die not in owner or assign(owner[die], seen):
+                owner[die] = slot
+                return True
+        return False
+
+    for slot in range(len(edges)):
+        if not assign(slot, set()):
+            return None
+    by_slot = {slot: die for die, slot in owner.items()}
+    return [by_slot[k] for k in range(len(edges))]
 
 
 def _drop_known(state: Table, pool: list[dict[str, JSON]]) -> list[dict[str, JSON]]:
@@ -626,7 +663,7 @@ def _view(flow: ButtonGoblinFlow, state: Table) -> dict[str, JSON]:
             dice = position.players[p].dice
             captured = position.players[p].captured
         else:
-            dice, captured = state.base_dice(p), ()
+            dice, captured = state.preview_dice(p), ()
         pending = state.reroll_dice if state.reroll_player == p else ()
         players.append({
             "index": p,
