@@ -301,3 +301,10 @@ def test_the_loser_of_a_focus_duel_keeps_no_bar():
     settled = clear_focus(a_won, 1)
     assert not any(d.focus_reduced for d in settled.players[1].dice)
     assert settled.players[0].dice[1].focus_reduced
+
+
+def test_focus_bar_lasts_the_winners_first_turn_even_a_pass():
+    p = Position.parse("> A: d6=6[FO]! d4=1 | B: d6=5")
+    assert not p.legal  # the d6 could take the 5, but it was turned down by focus
+    after = apply(p, PASS)
+    assert not any(d.focus_reduced for d in after.players[0].dice)
