@@ -104,3 +104,21 @@ def test_bad_input_exits_2_with_one_line(args, stdin, needle):
     assert done.stdout == ""
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and needle in lines[0], done.stderr
+
+
+def test_apply_accepts_fire_points_from_the_analysis():
+    analysis = json.loads(run("analyze", stdin=json.dumps(POSITION)).stdout)
+    attack = next(a for a in analysis["attacks"] if a["fire"])
+    done = run("apply", stdin=json.dumps({"position": POSITION, "attack": attack}))
+    assert done.returncode == 0, done.stderr
+    lowered = json.loads(done.stdout)["position"]["players"][0]["dice"][2]["value"]
+    assert lowered == 3 - attack["fire"]
+
+
+def test_pass_through_apply_only_without_attacks():
+    done = run("apply", "--position", "> A: d6=1 | B: d6=6", stdin='{"attack": {"type": "pass"}}')
+    assert json.loads(done.stdout) == {"position": {"to_move": 1, "passes": 1, "players": [
+        {"name": "A", "dice": [{"sides": 6, "value": 1, "skills": []}], "captured": []},
+        {"name": "B", "dice": [{"sides": 6, "value": 6, "skills": []}], "captured": []}]}, "reroll": []}
+    refused = run("apply", "--position", "> A: d6=6 | B: d6=1", stdin='{"attack": {"type": "pass"}}')
+    assert refused.returncode == 2 and "may not pass" in refused.stderr

@@ -308,3 +308,11 @@ def test_focus_bar_lasts_the_winners_first_turn_even_a_pass():
     assert not p.legal  # the d6 could take the 5, but it was turned down by focus
     after = apply(p, PASS)
     assert not any(d.focus_reduced for d in after.players[0].dice)
+
+
+def test_a_null_fire_die_that_helps_nulls_the_capture():
+    p = Position.parse("> A: d8=5 d6=4[FU,NU] | B: d8=7")
+    attack = next(a for a in p.legal if a.key == ("power", (0,), (0,)))
+    assert attack.fire == ((1, 2),)
+    after = apply(p, attack)
+    assert after.players[0].captured[0].has("NU")
