@@ -78,6 +78,8 @@ class RoundResult:
     number: int
     scores: tuple[int, int]
     winner: int | None
+    final: str = ""
+    """The position when both passed, in notation (for the page's round summary)."""
 
 
 @dataclass(frozen=True)
@@ -425,7 +427,7 @@ class ButtonGoblinFlow:
         outcome = round_outcome(after)
         if outcome is None:
             return replace(state, position=after)
-        result = RoundResult(state.round_number, outcome.scores, outcome.winner)
+        result = RoundResult(state.round_number, outcome.scores, outcome.winner, after.format())
         wins = list(state.wins)
         if outcome.winner is not None:
             wins[outcome.winner] += 1
@@ -706,7 +708,8 @@ def _view(flow: ButtonGoblinFlow, state: Table) -> dict[str, JSON]:
         "rounds": [{"round": r.number, "scores": list(r.scores), "winner": r.winner,
                     "tie": r.winner is None} for r in state.history],
         "last_round": None if last is None else {"round": last.number, "scores": list(last.scores),
-                                                 "winner": last.winner, "tie": last.winner is None},
+                                                 "winner": last.winner, "tie": last.winner is None,
+                                                 "notation": last.final},
         "players": players,
         "initiative": None if state.start_initiative is None else {
             "player": state.start_initiative[0], "reason": state.start_initiative[1]},

@@ -153,6 +153,7 @@ def test_a_whole_round_attack_reroll_pass_score():
     assert before.players[0].captured  # the capture from the first attack counted
     view = check_view(state)
     assert view["last_round"]["scores"] == list(result.scores)
+    assert view["last_round"]["notation"].endswith("; passes 2")
     assert view["rounds_won"] == [int(result.winner == 0), int(result.winner == 1)]
 
 
