@@ -9,10 +9,13 @@ set -euo pipefail
 
 APP=goblin-companion
 SERVICE_USER=goblin
-PREFIX=/opt/$APP
+# Tests install under a scratch directory with stand-ins for apt-get, systemctl and friends.
+ROOT=${GOBLIN_INSTALL_ROOT:-}
+SYSTEM_PYTHON=${GOBLIN_SYSTEM_PYTHON:-/usr/bin/python3}
+PREFIX=$ROOT/opt/$APP
 VENV=$PREFIX/venv
-CONFIG_DIR=/etc/$APP
-UNIT_DIR=/etc/systemd/system
+CONFIG_DIR=$ROOT/etc/$APP
+UNIT_DIR=$ROOT/etc/systemd/system
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 say() { printf '%s: %s\n' "$APP" "$*"; }
@@ -33,7 +36,7 @@ apt-get install -y -qq --no-install-recommends python3-picamera2 python3-lgpio p
 if [ ! -x "$VENV/bin/python" ]; then
     say "creating $VENV"
     mkdir -p "$PREFIX"
-    python3 -m venv --system-site-packages "$VENV"
+    "$SYSTEM_PYTHON" -m venv --system-site-packages "$VENV"
 fi
 
 # 3. The project, with numpy pinned to the system's own version. picamera2 and its compiled helpers
@@ -42,7 +45,7 @@ fi
 #    in NumPy 2"). With the pin, pip keeps the system numpy. OpenCV is pinned to a wheel built for that
 #    numpy: 4.11.0.86 is the last release that supports numpy 1.x (Bookworm has 1.24); numpy 2 systems get
 #    the release the project is developed with.
-NUMPY_VERSION=$(/usr/bin/python3 -c 'import numpy; print(numpy.__version__)')
+NUMPY_VERSION=$("$SYSTEM_PYTHON" -c 'import numpy; print(numpy.__version__)')
 case "$NUMPY_VERSION" in
     1.*) OPENCV_VERSION=4.11.0.86 ;;
     *) OPENCV_VERSION=5.0.0.93 ;;
@@ -61,7 +64,7 @@ if ! id "$SERVICE_USER" >/dev/null 2>&1; then
     useradd --system --user-group --no-create-home --home-dir "/var/lib/$APP" \
         --shell /usr/sbin/nologin --comment "Goblin Companion" "$SERVICE_USER"
 fi
-usermod --append --groups video,gpio "$SERVICE_USER"
+usermod --append --groups video,gpio "$SERVICE_USER"   # --append: harmless when already a member
 
 # 5. The configuration file (defaults work without one; it holds the table PIN, so not world-readable).
 install -d -m 0755 "$CONFIG_DIR"
@@ -85,6 +88,7 @@ else
 fi
 
 # 7. The unit; then start it now and at every boot.
+install -d -m 0755 "$UNIT_DIR"
 install -m 0644 "$SRC/systemd/$APP.service" "$UNIT_DIR/$APP.service"
 systemctl daemon-reload
 if systemctl is-active --quiet "$APP.service"; then
