@@ -134,26 +134,26 @@ def open_camera(
         return choice
 
     tried: list[str] = []
-    from hardware.picam import PiCamera2Source, camera_count
+    from hardware.picam import PiCamera2Source, detect_cameras
 
-    count = camera_count()
+    count, why = detect_cameras()
     if count:
-        choice = CameraChoice(PiCamera2Source(0), f"auto: picamera2 sees {count} camera(s)")
+        choice = CameraChoice(PiCamera2Source(0), f"auto: {why}")
         log.info("camera: %s (%s)", choice.source.name, choice.reason)
         return choice
-    tried.append("picamera2 sees no camera")
+    tried.append(why)
 
     devices = _video_devices()
     if sys.platform.startswith("linux") and not devices:
         tried.append("no /dev/video* device")
     else:
         webcam = OpenCVSource(0)
-        why = _probe_opencv(webcam)
-        if why is None:
+        failure = _probe_opencv(webcam)
+        if failure is None:
             choice = CameraChoice(webcam, "auto: OpenCV device 0 gives frames; " + "; ".join(tried))
             log.info("camera: %s (%s)", webcam.name, choice.reason)
             return choice
-        tried.append(f"OpenCV device 0: {why}")
+        tried.append(f"OpenCV device 0: {failure}")
 
     if replay_default is None:
         raise CameraError("no camera found (" + "; ".join(tried) + ") and no photos to replay")

@@ -11,16 +11,12 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any, Literal
-
-import numpy as np
+from typing import Literal
 
 from hardware.errors import FramesEnded, FrameTimeout
-from hardware.sources import CameraSource, as_bgr
+from hardware.sources import CameraSource, Image, as_bgr
 
 log = logging.getLogger(__name__)
-
-Image = np.ndarray[Any, np.dtype[np.uint8]]
 
 
 class FrameHolder:

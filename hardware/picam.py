@@ -35,14 +35,23 @@ def import_picamera2() -> ModuleType:
         ) from error
 
 
-def camera_count() -> int:
-    """How many cameras libcamera sees (0 when picamera2 is missing or fails)."""
+def detect_cameras() -> tuple[int, str]:
+    """How many cameras libcamera sees, and in words why (0 when picamera2 is missing or fails)."""
     try:
-        module = import_picamera2()
-        return len(module.Picamera2.global_camera_info())
+        module = importlib.import_module("picamera2")
+    except ImportError:
+        return 0, "picamera2 is not installed"
+    try:
+        count = len(module.Picamera2.global_camera_info())
     except Exception as error:  # libcamera may fail in many ways on a machine without a camera
         log.info("picamera2: no camera (%s)", error)
-        return 0
+        return 0, f"picamera2 failed: {error}"
+    return count, f"picamera2 sees {count} camera(s)"
+
+
+def camera_count() -> int:
+    """How many cameras libcamera sees (0 when picamera2 is missing or fails)."""
+    return detect_cameras()[0]
 
 
 class PiCamera2Source(_Source):

@@ -132,7 +132,7 @@ def test_auto_falls_back_to_a_webcam_that_gives_frames(
     monkeypatch.setattr(camera_module, "OpenCVSource", lambda device: OpenCVSource(str(video_file)))
     choice = open_camera()
     assert isinstance(choice.source, OpenCVSource)
-    assert "picamera2 sees no camera" in choice.reason
+    assert "picamera2 sees 0 camera(s)" in choice.reason
 
 
 def test_auto_with_no_camera_warns_and_replays_the_default(
@@ -144,6 +144,7 @@ def test_auto_with_no_camera_warns_and_replays_the_default(
         choice = open_camera("auto", replay_default=photo_folder)
     assert isinstance(choice.source, ReplaySource) and choice.source.path == photo_folder
     assert "OpenCV device 0" in str(record[0].message) and choice.reason == str(record[0].message)
+    assert "picamera2 is not installed" in choice.reason
 
 
 def test_auto_with_nothing_at_all_is_a_camera_error(
