@@ -133,9 +133,9 @@ class CaptureLoop:
         Called after every frame and at least every ``heartbeat_every`` seconds while waiting to retry,
         e.g. a systemd watchdog ping. A loop stuck inside ``source.read()`` stops calling it, so the
         watchdog restarts the service.
-    clock, wall, sleep
-        Injected time: a monotonic clock, the wall clock for :attr:`CameraStatus.since`, and a sleep.
-        The default sleep returns early when the loop is stopped.
+    wall, sleep
+        Injected time: the wall clock for :attr:`CameraStatus.since`, and a sleep; the default sleep
+        returns early when the loop is stopped.
     """
 
     def __init__(
@@ -148,7 +148,6 @@ class CaptureLoop:
         heartbeat_every: float = 5.0,
         on_status: Callable[[CameraStatus], None] | None = None,
         on_heartbeat: Callable[[], None] | None = None,
-        clock: Callable[[], float] = time.monotonic,
         wall: Callable[[], float] = time.time,
         sleep: Callable[[float], None] | None = None,
     ) -> None:
@@ -161,7 +160,6 @@ class CaptureLoop:
         self.heartbeat_every = heartbeat_every
         self.on_status = on_status
         self.on_heartbeat = on_heartbeat
-        self._clock = clock
         self._wall = wall
         self._stop = threading.Event()
         self._sleep = sleep if sleep is not None else self._interruptible_sleep
@@ -243,12 +241,11 @@ class CaptureLoop:
                 retry_in=wait,
             )
         )
-        deadline = self._clock() + wait
-        while not self._stop.is_set():
-            remaining = deadline - self._clock()
-            if remaining <= 0:
-                break
-            self._sleep(min(remaining, self.heartbeat_every))
+        remaining = wait
+        while remaining > 0 and not self._stop.is_set():
+            chunk = min(remaining, self.heartbeat_every)
+            self._sleep(chunk)
+            remaining -= chunk
             self._heartbeat()
 
     def _close_source(self) -> None:

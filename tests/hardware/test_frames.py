@@ -116,7 +116,6 @@ def test_capture_loop_survives_a_lost_camera_with_exponential_backoff() -> None:
         heartbeat_every=1.0,
         on_status=statuses.append,
         on_heartbeat=lambda: beats.append(fake.now),
-        clock=fake.clock,
         wall=fake.wall,
         sleep=fake.sleep,
     )

@@ -60,7 +60,7 @@ def test_picamera2_capture_failure_is_a_camera_error_and_the_loop_retries(
 ) -> None:
     fake_picamera2.fail_capture = True
     source = PiCamera2Source(sleep=lambda s: None)
-    loop = CaptureLoop(source, sleep=lambda s: None, clock=iter(range(100)).__next__)
+    loop = CaptureLoop(source, sleep=lambda s: None)
     assert not loop.step()
     assert loop.status.state == "lost" and "frontend has timed out" in (loop.status.error or "")
     fake_picamera2.fail_capture = False
