@@ -30,7 +30,7 @@ command -v apt-get >/dev/null || die "this installer is for Raspberry Pi OS / De
 say "installing system packages"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
-apt-get install -y -qq --no-install-recommends python3-picamera2 python3-lgpio python3-venv python3-pip
+apt-get install -y -qq --no-install-recommends python3-picamera2 python3-lgpio python3-venv
 
 # 2. A virtualenv that can also see the system's site-packages (picamera2, libcamera, lgpio).
 if [ ! -x "$VENV/bin/python" ]; then
@@ -51,8 +51,11 @@ case "$NUMPY_VERSION" in
     *) OPENCV_VERSION=5.0.0.93 ;;
 esac
 say "installing $APP with numpy==$NUMPY_VERSION (system) and opencv-python-headless==$OPENCV_VERSION"
-"$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade \
-    "$SRC" "numpy==$NUMPY_VERSION" "opencv-python-headless==$OPENCV_VERSION"
+PIP=("$VENV/bin/python" -m pip install --quiet --disable-pip-version-check)
+"${PIP[@]}" --upgrade "$SRC" "numpy==$NUMPY_VERSION" "opencv-python-headless==$OPENCV_VERSION"
+# pip skips a local project whose version is already installed: reinstall it, so a re-run after
+# `git pull` installs the new code even when the version number did not change.
+"${PIP[@]}" --no-deps --force-reinstall "$SRC"
 "$VENV/bin/python" -c 'import numpy, cv2, picamera2, gpiozero' \
     || die "the venv cannot import numpy, cv2, picamera2 and gpiozero together; see the error above"
 

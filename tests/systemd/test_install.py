@@ -25,8 +25,9 @@ def test_first_install_does_everything(sandbox: Sandbox) -> None:
     apt = "python3-picamera2 python3-lgpio python3-venv"
     assert any(c.startswith("apt-get install") and apt in c for c in calls)
     assert f"system-python -m venv --system-site-packages {venv}" in calls
-    (pip,) = [c for c in calls if " -m pip install " in c]
+    pip, code = [c for c in calls if " -m pip install " in c]
     assert pip.split()[-3:] == [str(ROOT), "numpy==1.24.2", "opencv-python-headless==4.11.0.86"]
+    assert code.endswith(f"--no-deps --force-reinstall {ROOT}")
     assert "groupadd --system gpio" in calls and not any("groupadd --system video" in c for c in calls)
     assert sum(c.startswith("useradd") for c in calls) == 1
     assert "usermod --append --groups video,gpio goblin" in calls
@@ -60,7 +61,7 @@ def test_second_install_keeps_venv_user_and_config_and_restarts(sandbox: Sandbox
 
 def test_numpy_2_systems_get_the_opencv_built_for_it(sandbox: Sandbox) -> None:
     assert sandbox.run(FAKE_NUMPY="2.2.4").returncode == 0
-    (pip,) = [c for c in sandbox.calls() if " -m pip install " in c]
+    pip = next(c for c in sandbox.calls() if " -m pip install " in c)
     assert pip.split()[-2:] == ["numpy==2.2.4", "opencv-python-headless==5.0.0.93"]
 
 
