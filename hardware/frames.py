@@ -100,6 +100,17 @@ class CameraStatus:
     attempts: int = 0
     retry_in: float | None = None
 
+    def summary(self) -> str:
+        """One English line for logs and ``systemctl status``; the page builds its own from the fields."""
+        if self.state == "lost":
+            return (
+                f"camera {self.source} lost ({self.error}); attempt {self.attempts}, "
+                f"retrying in {self.retry_in:g} s"
+            )
+        if self.state == "ok":
+            return f"camera {self.source} ok ({self.frames} frames)"
+        return f"camera {self.source} {self.state}"
+
     def to_dict(self) -> dict[str, object]:
         """A JSON-ready dict."""
         return {

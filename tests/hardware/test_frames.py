@@ -141,6 +141,9 @@ def test_capture_loop_survives_a_lost_camera_with_exponential_backoff() -> None:
     loop.step()
     assert loop.status.retry_in == 0.5
     assert loop.status.to_dict()["state"] == "lost"
+    lost = "camera flaky lost (CameraError: cable pulled); attempt 1, retrying in 0.5 s"
+    assert loop.status.summary() == lost
+    assert statuses[-2].summary() == "camera flaky ok (3 frames)"
 
 
 def test_a_failing_status_callback_does_not_stop_the_camera(caplog: pytest.LogCaptureFixture) -> None:
