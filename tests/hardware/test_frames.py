@@ -93,9 +93,6 @@ class FakeTime:
         self.now = 1000.0
         self.slept: list[float] = []
 
-    def clock(self) -> float:
-        return self.now
-
     def wall(self) -> float:
         return 1_700_000_000.0 + self.now
 
