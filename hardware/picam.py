@@ -1,0 +1,169 @@
+"""The Raspberry Pi camera through picamera2: the only module that imports it, and only when a camera opens.
+
+picamera2 comes from Raspberry Pi OS (``apt install python3-picamera2``) and needs libcamera, so it is
+not a pip dependency and CI never has it. Its ``"RGB888"`` format is B, G, R in memory: the array it
+returns is already OpenCV's BGR and is passed through unchanged.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import time
+from collections.abc import Callable, Mapping
+from types import ModuleType
+from typing import Any, Literal
+
+from hardware.errors import CameraError
+from hardware.sources import Image, _Source, as_bgr
+
+log = logging.getLogger(__name__)
+
+#: A full-field 4:3 mode of both the HQ camera (2028x1520 is its 2x2 binned mode) and the v2 camera,
+#: sharp enough to read pips from above a table, small enough for a Pi to process a few times a second.
+DEFAULT_SIZE = (2028, 1520)
+
+
+def import_picamera2() -> ModuleType:
+    """Import picamera2 or raise :class:`CameraError` saying how to install it."""
+    try:
+        return importlib.import_module("picamera2")
+    except ImportError as error:
+        raise CameraError(
+            f"picamera2 is not available ({error}); on Raspberry Pi OS: sudo apt install python3-picamera2, "
+            "and make the virtualenv with --system-site-packages"
+        ) from error
+
+
+def detect_cameras() -> tuple[int, str]:
+    """How many cameras libcamera sees, and in words why (0 when picamera2 is missing or fails)."""
+    try:
+        module = importlib.import_module("picamera2")
+    except ImportError:
+        return 0, "picamera2 is not installed"
+    try:
+        count = len(module.Picamera2.global_camera_info())
+    except Exception as error:  # libcamera may fail in many ways on a machine without a camera
+        log.info("picamera2: no camera (%s)", error)
+        return 0, f"picamera2 failed: {error}"
+    return count, f"picamera2 sees {count} camera(s)"
+
+
+def camera_count() -> int:
+    """How many cameras libcamera sees (0 when picamera2 is missing or fails)."""
+    return detect_cameras()[0]
+
+
+class PiCamera2Source(_Source):
+    """A Raspberry Pi camera (HQ, v2, v3) through picamera2, with exposure and white balance locked.
+
+    After ``warmup`` seconds of automatic exposure and white balance, the values the camera settled on
+    (``ExposureTime``, ``AnalogueGain``, ``ColourGains`` from the frame metadata) are set as fixed
+    controls with ``AeEnable`` and ``AwbEnable`` off, so die colours stay the same from frame to frame.
+
+    Parameters
+    ----------
+    camera_num
+        Which camera (0 for the only one).
+    size
+        Main stream (width, height).
+    mode
+        ``"still"`` (best image quality, the default) or ``"video"`` (faster frame rate).
+    warmup
+        Seconds to let automatic exposure and white balance settle before locking them.
+    lock
+        Lock exposure and white balance after warm-up; ``False`` leaves them automatic.
+    controls
+        Extra controls set at start (e.g. ``{"AfMode": 0, "LensPosition": 1.5}`` for a camera v3).
+    sleep
+        Injected sleep for the warm-up.
+    """
+
+    def __init__(
+        self,
+        camera_num: int = 0,
+        *,
+        size: tuple[int, int] = DEFAULT_SIZE,
+        mode: Literal["still", "video"] = "still",
+        warmup: float = 2.0,
+        lock: bool = True,
+        controls: Mapping[str, Any] | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        if mode not in ("still", "video"):
+            raise ValueError(f"mode must be 'still' or 'video', got {mode!r}")
+        self.camera_num = camera_num
+        self.size = size
+        self.mode = mode
+        self.warmup = warmup
+        self.lock = lock
+        self.controls = dict(controls or {})
+        self.name = "picamera2" if camera_num == 0 else f"picamera2:{camera_num}"
+        self._sleep = sleep
+        self._camera: Any = None
+        #: The controls set when exposure and white balance were locked (empty until then).
+        self.locked_controls: dict[str, Any] = {}
+
+    def open(self) -> None:
+        self.close()
+        module = import_picamera2()
+        try:
+            camera = module.Picamera2(self.camera_num)
+        except Exception as error:
+            raise CameraError(f"cannot open Pi camera {self.camera_num}: {error}") from error
+        self._camera = camera
+        try:
+            if self.mode == "still":
+                create = camera.create_still_configuration
+            else:
+                create = camera.create_video_configuration
+            # Two buffers let the camera fill one while we copy the other out.
+            config = create(main={"size": self.size, "format": "RGB888"}, buffer_count=2)
+            camera.configure(config)
+            if self.controls:
+                camera.set_controls(self.controls)
+            camera.start()
+            if self.lock:
+                self._lock_exposure(camera)
+        except Exception as error:
+            self.close()
+            raise CameraError(f"cannot start Pi camera {self.camera_num}: {error}") from error
+
+    def _lock_exposure(self, camera: Any) -> None:
+        self._sleep(self.warmup)
+        metadata = camera.capture_metadata()
+        try:
+            locked = {
+                "AeEnable": False,
+                "AwbEnable": False,
+                "ExposureTime": int(metadata["ExposureTime"]),
+                "AnalogueGain": float(metadata["AnalogueGain"]),
+                "ColourGains": tuple(float(g) for g in metadata["ColourGains"]),
+            }
+        except (KeyError, TypeError, ValueError) as error:
+            raise CameraError(f"camera metadata lacks exposure or colour gains: {error!r}") from error
+        camera.set_controls(locked)
+        self.locked_controls = locked
+        log.info("picamera2: locked exposure and white balance at %s", locked)
+
+    def read(self) -> Image:
+        if self._camera is None:
+            raise CameraError(f"camera {self.name!r} is not open")
+        try:
+            frame = self._camera.capture_array("main")
+        except Exception as error:
+            raise CameraError(f"Pi camera {self.camera_num} gave no frame: {error}") from error
+        return as_bgr(frame)
+
+    def close(self) -> None:
+        camera, self._camera = self._camera, None
+        if camera is None:
+            return
+        try:
+            camera.stop()
+        except Exception:
+            log.exception("picamera2: stop failed")
+        try:
+            camera.close()
+        except Exception:
+            log.exception("picamera2: close failed")

@@ -1,0 +1,156 @@
+"""picamera2 through a thin fake module, and choosing a camera by name or autodetection."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from hardware import camera as camera_module
+from hardware.camera import CameraChoice, open_camera
+from hardware.errors import CameraError, CameraFallback, UnknownCamera
+from hardware.frames import CaptureLoop
+from hardware.picam import PiCamera2Source, camera_count
+from hardware.sources import OpenCVSource, ReplaySource
+from tests.hardware.conftest import FakePicamera2
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_picamera2_is_configured_then_exposure_and_white_balance_locked_after_warmup(
+    fake_picamera2: type[FakePicamera2],
+) -> None:
+    slept: list[float] = []
+    source = PiCamera2Source(size=(1640, 1232), warmup=1.5, sleep=slept.append)
+    with source:
+        camera = fake_picamera2.instances[-1]
+        assert camera.config == {"use_case": "still", "main": {"size": (1640, 1232), "format": "RGB888"},
+                                 "buffer_count": 2}
+        frame = source.read()
+    names = [name for name, _ in camera.calls]
+    assert names == [
+        "configure", "start", "capture_metadata", "set_controls", "capture_array", "stop", "close"
+    ]
+    assert slept == [1.5]  # the warm-up happened before the metadata was read
+    locked = camera.calls[3][1]
+    assert locked == {"AeEnable": False, "AwbEnable": False, "ExposureTime": 12345, "AnalogueGain": 2.5,
+                      "ColourGains": (1.8, 1.5)}
+    assert source.locked_controls == locked
+    # "RGB888" is BGR in memory: passed through, blue stays in channel 0.
+    assert frame.shape == (1232, 1640, 3) and frame.dtype == np.uint8
+    assert frame[0, 0].tolist() == [255, 0, 0]
+    source.close()  # idempotent
+    assert [name for name, _ in camera.calls].count("close") == 1
+
+
+def test_picamera2_video_mode_without_lock(fake_picamera2: type[FakePicamera2]) -> None:
+    with PiCamera2Source(1, mode="video", lock=False, controls={"AfMode": 0}, sleep=lambda s: None) as source:
+        camera = fake_picamera2.instances[-1]
+        assert camera.camera_num == 1 and camera.config is not None and camera.config["use_case"] == "video"
+    assert [name for name, _ in camera.calls][:3] == ["configure", "set_controls", "start"]
+    assert "capture_metadata" not in [name for name, _ in camera.calls]
+    assert source.name == "picamera2:1"
+
+
+def test_picamera2_capture_failure_is_a_camera_error_and_the_loop_retries(
+    fake_picamera2: type[FakePicamera2],
+) -> None:
+    fake_picamera2.fail_capture = True
+    source = PiCamera2Source(sleep=lambda s: None)
+    loop = CaptureLoop(source, sleep=lambda s: None)
+    assert not loop.step()
+    assert loop.status.state == "lost" and "frontend has timed out" in (loop.status.error or "")
+    fake_picamera2.fail_capture = False
+    assert loop.step()
+    assert loop.status.state == "ok"
+    assert len(fake_picamera2.instances) == 2  # closed and reopened
+
+
+def test_picamera2_missing_says_how_to_install_it(no_picamera2: None) -> None:
+    with pytest.raises(CameraError, match="apt install python3-picamera2"):
+        PiCamera2Source().open()
+    assert camera_count() == 0
+
+
+def test_picamera2_import_is_lazy() -> None:
+    code = (
+        "import sys, hardware.camera, hardware.frames, hardware.sources\n"
+        "hardware.camera.parse_camera('picamera2')\n"
+        "assert 'picamera2' not in sys.modules, 'imported too early'\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize(
+    ("spec", "kind", "name"),
+    [
+        ("picamera2", PiCamera2Source, "picamera2"),
+        ("picamera2:1", PiCamera2Source, "picamera2:1"),
+        ("opencv", OpenCVSource, "opencv:0"),
+        ("OpenCV:2", OpenCVSource, "opencv:2"),
+        ("opencv:/dev/video4", OpenCVSource, "opencv:/dev/video4"),
+        ("replay:/tmp/photos", ReplaySource, "replay:/tmp/photos"),
+        ("replay", ReplaySource, "replay:/srv/default"),
+    ],
+)
+def test_cameras_by_name(spec: str, kind: type, name: str) -> None:
+    choice = open_camera(spec, replay_default="/srv/default")
+    assert isinstance(choice, CameraChoice)
+    assert isinstance(choice.source, kind) and choice.source.name == name
+    assert spec in choice.reason
+
+
+@pytest.mark.parametrize("spec", ["webcam", "picamera2:x", "opencv:", "replay", ""])
+def test_unknown_camera_names_quote_the_name(spec: str) -> None:
+    with pytest.raises(UnknownCamera) as info:
+        open_camera(spec)
+    assert repr(spec) in str(info.value)
+    assert isinstance(info.value, ValueError)
+
+
+def test_camera_name_from_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("GOBLIN_CAMERA", f"replay:{tmp_path}")
+    assert open_camera().source.name == f"replay:{tmp_path}"
+
+
+def test_auto_prefers_picamera2_when_it_sees_a_camera(fake_picamera2: type[FakePicamera2]) -> None:
+    choice = open_camera("auto", replay_default="/srv/default")
+    assert isinstance(choice.source, PiCamera2Source)
+    assert "picamera2 sees 1 camera" in choice.reason
+
+
+def test_auto_falls_back_to_a_webcam_that_gives_frames(
+    fake_picamera2: type[FakePicamera2], monkeypatch: pytest.MonkeyPatch, video_file: Path
+) -> None:
+    fake_picamera2.cameras = []
+    monkeypatch.setattr(camera_module, "_video_devices", lambda: ["/dev/video0"])
+    # Device 0 stands for the webcam; here it opens the video written in tmp.
+    monkeypatch.setattr(camera_module, "OpenCVSource", lambda device: OpenCVSource(str(video_file)))
+    choice = open_camera()
+    assert isinstance(choice.source, OpenCVSource)
+    assert "picamera2 sees 0 camera(s)" in choice.reason
+
+
+def test_auto_with_no_camera_warns_and_replays_the_default(
+    no_picamera2: None, monkeypatch: pytest.MonkeyPatch, photo_folder: Path
+) -> None:
+    monkeypatch.setattr(camera_module, "_video_devices", lambda: ["/dev/video0"])
+    monkeypatch.setattr(camera_module, "OpenCVSource", lambda device: OpenCVSource("/nonexistent/video9"))
+    with pytest.warns(CameraFallback, match="no camera found") as record:
+        choice = open_camera("auto", replay_default=photo_folder)
+    assert isinstance(choice.source, ReplaySource) and choice.source.path == photo_folder
+    assert "OpenCV device 0" in str(record[0].message) and choice.reason == str(record[0].message)
+    assert "picamera2 is not installed" in choice.reason
+
+
+def test_auto_with_nothing_at_all_is_a_camera_error(
+    no_picamera2: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(camera_module, "_video_devices", lambda: [])
+    monkeypatch.setattr(camera_module.sys, "platform", "linux")
+    with pytest.raises(CameraError, match=r"no /dev/video\* device"):
+        open_camera("auto")
