@@ -906,6 +906,10 @@ class Game:
                 raise InvalidInput(f"state: toss names machine {t.machine} of {army.name!r}, which has none")
             if t.hero is not None and t.hero >= len(army.heroes):
                 raise InvalidInput(f"state: toss names hero {t.hero} of {army.name!r}, which has none")
+        if self.combat is not None and any(
+            not 0 <= i < len(self.armies[self.current].machines) for i in self.combat.cannons
+        ):
+            raise InvalidInput(f"state: the combat names missing cannons {list(self.combat.cannons)!r}")
         if self.brawl is not None and not all(0 <= p < n for p in self.brawl):
             raise InvalidInput(f"state: brawl {list(self.brawl)!r} names a missing player")
         if self.outcome is not None and not all(0 <= p < n for p in self.outcome.winners):

@@ -192,9 +192,12 @@ USAGE = f"usage: {PROG} {{{','.join(COMMANDS)}}} [JSON | @FILE | -]"
 
 def main(argv: Sequence[str]) -> int:
     args = list(argv)
-    if not args or args[0] in ("-h", "--help", "help"):
+    if not args:
+        print(f"{PROG}: missing command; {USAGE}", file=sys.stderr)
+        return 2
+    if args[0] in ("-h", "--help", "help"):
         print(USAGE + "\n\n" + (__doc__ or "").split("\n\n", 1)[1].rstrip())
-        return 0 if args else 2
+        return 0
     command, rest = args[0], args[1:]
     if command not in COMMANDS:
         print(f"{PROG}: unknown command {command!r}; one of: {', '.join(COMMANDS)}", file=sys.stderr)

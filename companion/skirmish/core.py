@@ -966,6 +966,10 @@ def _shoot(game: Game, event: Shoot) -> Game:
     )
     best = min(event.lines, key=lambda ln: game.bands[side].models[ln.shooter].tiro or 99).shooter
     acted = _act(game, [ln.shooter for ln in event.lines])
+    if len(acted) > int(game.card[-1]):
+        raise IllegalAction(
+            f"{CARD_NAMES[game.card]} lets {game.card[-1]} models shoot in all; {len(game.acted)} already did"
+        )
     return replace(
         game,
         acted=acted,

@@ -299,3 +299,20 @@ def games(draw):
 @given(games())
 def test_state_json_round_trips(game):
     assert Game.from_json(game.to_json()) == game
+
+
+def test_a_tiro_card_counts_its_shooters_over_several_shots(game):
+    game = run(game, PlayCard("tiro2"), Shoot((Line(1, 20),), 2), Roll((1,)))
+    game = apply(game, Shoot((Line(2, 20),), 2))
+    game = apply(game, Roll((1,)))
+    with pytest.raises(IllegalAction, match="lets 2 models shoot in all"):
+        apply(game, Shoot((Line(0, 20),), 2))
+
+
+def test_a_model_fleeing_a_combat_gives_no_free_assault_test():
+    game = run(playing(first=1), PlayCard("assalto2"), Assault(2, 3), Roll((6,)), Roll((1,)), Near((1,)))
+    game = run(
+        game, Roll((1,)), Roll((1, 1, 2)), OffTable(False)
+    )  # the Arciere flees 4 cm, out of the combat
+    assert game.pending == () and game.stage == "card" and game.bands[0].models[1].status == "ok"
+    assert game.log == ("Arciere stays on the table",)
