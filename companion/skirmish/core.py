@@ -533,6 +533,16 @@ class OffTable:
 
 
 @dataclass(frozen=True)
+class Disengage:
+    """A model of the band in play leaves a combat: every enemy in base contact may make an assault test
+    against it (``enemies``: their indices)."""
+
+    model: int
+    enemies: tuple[int, ...]
+    type: Literal["disengage"] = "disengage"
+
+
+@dataclass(frozen=True)
 class EndCard:
     """The card's actions are over; the other band plays next."""
 
@@ -554,8 +564,34 @@ class EndGame:
     type: Literal["end_game"] = "end_game"
 
 
-Event = Roll | ChooseFirst | PlayCard | Shoot | Assault | Kill | Near | OffTable | EndCard | Clock | EndGame
-EVENT_CLASSES = (Roll, ChooseFirst, PlayCard, Shoot, Assault, Kill, Near, OffTable, EndCard, Clock, EndGame)
+Event = (
+    Roll
+    | ChooseFirst
+    | PlayCard
+    | Shoot
+    | Assault
+    | Kill
+    | Near
+    | OffTable
+    | Disengage
+    | EndCard
+    | Clock
+    | EndGame
+)
+EVENT_CLASSES = (
+    Roll,
+    ChooseFirst,
+    PlayCard,
+    Shoot,
+    Assault,
+    Kill,
+    Near,
+    OffTable,
+    Disengage,
+    EndCard,
+    Clock,
+    EndGame,
+)
 
 
 def event_to_json(event: Event) -> JSON:
@@ -641,6 +677,10 @@ def parse_event(value: JSON) -> Event:
         return Near(_ints(obj.get("models", []), f"{what} models"))
     if kind == "off_table":
         return OffTable(_bool(obj, "off", what))
+    if kind == "disengage":
+        return Disengage(
+            _int(obj.get("model"), f"{what} model"), _ints(obj.get("enemies", []), f"{what} enemies")
+        )
     if kind == "end_card":
         return EndCard()
     if kind == "clock":
@@ -940,9 +980,11 @@ def _apply(game: Game, event: Event) -> Game:
         if not m.in_play:
             raise IllegalAction(f"{m.name} is already {m.status}")
         return _death(replace(game, log=(f"{m.name} is killed",)), event.band, event.model)
-    if isinstance(event, Shoot | Assault):
+    if isinstance(event, Shoot | Assault | Disengage):
         if game.stage != "card" or game.card is None:
-            raise IllegalAction("shooting and assaults happen while a card is in play")
+            raise IllegalAction("movement, shooting and assaults happen while a card is in play")
+        if isinstance(event, Disengage):
+            return _disengage(game, event)
         return _shoot(game, event) if isinstance(event, Shoot) else _assault(game, event)
     raise InvalidInput(f"not a skirmish event: {event!r}")
 
@@ -1003,6 +1045,38 @@ def _assault(game: Game, event: Assault) -> Game:
         return replace(game, acted=acted, pending=(pending,), log=(charge.label, charge.explain()))
     pending = Pending("assalto", side, event.attacker, check, 1, event.target, save=save)
     return replace(game, acted=acted, pending=(pending,), log=(check.label, check.explain()))
+
+
+def _disengage(game: Game, event: Disengage) -> Game:
+    """A voluntary exit from a combat: one assault test for each enemy model in contact."""
+    side = game.to_play
+    model = _model(game, side, event.model)
+    if not model.in_play:
+        raise IllegalAction(f"{model.name} is {model.status}")
+    if not event.enemies or len(set(event.enemies)) != len(event.enemies):
+        raise IllegalAction("name each enemy model in base contact once")
+    tests = []
+    for j in event.enemies:
+        enemy = _model(game, 1 - side, j)
+        if not enemy.in_play:
+            raise IllegalAction(f"{enemy.name} is {enemy.status}")
+        check, save = assault_check(enemy, model, contact_this_turn=False)
+        tests.append(
+            Pending(
+                "assalto",
+                1 - side,
+                j,
+                replace(check, label=f"{enemy.name} strikes {model.name} leaving the combat"),
+                1,
+                event.model,
+                save=save,
+            )
+        )
+    return replace(
+        game,
+        pending=tuple(tests),
+        log=(f"{model.name} leaves the combat: {len(tests)} assault test(s) against it",),
+    )
 
 
 def _spend(game: Game, head: Pending, spent: int) -> tuple[Game, str]:
@@ -1123,8 +1197,11 @@ def _order_roll(game: Game, head: Pending, dice: tuple[int, ...]) -> Game:
 def _death(game: Game, side: int, index: int) -> Game:
     """A model dies: mark it, then ask which friends were within 5 cm (if any could be)."""
     m = game.bands[side].models[index]
+    moot = ("charge", "tiro", "assalto")  # further blows at a dead model (leaving a combat) fall on nobody
+    pending = tuple(p for p in game.pending if not (p.kind in moot and p.band != side and p.target == index))
     game = replace(
         game,
+        pending=pending,
         bands=_set_model(game, side, index, replace(m, status="dead")),
         log=(*game.log, f"{m.name} dies ({m.points} points to {game.bands[1 - side].name})"),
     )

@@ -452,6 +452,16 @@ class SkirmishFlow:
         ]
         if game.stage in ("play", "card"):
             forms.append({"type": "kill", "fields": {"band": "band index", "model": "model index"}})
+        if game.stage == "card":
+            forms.append(
+                {
+                    "type": "disengage",
+                    "fields": {
+                        "model": "model index leaving a combat",
+                        "enemies": "enemy model indices in base contact",
+                    },
+                }
+            )
         if game.stage == "card" and game.card is not None and game.card.startswith("tiro"):
             forms.append(
                 {

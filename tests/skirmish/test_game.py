@@ -13,6 +13,7 @@ from companion.skirmish.core import (
     Band,
     ChooseFirst,
     Clock,
+    Disengage,
     EndCard,
     EndGame,
     Game,
@@ -316,3 +317,14 @@ def test_a_model_fleeing_a_combat_gives_no_free_assault_test():
     )  # the Arciere flees 4 cm, out of the combat
     assert game.pending == () and game.stage == "card" and game.bands[0].models[1].status == "ok"
     assert game.log == ("Arciere stays on the table",)
+
+
+def test_leaving_a_combat_gives_each_enemy_in_contact_an_assault_test(game):
+    game = run(game, PlayCard("speciale"), Disengage(3, (1, 2)))
+    assert kinds(game) == [("assalto", 1, 1), ("assalto", 1, 2)]
+    assert game.pending[0].check.target == 4  # the Lupo gets no charge bonus here
+    game = run(game, Roll((5,)), Roll((1,)))  # hit, the Lancia fails its save and dies
+    assert game.bands[0].models[3].status == "dead"
+    assert kinds(game) == [("near", 0, 3)]  # the Orco's blow falls on nobody
+    with pytest.raises(IllegalAction):
+        apply(playing(), Disengage(3, (1,)))  # no card in play
