@@ -1151,8 +1151,11 @@ def _card_effect(game: Game, event: Adjust | DiscardHero | DiscardMachine) -> Ga
     else:
         if not 0 <= event.machine < len(army.machines):
             raise IllegalAction(f"{army.name} has no machine {event.machine}")
-        if game.combat is not None and game.combat.cannons:
-            raise IllegalAction("say whether the Cannon fires before discarding machines")
+        if game.combat is not None and event.player == game.current:
+            raise IllegalAction(
+                "the machines of the army in combat are discarded before facing the terrain "
+                "or after the combat, not during it"
+            )
         new = _drop_machine(army, event.machine)
         text = f"{army.name} discards {army.machines[event.machine].name}; its crew is eliminated"
     game = replace(game, armies=_set_army(game, event.player, new), log=(text,))
@@ -1282,6 +1285,10 @@ def _fire(game: Game, event: FireCannon) -> Game:
     assert c is not None and c.cannons
     index, rest = c.cannons[0], c.cannons[1:]
     army = game.armies[game.current]
+    if event.fire and army.troops < 2:
+        raise IllegalAction(
+            f"{army.machines[index].name} needs two army goblins as ammunition; {army.name} has {army.troops}"
+        )
     if event.fire:
         return replace(
             game,

@@ -6,9 +6,11 @@ from companion.errors import IllegalAction
 from companion.goblins.core import (
     CANNON,
     RAM,
+    Adjust,
     Army,
     ChooseHeroes,
     Declare,
+    DiscardMachine,
     Face,
     FireCannon,
     Hero,
@@ -216,3 +218,14 @@ def test_a_failed_epic_death_tosses_the_survivors_again_and_retreats():
 def test_declining_epic_death_fights_normally():
     game = run(with_army(Army("Ada", 3)), Face(Terrain("Drago", 8, 4)), Declare(False))
     assert game.combat.won is False and game.tosses == (TossRequest("troops", 0, 3),)
+
+
+def test_card_effects_cannot_break_a_combat_in_progress():
+    game = run(with_army(Army("Dante", 3, (), (RAM, CANNON))), Face(LEGO_LAS), Toss(1, 0))
+    assert game.awaiting == "fire_cannon"
+    with pytest.raises(IllegalAction, match="not during it"):
+        apply(game, DiscardMachine(0, 0))
+    game = apply(game, Adjust(0, -2))  # an action card leaves one goblin: no ammunition
+    with pytest.raises(IllegalAction, match="two army goblins"):
+        apply(game, FireCannon(True))
+    assert apply(game, FireCannon(False)).combat.reduction == 3
