@@ -78,9 +78,7 @@ def answer(game: Game) -> dict[str, JSON]:
             "band": head.band,
             "model": head.model,
             "dice": head.dice,
-            "check": None
-            if head.check is None or head.kind in ("deploy", "first")
-            else head.check.describe(),
+            "check": None if game.check is None else game.check.describe(),
         }
     elif game.outcome is None:
         awaiting = {"kind": game.stage, "band": game.to_play}

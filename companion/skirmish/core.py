@@ -760,6 +760,16 @@ class Game:
         return self.pending[0].band if self.pending else self.to_play
 
     @property
+    def check(self) -> Check | None:
+        """The test awaited now, with the roller's heroism points as they stand (None for other waits)."""
+        if not self.pending or self.pending[0].check is None or self.pending[0].kind in ("deploy", "first"):
+            return None
+        head = self.pending[0]
+        assert head.check is not None
+        points = 0 if head.model is None else self.bands[head.band].models[head.model].heroism
+        return replace(head.check, heroism=points)
+
+    @property
     def points(self) -> tuple[int, int]:
         return (victory_points(self.bands, 0), victory_points(self.bands, 1))
 

@@ -193,8 +193,8 @@ class SkirmishFlow:
             "dice": head.dice,
             "what": ROLL_PROMPTS[head.kind],
         }
-        if head.check is not None and head.kind not in ("deploy", "first"):
-            params["check"] = head.check.describe()
+        if game.check is not None:
+            params["check"] = game.check.describe()
         return Expectation(kind="dice", prompt=f"skirmish.roll.{head.kind}", slots=slots, params=params)
 
     def propose(self, state: Table, reading: Mapping[str, JSON]) -> Action | None:
@@ -402,9 +402,7 @@ class SkirmishFlow:
                 "model": head.model,
                 "dice": head.dice,
                 "what": ROLL_PROMPTS.get(head.kind, head.kind),
-                "check": None
-                if head.check is None or head.kind in ("deploy", "first")
-                else head.check.describe(),
+                "check": None if game.check is None else game.check.describe(),
             }
         held: JSON = None
         if state.held is not None:
