@@ -231,6 +231,18 @@ def test_state_json_round_trips(game):
 
 
 @settings(max_examples=60, deadline=None)
+@given(games())
+def test_reachable_games_keep_their_counts_sane(game):
+    for army in game.armies:
+        assert army.troops >= 0
+        assert all(0 <= m.crew <= m.crew_size for m in army.machines)
+    for toss in game.tosses:
+        assert toss.count >= 1
+    if game.awaiting == "toss":
+        assert game.combat is not None or game.brawl is not None
+
+
+@settings(max_examples=60, deadline=None)
 @given(armies)
 def test_notation_round_trips(army):
     for value in (*army.heroes, *army.machines, *army.pile):
