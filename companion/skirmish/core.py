@@ -1,0 +1,1323 @@
+"""The skirmish rules (regolamento schermaglie), the rules core.
+
+Two bands of models play cards in turn (Tiro 2, Tiro 3, Assalto 2, Assalto 3, Speciale). Measurements
+on the table (distances, who is engaged, cover) are facts the players state in the events; every die
+is an input (``Roll``), never rolled here. Deaths trigger morale and rout tests by themselves.
+
+``Game`` is frozen; ``apply(game, event)`` returns the next game or raises ``InvalidInput`` /
+``IllegalAction``; ``game.pending`` is the queue of rolls and decisions the table owes, head first; the
+end is a value, ``game.outcome``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from itertools import product
+from typing import Any, Literal, get_args
+
+from companion.errors import IllegalAction, InvalidInput
+from companion.skirmish.checks import Check, Modifier
+
+JSON = Any
+
+Card = Literal["tiro2", "tiro3", "assalto2", "assalto3", "speciale"]
+CARDS: tuple[Card, ...] = get_args(Card)
+CARD_NAMES: dict[str, str] = {
+    "tiro2": "Tiro 2",
+    "tiro3": "Tiro 3",
+    "assalto2": "Assalto 2",
+    "assalto3": "Assalto 3",
+    "speciale": "Speciale",
+}
+ABILITIES = ("possente", "cavalleria", "ignora_terreno", "mago", "capitano")
+Status = Literal["ok", "dead", "fled"]
+STATUSES: tuple[str, ...] = get_args(Status)
+Stage = Literal["deploy", "first", "choose_first", "play", "card", "over"]
+STAGES: tuple[str, ...] = get_args(Stage)
+PendingKind = Literal[
+    "deploy", "first", "charge", "tiro", "assalto", "salvezza", "morale", "rout", "flee", "near", "off_table"
+]
+PENDING_KINDS: tuple[str, ...] = get_args(PendingKind)
+
+RANGE_CM = 30.0
+"""Every shooting weapon reaches 30 cm (30 included)."""
+MAX_MOVE_TO_SHOOT_CM = 8.0
+"""A model that moved more than 8 cm cannot shoot (8 allowed)."""
+MORALE_RADIUS_CM = 5.0
+"""A friend killed within 5 cm (5 included) calls a morale test."""
+MORALE_TARGET = 4
+ROUT_TARGET = 8
+MAX_HERO_LEVEL = 4
+
+
+def _int(value: JSON, what: str, low: int | None = 0) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidInput(f"{what} must be an integer, got {value!r}")
+    if low is not None and value < low:
+        raise InvalidInput(f"{what} must be at least {low}, got {value!r}")
+    return value
+
+
+def _num(value: JSON, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value < 0:
+        raise InvalidInput(f"{what} must be a non-negative number of cm, got {value!r}")
+    return float(value)
+
+
+def _bool(obj: Mapping[str, JSON], key: str, what: str, default: bool = False) -> bool:
+    value = obj.get(key, default)
+    if not isinstance(value, bool):
+        raise InvalidInput(f"{what}: {key!r} must be true or false, got {value!r}")
+    return value
+
+
+def _obj(value: JSON, what: str) -> Mapping[str, JSON]:
+    if not isinstance(value, Mapping):
+        raise InvalidInput(f"{what} must be a JSON object, got {value!r}")
+    return value
+
+
+def _ints(value: JSON, what: str) -> tuple[int, ...]:
+    if not isinstance(value, list):
+        raise InvalidInput(f"{what} must be a list of integers, got {value!r}")
+    return tuple(_int(v, what) for v in value)
+
+
+# ------------------------------------------------------------------------------------------------- models
+
+
+@dataclass(frozen=True)
+class Model:
+    """A model: its profile (characteristics are d6 targets), abilities, and how it stands now."""
+
+    name: str
+    assalto: int
+    salvezza: int
+    points: int
+    tiro: int | None = None
+    """None: the model has no Tiro characteristic and cannot shoot."""
+    abilities: frozenset[str] = frozenset()
+    level: int = 0
+    """Hero level 1-4 (``eroe2``), 0 for a model that is not a hero."""
+    status: Status = "ok"
+    heroism: int = -1
+    """Heroism points left; -1 (the default) means the full level."""
+
+    def __post_init__(self) -> None:
+        if self.heroism < 0:
+            object.__setattr__(self, "heroism", self.level)
+
+    @property
+    def captain(self) -> bool:
+        return "capitano" in self.abilities
+
+    @property
+    def cavalry(self) -> bool:
+        return "cavalleria" in self.abilities
+
+    @property
+    def in_play(self) -> bool:
+        return self.status == "ok"
+
+    @classmethod
+    def parse(cls, notation: str) -> Model:
+        """``"Ugo|T4|A3|S5|P10|eroe2|possente|capitano"``: name, then Tiro, Assalto, Salvezza, points,
+        hero level and abilities in any order (Tiro may be left out)."""
+        if not isinstance(notation, str):
+            raise InvalidInput(f"a model is written like 'Ugo|T4|A3|S5|P10', got {notation!r}")
+        name, *tokens = [t.strip() for t in notation.split("|")]
+        if not name:
+            raise InvalidInput(f"model {notation!r} has no name")
+        values: dict[str, int] = {}
+        abilities: set[str] = set()
+        level = 0
+        for token in tokens:
+            low = token.lower()
+            if low[:1] in ("t", "a", "s", "p") and low[1:].isdigit():
+                key = low[0]
+                if key in values:
+                    raise InvalidInput(f"model {notation!r} gives {token[0]} twice")
+                values[key] = int(low[1:])
+            elif low.startswith("eroe") and low[4:].isdigit():
+                level = int(low[4:])
+            elif low in ABILITIES:
+                abilities.add(low)
+            else:
+                raise InvalidInput(
+                    f"model {notation!r}: unknown token {token!r} (T/A/S/P + number, eroeN, "
+                    f"{', '.join(ABILITIES)})"
+                )
+        for key, label in (("a", "Assalto"), ("s", "Salvezza"), ("p", "points")):
+            if key not in values:
+                raise InvalidInput(f"model {notation!r} needs its {label} ({key.upper()}n)")
+        model = cls(name, values["a"], values["s"], values["p"], values.get("t"), frozenset(abilities), level)
+        model.validate()
+        return model
+
+    def validate(self) -> None:
+        if not 0 <= self.level <= MAX_HERO_LEVEL:
+            raise InvalidInput(f"model {self.name!r}: hero level must be 1 to 4, got {self.level}")
+        if not 0 <= self.heroism <= self.level:
+            raise InvalidInput(f"model {self.name!r}: heroism {self.heroism} outside 0..{self.level}")
+        unknown = self.abilities - set(ABILITIES)
+        if unknown:
+            raise InvalidInput(f"model {self.name!r}: unknown abilities {sorted(unknown)!r}")
+
+    def notation(self) -> str:
+        parts = [self.name]
+        if self.tiro is not None:
+            parts.append(f"T{self.tiro}")
+        parts += [f"A{self.assalto}", f"S{self.salvezza}", f"P{self.points}"]
+        if self.level:
+            parts.append(f"eroe{self.level}")
+        parts += sorted(self.abilities)
+        return "|".join(parts)
+
+    def __repr__(self) -> str:
+        extra = ""
+        if self.status != "ok":
+            extra += f", status={self.status!r}"
+        if self.heroism != self.level:
+            extra += f", heroism={self.heroism}"
+        base = f"Model.parse({self.notation()!r})"
+        return f"replace({base}{extra})" if extra else base
+
+    def to_json(self) -> JSON:
+        return {"profile": self.notation(), "status": self.status, "heroism": self.heroism}
+
+    @classmethod
+    def from_json(cls, value: JSON) -> Model:
+        if isinstance(value, str):
+            return cls.parse(value)
+        obj = _obj(value, "model")
+        profile: JSON = obj.get("profile")
+        model = cls.parse(profile)
+        status = obj.get("status", "ok")
+        if status not in STATUSES:
+            raise InvalidInput(f"model status {status!r} is not one of {', '.join(STATUSES)}")
+        heroism = _int(obj.get("heroism", model.level), "heroism")
+        model = replace(model, status=status, heroism=heroism)
+        model.validate()
+        return model
+
+
+@dataclass(frozen=True)
+class Band:
+    """A band: its models (the captain among them), the cards left in hand, the card cycles played."""
+
+    name: str
+    models: tuple[Model, ...]
+    hand: tuple[Card, ...] = CARDS
+    turns: int = 0
+    """Card cycles completed (a cycle of five cards is a turn)."""
+    rout_tested: bool = False
+
+    def __post_init__(self) -> None:
+        if not self.models:
+            raise InvalidInput(f"band {self.name!r} has no models")
+        captains = [i for i, m in enumerate(self.models) if m.captain]
+        if len(captains) > 1:
+            raise InvalidInput(f"band {self.name!r} names {len(captains)} captains; exactly one leads it")
+        if not captains:  # the first model leads unless one is named
+            first = self.models[0]
+            object.__setattr__(
+                self, "models", (replace(first, abilities=first.abilities | {"capitano"}), *self.models[1:])
+            )
+
+    @property
+    def strength(self) -> int:
+        """Models still in play (not dead, not fled off the table)."""
+        return sum(1 for m in self.models if m.in_play)
+
+    @property
+    def below_half(self) -> bool:
+        """Strictly below 50% of the starting strength: 5 of 10 is not below, 4 of 10 is."""
+        return 2 * self.strength < len(self.models)
+
+    @property
+    def captain(self) -> int:
+        return next(i for i, m in enumerate(self.models) if m.captain)
+
+    def to_json(self) -> JSON:
+        return {
+            "name": self.name,
+            "models": [m.to_json() for m in self.models],
+            "hand": list(self.hand),
+            "turns": self.turns,
+            "rout_tested": self.rout_tested,
+        }
+
+    @classmethod
+    def from_json(cls, value: JSON) -> Band:
+        obj = _obj(value, "band")
+        name = obj.get("name")
+        if not isinstance(name, str) or not name.strip():
+            raise InvalidInput(f"a band needs a non-empty 'name', got {name!r}")
+        models = obj.get("models")
+        if not isinstance(models, list) or not models:
+            raise InvalidInput(f"band {name!r} needs a non-empty list of 'models', got {models!r}")
+        parsed = tuple(Model.from_json(m) for m in models)
+        hand = obj.get("hand", list(CARDS))
+        if not isinstance(hand, list) or any(c not in CARDS for c in hand) or len(set(hand)) != len(hand):
+            raise InvalidInput(
+                f"band {name!r}: 'hand' must list distinct cards of {', '.join(CARDS)}, got {hand!r}"
+            )
+        return cls(
+            name,
+            parsed,
+            tuple(c for c in CARDS if c in hand),
+            _int(obj.get("turns", 0), "turns"),
+            _bool(obj, "rout_tested", "band"),
+        )
+
+
+def victory_points(bands: Sequence[Band], side: int) -> int:
+    """The points of the enemy models killed (fled models give none)."""
+    return sum(m.points for m in bands[1 - side].models if m.status == "dead")
+
+
+# ------------------------------------------------------------------------------------------------ shooting
+
+
+@dataclass(frozen=True)
+class Nearer:
+    """An enemy model nearer to a shooter than its target: it may be skipped only in cover or engaged."""
+
+    cover: bool = False
+    engaged: bool = False
+
+
+@dataclass(frozen=True)
+class Line:
+    """One shooter's facts: distance to the target, how far it moved, whether it is engaged, who is nearer."""
+
+    shooter: int
+    distance: float
+    moved: float = 0.0
+    engaged: bool = False
+    nearer: tuple[Nearer, ...] = ()
+    cover: bool = False
+    """At least one cover (walls, hedges, trees) between this shooter and the target."""
+
+
+def shooting_check(
+    band: Band, lines: Sequence[Line], target: Model, card: Card, *, target_engaged: bool = False
+) -> tuple[Check, tuple[Modifier, ...]]:
+    """The one test several shooters make at one target, and the modifiers of the target's save.
+
+    Raises ``IllegalAction`` for a shot the rules forbid (too many shooters, out of range, moved too far,
+    into or out of a combat, not the nearest enemy).
+    """
+    if not card.startswith("tiro"):
+        raise IllegalAction(f"shooting needs a Tiro card, the card in play is {CARD_NAMES[card]}")
+    most = int(card[-1])
+    if not 1 <= len(lines) <= most:
+        raise IllegalAction(f"{CARD_NAMES[card]} lets 1 to {most} models shoot, got {len(lines)}")
+    if len({line.shooter for line in lines}) != len(lines):
+        raise IllegalAction("a model is named twice among the shooters")
+    if target_engaged:
+        raise IllegalAction(f"{target.name} is engaged in a combat: no shooting into a combat")
+    names = []
+    for line in lines:
+        if not 0 <= line.shooter < len(band.models):
+            raise IllegalAction(f"{band.name} has no model {line.shooter}")
+        m = band.models[line.shooter]
+        names.append(m.name)
+        if not m.in_play:
+            raise IllegalAction(f"{m.name} is {m.status}")
+        if m.tiro is None:
+            raise IllegalAction(f"{m.name} has no Tiro characteristic")
+        if line.engaged:
+            raise IllegalAction(f"{m.name} is engaged in a combat: no shooting out of a combat")
+        if line.distance > RANGE_CM:
+            raise IllegalAction(f"{m.name} is {line.distance:g} cm away; the range is {RANGE_CM:g} cm")
+        if line.moved > MAX_MOVE_TO_SHOOT_CM:
+            raise IllegalAction(f"{m.name} moved {line.moved:g} cm; no shooting after more than 8 cm")
+        for other in line.nearer:
+            if not (other.cover or other.engaged):
+                raise IllegalAction(
+                    f"{target.name} is not {m.name}'s nearest enemy, and a nearer one is "
+                    "neither in cover nor engaged"
+                )
+    best = min(lines, key=lambda line: band.models[line.shooter].tiro or 99)
+    tiro = band.models[best.shooter].tiro
+    assert tiro is not None
+    extra = len(lines) - 1
+    mods: list[Modifier] = []
+    if extra:
+        mods.append(Modifier(f"extra shooter{'s' if extra > 1 else ''}", extra))
+    if any(line.cover for line in lines):
+        mods.append(Modifier("cover", -1))
+    shooter = band.models[best.shooter]
+    label = (
+        f"{', '.join(names)} shoot{'s' if len(names) == 1 else ''} at {target.name} (Tiro of {shooter.name})"
+    )
+    check = Check("tiro", tiro, tuple(mods), 1, shooter.heroism, label)
+    save = (Modifier(f"extra shooter{'s' if extra > 1 else ''}", -extra),) if extra else ()
+    return check, save
+
+
+def assault_check(
+    attacker: Model, target: Model, *, contact_this_turn: bool = True, extra_contacts: bool = False
+) -> tuple[Check, tuple[Modifier, ...]]:
+    """The assault test and the modifiers of the target's save."""
+    mods = []
+    if attacker.cavalry and not target.cavalry and contact_this_turn:
+        mods.append(Modifier("cavalry charging infantry", 1))
+    check = Check(
+        "assalto",
+        attacker.assalto,
+        tuple(mods),
+        1,
+        attacker.heroism,
+        f"{attacker.name} assaults {target.name}",
+    )
+    save = []
+    if "possente" in attacker.abilities:
+        save.append(Modifier("Possente", -1))
+    if extra_contacts:
+        save.append(Modifier("more enemies in base contact", -1))
+    return check, tuple(save)
+
+
+def charge_check(model: Model, distance: float) -> Check:
+    """The charge roll: 1d6 cm (2d6 for cavalry) must cover the distance left to base contact."""
+    dice = 2 if model.cavalry else 1
+    return Check(
+        "charge",
+        math.ceil(distance),
+        (),
+        dice,
+        model.heroism,
+        f"{model.name} charges {distance:g} cm ({dice}d6)",
+    )
+
+
+def save_check(target: Model, mods: tuple[Modifier, ...]) -> Check:
+    return Check("salvezza", target.salvezza, mods, 1, target.heroism, f"{target.name} saves")
+
+
+def morale_check(model: Model, why: str) -> Check:
+    return Check("morale", MORALE_TARGET, (), 1, model.heroism, f"{model.name}: morale ({why})")
+
+
+def rout_check(band: Band, why: str) -> Check:
+    return Check("rout", ROUT_TARGET, (), 2, 0, f"{band.name}: rout test ({why})")
+
+
+# ------------------------------------------------------------------------------------------------ pending
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A roll or decision the table owes, with what follows from it."""
+
+    kind: PendingKind
+    band: int
+    model: int | None = None
+    check: Check | None = None
+    dice: int = 1
+    target: int | None = None
+    """The enemy model a shot or an assault is aimed at."""
+    follow: Check | None = None
+    """For a charge: the assault test that follows when the charge reaches."""
+    save: tuple[Modifier, ...] = ()
+    """Modifiers of the target's save, if the test hits."""
+
+    def to_json(self) -> JSON:
+        return {
+            "kind": self.kind,
+            "band": self.band,
+            "model": self.model,
+            "check": None if self.check is None else self.check.to_json(),
+            "dice": self.dice,
+            "target": self.target,
+            "follow": None if self.follow is None else self.follow.to_json(),
+            "save": [m.to_json() for m in self.save],
+        }
+
+    @classmethod
+    def from_json(cls, value: JSON) -> Pending:
+        obj = _obj(value, "pending")
+        kind = obj.get("kind")
+        if kind not in PENDING_KINDS:
+            raise InvalidInput(f"pending kind {kind!r} is not one of {', '.join(PENDING_KINDS)}")
+        model, target = obj.get("model"), obj.get("target")
+        return cls(
+            kind,
+            _int(obj.get("band"), "pending band"),
+            None if model is None else _int(model, "pending model"),
+            None if obj.get("check") is None else Check.from_json(obj["check"]),
+            _int(obj.get("dice", 1), "pending dice"),
+            None if target is None else _int(target, "pending target"),
+            None if obj.get("follow") is None else Check.from_json(obj["follow"]),
+            tuple(Modifier.from_json(m) for m in obj.get("save", [])),
+        )
+
+
+# ------------------------------------------------------------------------------------------------- events
+
+
+@dataclass(frozen=True)
+class Roll:
+    """The dice of the roll awaited (one value per die), and the heroism points spent after seeing it."""
+
+    dice: tuple[int, ...]
+    heroism: int = 0
+    type: Literal["roll"] = "roll"
+
+
+@dataclass(frozen=True)
+class ChooseFirst:
+    """The winner of the first-card roll says which band plays the first card."""
+
+    band: int
+    type: Literal["choose_first"] = "choose_first"
+
+
+@dataclass(frozen=True)
+class PlayCard:
+    """The band whose turn it is plays a card from its hand."""
+
+    card: Card
+    type: Literal["play_card"] = "play_card"
+
+
+@dataclass(frozen=True)
+class Shoot:
+    """Tiro: up to 2 or 3 shooters at one target, one test for all."""
+
+    lines: tuple[Line, ...]
+    target: int
+    target_engaged: bool = False
+    type: Literal["shoot"] = "shoot"
+
+
+@dataclass(frozen=True)
+class Assault:
+    """Assalto: one model assaults one enemy; ``distance`` is what is left to base contact (0: in contact)."""
+
+    attacker: int
+    target: int
+    distance: float = 0.0
+    extra_contacts: bool = False
+    contact_this_turn: bool = True
+    type: Literal["assault"] = "assault"
+
+
+@dataclass(frozen=True)
+class Kill:
+    """A model dies outside shooting and assault (a Speciale card, a spell)."""
+
+    band: int
+    model: int
+    type: Literal["kill"] = "kill"
+
+
+@dataclass(frozen=True)
+class Near:
+    """The friends of a dead model that were within 5 cm of it (5 included)."""
+
+    models: tuple[int, ...]
+    type: Literal["near"] = "near"
+
+
+@dataclass(frozen=True)
+class OffTable:
+    """Whether the model that fled 3d6 cm left the table by its own edge."""
+
+    off: bool
+    type: Literal["off_table"] = "off_table"
+
+
+@dataclass(frozen=True)
+class Disengage:
+    """A model of the band in play leaves a combat: every enemy in base contact may make an assault test
+    against it (``enemies``: their indices)."""
+
+    model: int
+    enemies: tuple[int, ...]
+    type: Literal["disengage"] = "disengage"
+
+
+@dataclass(frozen=True)
+class EndCard:
+    """The card's actions are over; the other band plays next."""
+
+    type: Literal["end_card"] = "end_card"
+
+
+@dataclass(frozen=True)
+class Clock:
+    """The game clock, given by the table: seconds since the game began. Past the limit, VP decide."""
+
+    elapsed: int
+    type: Literal["clock"] = "clock"
+
+
+@dataclass(frozen=True)
+class EndGame:
+    """The players end the game (time is up, or they agree): victory points decide."""
+
+    type: Literal["end_game"] = "end_game"
+
+
+Event = (
+    Roll
+    | ChooseFirst
+    | PlayCard
+    | Shoot
+    | Assault
+    | Kill
+    | Near
+    | OffTable
+    | Disengage
+    | EndCard
+    | Clock
+    | EndGame
+)
+EVENT_CLASSES = (
+    Roll,
+    ChooseFirst,
+    PlayCard,
+    Shoot,
+    Assault,
+    Kill,
+    Near,
+    OffTable,
+    Disengage,
+    EndCard,
+    Clock,
+    EndGame,
+)
+
+
+def event_to_json(event: Event) -> JSON:
+    if isinstance(event, Shoot):
+        return {
+            "type": "shoot",
+            "target": event.target,
+            "target_engaged": event.target_engaged,
+            "shooters": [
+                {
+                    "model": ln.shooter,
+                    "distance": ln.distance,
+                    "moved": ln.moved,
+                    "engaged": ln.engaged,
+                    "cover": ln.cover,
+                    "nearer": [{"cover": n.cover, "engaged": n.engaged} for n in ln.nearer],
+                }
+                for ln in event.lines
+            ],
+        }
+    out: dict[str, JSON] = {"type": event.type}
+    for name in event.__dataclass_fields__:
+        if name != "type":
+            value = getattr(event, name)
+            out[name] = list(value) if isinstance(value, tuple) else value
+    return out
+
+
+def parse_event(value: JSON) -> Event:
+    obj = _obj(value, "event")
+    kind = obj.get("type")
+    what = f"event {kind!r}"
+    if kind == "roll":
+        heroism = _int(obj.get("heroism", 0), f"{what} heroism")
+        return Roll(_ints(obj.get("dice"), f"{what} dice"), heroism)
+    if kind == "choose_first":
+        return ChooseFirst(_int(obj.get("band"), f"{what} band"))
+    if kind == "play_card":
+        card = obj.get("card")
+        if card not in CARDS:
+            raise InvalidInput(f"card {card!r} is not one of {', '.join(CARDS)}")
+        return PlayCard(card)
+    if kind == "shoot":
+        shooters = obj.get("shooters")
+        if not isinstance(shooters, list) or not shooters:
+            raise InvalidInput(f"{what} needs 'shooters': a list of {{model, distance, moved, ...}}")
+        lines = []
+        for s in shooters:
+            s = _obj(s, "shooter")
+            nearer = s.get("nearer", [])
+            if not isinstance(nearer, list):
+                raise InvalidInput(f"shooter 'nearer' must be a list, got {nearer!r}")
+            lines.append(
+                Line(
+                    _int(s.get("model"), "shooter model"),
+                    _num(s.get("distance"), "shooter distance"),
+                    _num(s.get("moved", 0), "shooter moved"),
+                    _bool(s, "engaged", "shooter"),
+                    tuple(
+                        Nearer(
+                            _bool(_obj(n, "nearer"), "cover", "nearer"),
+                            _bool(_obj(n, "nearer"), "engaged", "nearer"),
+                        )
+                        for n in nearer
+                    ),
+                    _bool(s, "cover", "shooter"),
+                )
+            )
+        return Shoot(
+            tuple(lines), _int(obj.get("target"), f"{what} target"), _bool(obj, "target_engaged", what)
+        )
+    if kind == "assault":
+        return Assault(
+            _int(obj.get("attacker"), f"{what} attacker"),
+            _int(obj.get("target"), f"{what} target"),
+            _num(obj.get("distance", 0), f"{what} distance"),
+            _bool(obj, "extra_contacts", what),
+            _bool(obj, "contact_this_turn", what, True),
+        )
+    if kind == "kill":
+        return Kill(_int(obj.get("band"), f"{what} band"), _int(obj.get("model"), f"{what} model"))
+    if kind == "near":
+        return Near(_ints(obj.get("models", []), f"{what} models"))
+    if kind == "off_table":
+        return OffTable(_bool(obj, "off", what))
+    if kind == "disengage":
+        return Disengage(
+            _int(obj.get("model"), f"{what} model"), _ints(obj.get("enemies", []), f"{what} enemies")
+        )
+    if kind == "end_card":
+        return EndCard()
+    if kind == "clock":
+        return Clock(_int(obj.get("elapsed"), f"{what} elapsed"))
+    if kind == "end_game":
+        return EndGame()
+    raise InvalidInput(f"unknown event type {kind!r}")
+
+
+# --------------------------------------------------------------------------------------------------- game
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The end: ``winner`` is a band index, or None for a draw."""
+
+    winner: int | None
+    termination: Literal["rout", "points", "time", "annihilation"]
+    points: tuple[int, int]
+
+    def to_json(self) -> JSON:
+        return {"winner": self.winner, "termination": self.termination, "points": list(self.points)}
+
+    @classmethod
+    def from_json(cls, value: JSON) -> Outcome:
+        obj = _obj(value, "outcome")
+        winner = obj.get("winner")
+        if winner not in (None, 0, 1) or isinstance(winner, bool):
+            raise InvalidInput(f"outcome winner must be 0, 1 or null, got {winner!r}")
+        term = obj.get("termination")
+        if term not in ("rout", "points", "time", "annihilation"):
+            raise InvalidInput(f"outcome termination {term!r} is not rout, points, time or annihilation")
+        pts = _ints(obj.get("points"), "outcome points")
+        if len(pts) != 2:
+            raise InvalidInput(f"outcome points must be two numbers, got {list(pts)!r}")
+        return cls(winner, term, (pts[0], pts[1]))
+
+
+@dataclass(frozen=True)
+class Game:
+    """A skirmish between two bands."""
+
+    bands: tuple[Band, Band]
+    stage: Stage = "deploy"
+    pending: tuple[Pending, ...] = ()
+    deploys_first: int | None = None
+    chooser: int | None = None
+    """The band that won the first-card roll and chooses who plays first."""
+    to_play: int = 0
+    card: Card | None = None
+    """The card in play, while its actions are resolved."""
+    acted: tuple[int, ...] = ()
+    """Models of the band in play that already shot or assaulted with this card."""
+    time_limit: int | None = 3600
+    """Seconds; None for no clock. One hour is suggested."""
+    elapsed: int = 0
+    outcome: Outcome | None = None
+    log: tuple[str, ...] = field(default=(), compare=False)
+
+    @classmethod
+    def new(cls, bands: Sequence[Band], time_limit: int | None = 3600) -> Game:
+        if len(bands) != 2:
+            raise InvalidInput(f"the skirmish rules are for two bands, got {len(bands)}")
+        game = cls((bands[0], bands[1]), time_limit=time_limit)
+        return replace(
+            game,
+            pending=(
+                Pending(
+                    "deploy", 0, dice=2, check=Check("deploy", 1, (), 1, 0, "deployment roll: one die each")
+                ),
+            ),
+        )
+
+    @property
+    def player(self) -> int:
+        """The band that acts now (the card's band, or the band that owes the head roll)."""
+        return self.pending[0].band if self.pending else self.to_play
+
+    @property
+    def check(self) -> Check | None:
+        """The test awaited now, with the roller's heroism points as they stand (None for other waits)."""
+        if not self.pending or self.pending[0].check is None or self.pending[0].kind in ("deploy", "first"):
+            return None
+        head = self.pending[0]
+        assert head.check is not None
+        points = 0 if head.model is None else self.bands[head.band].models[head.model].heroism
+        return replace(head.check, heroism=points)
+
+    @property
+    def points(self) -> tuple[int, int]:
+        return (victory_points(self.bands, 0), victory_points(self.bands, 1))
+
+    @property
+    def legal(self) -> LegalEvents:
+        return LegalEvents(self)
+
+    def to_json(self) -> JSON:
+        return {
+            "bands": [b.to_json() for b in self.bands],
+            "stage": self.stage,
+            "pending": [p.to_json() for p in self.pending],
+            "deploys_first": self.deploys_first,
+            "chooser": self.chooser,
+            "to_play": self.to_play,
+            "card": self.card,
+            "acted": list(self.acted),
+            "time_limit": self.time_limit,
+            "elapsed": self.elapsed,
+            "outcome": None if self.outcome is None else self.outcome.to_json(),
+        }
+
+    @classmethod
+    def from_json(cls, value: JSON) -> Game:
+        obj = _obj(value, "state")
+        bands = obj.get("bands")
+        if not isinstance(bands, list) or len(bands) != 2:
+            raise InvalidInput(f"state: 'bands' must be a list of two bands, got {bands!r}"[:200])
+        stage = obj.get("stage", "deploy")
+        if stage not in STAGES:
+            raise InvalidInput(f"state: stage {stage!r} is not one of {', '.join(STAGES)}")
+        card = obj.get("card")
+        if card is not None and card not in CARDS:
+            raise InvalidInput(f"state: card {card!r} is not one of {', '.join(CARDS)}")
+        opt = {}
+        for key in ("deploys_first", "chooser", "time_limit"):
+            v = obj.get(key)
+            opt[key] = None if v is None else _int(v, f"state {key}")
+        pending = obj.get("pending", [])
+        if not isinstance(pending, list):
+            raise InvalidInput(f"state: 'pending' must be a list, got {pending!r}")
+        game = cls(
+            (Band.from_json(bands[0]), Band.from_json(bands[1])),
+            stage,
+            tuple(Pending.from_json(p) for p in pending),
+            opt["deploys_first"],
+            opt["chooser"],
+            _int(obj.get("to_play", 0), "state to_play"),
+            card,
+            _ints(obj.get("acted", []), "state acted"),
+            opt["time_limit"],
+            _int(obj.get("elapsed", 0), "state elapsed"),
+            None if obj.get("outcome") is None else Outcome.from_json(obj["outcome"]),
+        )
+        game.validate()
+        return game
+
+    def validate(self) -> None:
+        for key in ("deploys_first", "chooser"):
+            v = getattr(self, key)
+            if v is not None and v not in (0, 1):
+                raise InvalidInput(f"state: {key} must be 0 or 1, got {v!r}")
+        if self.to_play not in (0, 1):
+            raise InvalidInput(f"state: to_play must be 0 or 1, got {self.to_play!r}")
+        for p in self.pending:
+            if p.band not in (0, 1):
+                raise InvalidInput(f"state: a pending roll names band {p.band}")
+            for idx, side in ((p.model, p.band), (p.target, 1 - p.band)):
+                if idx is not None and not 0 <= idx < len(self.bands[side].models):
+                    raise InvalidInput(
+                        f"state: a pending roll names model {idx} of {self.bands[side].name!r}"
+                    )
+        if any(not 0 <= i < len(self.bands[self.to_play].models) for i in self.acted):
+            raise InvalidInput(f"state: 'acted' names missing models {list(self.acted)!r}")
+
+
+class LegalEvents:
+    """The events allowed now. Rolls, cards, choices and decisions are listed; shots, assaults and
+    kills depend on table facts and are checked by ``in``."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    def __iter__(self) -> Iterator[Event]:
+        g = self.game
+        if g.outcome is not None:
+            return
+        if g.pending:
+            p = g.pending[0]
+            if p.kind == "near":
+                yield Near(())
+                return
+            if p.kind == "off_table":
+                yield OffTable(True)
+                yield OffTable(False)
+                return
+            for dice in product(range(1, 7), repeat=p.dice):
+                yield Roll(dice)
+            return
+        if g.stage == "choose_first":
+            yield ChooseFirst(0)
+            yield ChooseFirst(1)
+            return
+        if g.stage == "play":
+            for card in g.bands[g.to_play].hand:
+                yield PlayCard(card)
+        if g.stage == "card":
+            yield EndCard()
+        yield EndGame()
+
+    def __contains__(self, event: object) -> bool:
+        if not isinstance(event, EVENT_CLASSES):
+            return False
+        try:
+            apply(self.game, event)
+        except (IllegalAction, InvalidInput):
+            return False
+        return True
+
+    def __bool__(self) -> bool:
+        return self.game.outcome is None
+
+    def count(self) -> int:
+        return sum(1 for _ in self)
+
+
+# -------------------------------------------------------------------------------------------------- apply
+
+
+def _set_model(game: Game, side: int, index: int, model: Model) -> tuple[Band, Band]:
+    band = game.bands[side]
+    new = replace(band, models=tuple(model if i == index else m for i, m in enumerate(band.models)))
+    return (new, game.bands[1]) if side == 0 else (game.bands[0], new)
+
+
+def _set_band(game: Game, side: int, band: Band) -> tuple[Band, Band]:
+    return (band, game.bands[1]) if side == 0 else (game.bands[0], band)
+
+
+def _model(game: Game, side: int, index: int) -> Model:
+    band = game.bands[side]
+    if not 0 <= index < len(band.models):
+        raise IllegalAction(f"{band.name} has no model {index} (0..{len(band.models) - 1})")
+    return band.models[index]
+
+
+def apply(game: Game, event: Event) -> Game:
+    """The game after ``event``; ``IllegalAction`` when the rules do not allow it now."""
+    after = _apply(game, event)
+    if after.outcome is None and not after.pending and any(b.strength == 0 for b in after.bands):
+        return _end(after, "annihilation")
+    return after
+
+
+def _apply(game: Game, event: Event) -> Game:
+    if game.outcome is not None:
+        raise IllegalAction(f"the game is over; {event_to_json(event)!r} cannot be played")
+    if isinstance(event, Clock):
+        if event.elapsed < game.elapsed:
+            raise IllegalAction(f"the clock cannot go back from {game.elapsed} s to {event.elapsed} s")
+        game = replace(game, elapsed=event.elapsed, log=())
+        if game.time_limit is not None and event.elapsed >= game.time_limit:
+            return _end(game, "time")
+        return game
+    if isinstance(event, EndGame):
+        return _end(replace(game, log=()), "points")
+    if game.pending:
+        head = game.pending[0]
+        expected = {"near": Near, "off_table": OffTable}.get(head.kind, Roll)
+        if not isinstance(event, expected):
+            raise IllegalAction(
+                f"a {head.kind} {'roll' if expected is Roll else 'answer'} is awaited, "
+                f"not {event_to_json(event)!r}"
+            )
+        if isinstance(event, Roll):
+            return _roll(game, event)
+        if isinstance(event, Near):
+            return _near(game, event)
+        assert isinstance(event, OffTable)
+        return _off_table(game, event)
+    if isinstance(event, Roll | Near | OffTable):
+        raise IllegalAction(f"nothing is awaited: {event_to_json(event)!r} does not fit")
+    if isinstance(event, ChooseFirst):
+        if game.stage != "choose_first":
+            raise IllegalAction("who plays first is chosen after the first-card roll")
+        if event.band not in (0, 1):
+            raise IllegalAction(f"band must be 0 or 1, got {event.band}")
+        return replace(
+            game,
+            stage="play",
+            to_play=event.band,
+            log=(f"{game.bands[event.band].name} plays the first card",),
+        )
+    if isinstance(event, PlayCard):
+        if game.stage != "play":
+            raise IllegalAction(f"a card cannot be played now (stage {game.stage!r})")
+        band = game.bands[game.to_play]
+        if event.card not in band.hand:
+            raise IllegalAction(
+                f"{band.name} already played {CARD_NAMES[event.card]} this turn; "
+                f"in hand: {', '.join(CARD_NAMES[c] for c in band.hand)}"
+            )
+        return replace(
+            game,
+            stage="card",
+            card=event.card,
+            acted=(),
+            log=(f"{band.name} plays {CARD_NAMES[event.card]}: move the band, then act",),
+        )
+    if isinstance(event, EndCard):
+        if game.stage != "card" or game.card is None:
+            raise IllegalAction("no card is in play")
+        return _end_card(game)
+    if isinstance(event, Kill):
+        if game.stage not in ("card", "play"):
+            raise IllegalAction("models die during the card play")
+        m = _model(game, event.band, event.model)
+        if not m.in_play:
+            raise IllegalAction(f"{m.name} is already {m.status}")
+        return _death(replace(game, log=(f"{m.name} is killed",)), event.band, event.model)
+    if isinstance(event, Shoot | Assault | Disengage):
+        if game.stage != "card" or game.card is None:
+            raise IllegalAction("movement, shooting and assaults happen while a card is in play")
+        if isinstance(event, Disengage):
+            return _disengage(game, event)
+        return _shoot(game, event) if isinstance(event, Shoot) else _assault(game, event)
+    raise InvalidInput(f"not a skirmish event: {event!r}")
+
+
+def _act(game: Game, models: Sequence[int]) -> tuple[int, ...]:
+    used = [i for i in models if i in game.acted]
+    if used:
+        names = ", ".join(game.bands[game.to_play].models[i].name for i in used)
+        raise IllegalAction(f"{names} already acted with this card")
+    return (*game.acted, *models)
+
+
+def _shoot(game: Game, event: Shoot) -> Game:
+    assert game.card is not None
+    side = game.to_play
+    target = _model(game, 1 - side, event.target)
+    if not target.in_play:
+        raise IllegalAction(f"{target.name} is {target.status}")
+    check, save = shooting_check(
+        game.bands[side], event.lines, target, game.card, target_engaged=event.target_engaged
+    )
+    best = min(event.lines, key=lambda ln: game.bands[side].models[ln.shooter].tiro or 99).shooter
+    acted = _act(game, [ln.shooter for ln in event.lines])
+    if len(acted) > int(game.card[-1]):
+        raise IllegalAction(
+            f"{CARD_NAMES[game.card]} lets {game.card[-1]} models shoot in all; {len(game.acted)} already did"
+        )
+    return replace(
+        game,
+        acted=acted,
+        pending=(Pending("tiro", side, best, check, 1, event.target, save=save),),
+        log=(check.label, check.explain()),
+    )
+
+
+def _assault(game: Game, event: Assault) -> Game:
+    assert game.card is not None
+    side = game.to_play
+    if not game.card.startswith("assalto"):
+        raise IllegalAction(f"assaults need an Assalto card, the card in play is {CARD_NAMES[game.card]}")
+    most = int(game.card[-1])
+    if len(game.acted) >= most:
+        raise IllegalAction(f"{CARD_NAMES[game.card]} lets {most} models assault; they have")
+    attacker = _model(game, side, event.attacker)
+    target = _model(game, 1 - side, event.target)
+    for m in (attacker, target):
+        if not m.in_play:
+            raise IllegalAction(f"{m.name} is {m.status}")
+    acted = _act(game, [event.attacker])
+    check, save = assault_check(
+        attacker, target, contact_this_turn=event.contact_this_turn, extra_contacts=event.extra_contacts
+    )
+    if event.distance > 0:
+        charge = charge_check(attacker, event.distance)
+        pending = Pending(
+            "charge", side, event.attacker, charge, charge.dice, event.target, follow=check, save=save
+        )
+        return replace(game, acted=acted, pending=(pending,), log=(charge.label, charge.explain()))
+    pending = Pending("assalto", side, event.attacker, check, 1, event.target, save=save)
+    return replace(game, acted=acted, pending=(pending,), log=(check.label, check.explain()))
+
+
+def _disengage(game: Game, event: Disengage) -> Game:
+    """A voluntary exit from a combat: one assault test for each enemy model in contact."""
+    side = game.to_play
+    model = _model(game, side, event.model)
+    if not model.in_play:
+        raise IllegalAction(f"{model.name} is {model.status}")
+    if not event.enemies or len(set(event.enemies)) != len(event.enemies):
+        raise IllegalAction("name each enemy model in base contact once")
+    tests = []
+    for j in event.enemies:
+        enemy = _model(game, 1 - side, j)
+        if not enemy.in_play:
+            raise IllegalAction(f"{enemy.name} is {enemy.status}")
+        check, save = assault_check(enemy, model, contact_this_turn=False)
+        tests.append(
+            Pending(
+                "assalto",
+                1 - side,
+                j,
+                replace(check, label=f"{enemy.name} strikes {model.name} leaving the combat"),
+                1,
+                event.model,
+                save=save,
+            )
+        )
+    return replace(
+        game,
+        pending=tuple(tests),
+        log=(f"{model.name} leaves the combat: {len(tests)} assault test(s) against it",),
+    )
+
+
+def _spend(game: Game, head: Pending, spent: int) -> tuple[Game, str]:
+    """Heroism points spent on a roll: only the hero who rolls, from the pool of its level."""
+    if spent == 0:
+        return game, ""
+    if head.model is None:
+        raise IllegalAction(f"heroism points cannot be spent on the {head.kind} roll: no hero rolls it")
+    m = game.bands[head.band].models[head.model]
+    if spent > m.heroism:
+        raise IllegalAction(f"{m.name} has {m.heroism} heroism points, not {spent}")
+    game = replace(game, bands=_set_model(game, head.band, head.model, replace(m, heroism=m.heroism - spent)))
+    return game, f" +{spent} heroism ({m.name} has {m.heroism - spent} left)"
+
+
+def _roll(game: Game, event: Roll) -> Game:
+    head, rest = game.pending[0], game.pending[1:]
+    if len(event.dice) != head.dice:
+        raise IllegalAction(
+            f"the {head.kind} roll is {head.dice} d6, got {len(event.dice)} values {list(event.dice)!r}"
+        )
+    if any(not 1 <= d <= 6 for d in event.dice):
+        raise IllegalAction(f"a d6 shows 1 to 6, got {list(event.dice)!r}")
+    total = sum(event.dice)
+    if head.kind in ("deploy", "first"):
+        if event.heroism:
+            raise IllegalAction("heroism points are not spent on deployment or first-card rolls")
+        return _order_roll(replace(game, pending=rest), head, event.dice)
+    game, spent_text = _spend(game, head, event.heroism)
+    total += event.heroism
+    game = replace(game, pending=rest)
+    if head.kind == "flee":
+        m = game.bands[head.band].models[head.model or 0]
+        return replace(
+            game,
+            pending=(Pending("off_table", head.band, head.model), *rest),
+            log=(f"{m.name} flees {total} cm toward its own table edge{spent_text}",),
+        )
+    assert head.check is not None
+    ok = head.check.succeeds(total)
+    verdict = (
+        f"{head.check.label}: rolled {'+'.join(map(str, event.dice))}{spent_text} = {total}, "
+        f"needs {head.check.needs}: {'success' if ok else 'failure'}"
+    )
+    game = replace(game, log=(verdict,))
+    if head.kind == "charge":
+        assert head.follow is not None and head.target is not None
+        if not ok:
+            return replace(game, log=(*game.log, "the charge falls short: no contact, no assault"))
+        follow = replace(head.follow, heroism=game.bands[head.band].models[head.model or 0].heroism)
+        nxt = Pending("assalto", head.band, head.model, follow, 1, head.target, save=head.save)
+        return replace(game, pending=(nxt, *rest), log=(*game.log, "contact!", follow.explain()))
+    if head.kind in ("tiro", "assalto"):
+        assert head.target is not None
+        if not ok:
+            return game
+        target = game.bands[1 - head.band].models[head.target]
+        save = save_check(target, head.save)
+        nxt = Pending("salvezza", 1 - head.band, head.target, save, 1)
+        return replace(game, pending=(nxt, *rest), log=(*game.log, "hit!", save.explain()))
+    if head.kind == "salvezza":
+        assert head.model is not None
+        if ok:
+            return game
+        return _death(game, head.band, head.model)
+    if head.kind == "morale":
+        assert head.model is not None
+        if ok:
+            return game
+        m = game.bands[head.band].models[head.model]
+        flee = Pending("flee", head.band, head.model, None, 3)
+        return replace(
+            game,
+            pending=(flee, *game.pending),
+            log=(*game.log, f"{m.name} flees 3d6 cm toward its own edge (no free assault on it)"),
+        )
+    if head.kind == "rout":
+        if ok:
+            return replace(game, log=(*game.log, f"{game.bands[head.band].name} holds"))
+        band = game.bands[head.band]
+        return replace(
+            game,
+            pending=(),
+            stage="over",
+            outcome=Outcome(1 - head.band, "rout", game.points),
+            log=(*game.log, f"{band.name} flees the field: {game.bands[1 - head.band].name} wins"),
+        )
+    raise InvalidInput(f"unexpected pending roll {head.kind!r}")
+
+
+def _order_roll(game: Game, head: Pending, dice: tuple[int, ...]) -> Game:
+    a, b = dice
+    names = (game.bands[0].name, game.bands[1].name)
+    if a == b:
+        return replace(game, pending=(head, *game.pending), log=(f"both rolled {a}: roll again",))
+    if head.kind == "deploy":
+        low = 0 if a < b else 1
+        nxt = Pending("first", 0, dice=2, check=Check("first", 1, (), 1, 0, "first-card roll: one die each"))
+        return replace(
+            game,
+            deploys_first=low,
+            stage="first",
+            pending=(nxt,),
+            log=(
+                f"{names[low]} rolled lowest: picks a side and deploys first",
+                "after deployment, roll again for the first card",
+            ),
+        )
+    high = 0 if a > b else 1
+    return replace(
+        game,
+        chooser=high,
+        stage="choose_first",
+        log=(f"{names[high]} rolled highest: chooses who plays the first card",),
+    )
+
+
+def _death(game: Game, side: int, index: int) -> Game:
+    """A model dies: mark it, then ask which friends were within 5 cm (if any could be)."""
+    m = game.bands[side].models[index]
+    moot = ("charge", "tiro", "assalto")  # further blows at a dead model (leaving a combat) fall on nobody
+    pending = tuple(p for p in game.pending if not (p.kind in moot and p.band != side and p.target == index))
+    game = replace(
+        game,
+        pending=pending,
+        bands=_set_model(game, side, index, replace(m, status="dead")),
+        log=(*game.log, f"{m.name} dies ({m.points} points to {game.bands[1 - side].name})"),
+    )
+    friends = [i for i, f in enumerate(game.bands[side].models) if f.in_play]
+    if friends and not m.captain:
+        return replace(
+            game,
+            pending=(Pending("near", side, index), *game.pending),
+            log=(*game.log, f"which friends of {m.name} were within 5 cm?"),
+        )
+    return _triggers(game, side, index, ())
+
+
+def _near(game: Game, event: Near) -> Game:
+    head, rest = game.pending[0], game.pending[1:]
+    band = game.bands[head.band]
+    for i in event.models:
+        if not 0 <= i < len(band.models) or not band.models[i].in_play:
+            raise IllegalAction(f"model {i} of {band.name} is not in play to be near the dead")
+    assert head.model is not None
+    return _triggers(replace(game, pending=rest, log=()), head.band, head.model, tuple(event.models))
+
+
+def _triggers(game: Game, side: int, dead: int, near: tuple[int, ...]) -> Game:
+    """The tests a death calls: one rout test (once per game) and one morale test per model."""
+    band = game.bands[side]
+    dm = band.models[dead]
+    tests: list[Pending] = []
+    log = list(game.log)
+    if not band.rout_tested and (dm.captain or band.below_half):
+        why = (
+            "the captain is dead" if dm.captain else f"{band.strength} of {len(band.models)} left, below half"
+        )
+        tests.append(Pending("rout", side, None, rout_check(band, why), 2))
+        band = replace(band, rout_tested=True)
+        log.append(f"{band.name} must take a rout test: {why}")
+    testers = [i for i, m in enumerate(band.models) if m.in_play and (dm.captain or i in set(near))]
+    for i in testers:
+        why = "the captain is dead" if dm.captain else f"{dm.name} died within 5 cm"
+        tests.append(Pending("morale", side, i, morale_check(band.models[i], why), 1))
+    return replace(game, bands=_set_band(game, side, band), pending=(*tests, *game.pending), log=tuple(log))
+
+
+def _off_table(game: Game, event: OffTable) -> Game:
+    head, rest = game.pending[0], game.pending[1:]
+    assert head.model is not None
+    m = game.bands[head.band].models[head.model]
+    game = replace(game, pending=rest)
+    if not event.off:
+        return replace(game, log=(f"{m.name} stays on the table",))
+    game = replace(
+        game,
+        bands=_set_model(game, head.band, head.model, replace(m, status="fled")),
+        log=(f"{m.name} leaves the table: no points for the enemy",),
+    )
+    band = game.bands[head.band]
+    if not band.rout_tested and (band.below_half or m.captain):
+        why = "the captain fled" if m.captain else f"{band.strength} of {len(band.models)} left, below half"
+        game = replace(
+            game,
+            bands=_set_band(game, head.band, replace(band, rout_tested=True)),
+            pending=(Pending("rout", head.band, None, rout_check(band, why), 2), *game.pending),
+            log=(*game.log, f"{band.name} must take a rout test: {why}"),
+        )
+    if band.strength == 0 and not game.pending:
+        return _end(game, "annihilation")
+    return game
+
+
+def _end_card(game: Game) -> Game:
+    assert game.card is not None
+    side = game.to_play
+    band = game.bands[side]
+    hand = tuple(c for c in band.hand if c != game.card)
+    log = [f"{band.name} ends {CARD_NAMES[game.card]}"]
+    if not hand:
+        band = replace(band, hand=CARDS, turns=band.turns + 1)
+        log.append(f"{band.name} has played all five cards: turn {band.turns} is over, the cards come back")
+    else:
+        band = replace(band, hand=hand)
+    return replace(
+        game,
+        bands=_set_band(game, side, band),
+        stage="play",
+        card=None,
+        acted=(),
+        to_play=1 - side,
+        log=tuple(log),
+    )
+
+
+def _end(game: Game, why: Literal["points", "time", "annihilation"]) -> Game:
+    pts = game.points
+    winner = None if pts[0] == pts[1] else (0 if pts[0] > pts[1] else 1)
+    if why == "annihilation":
+        gone = 0 if game.bands[0].strength == 0 else 1
+        winner = 1 - gone
+    result = "a draw" if winner is None else f"{game.bands[winner].name} wins"
+    return replace(
+        game,
+        stage="over",
+        pending=(),
+        outcome=Outcome(winner, why, pts),
+        log=(*game.log, f"the game ends ({why}): {pts[0]} to {pts[1]} VP, {result}"),
+    )
+
+
+def new_game(bands: Sequence[Band], time_limit: int | None = 3600) -> Game:
+    return Game.new(bands, time_limit)
