@@ -63,3 +63,36 @@ def run(program: str, body: Callable[[], int]) -> int:
 
 def help_requested(argv: Sequence[str]) -> bool:
     return any(a in ("-h", "--help") for a in argv)
+
+
+def apply_input(
+    document: str | None, state: str | None, event: str | None, is_notation: Callable[[str], bool]
+) -> tuple[Any, list[Any]]:
+    """The state and the events of an ``apply`` call: one INPUT document, or ``--state`` and ``--event``.
+
+    INPUT is ``{"state": ..., "event": ...}`` or ``{"state": ..., "events": [...]}``; ``--state`` may be a
+    state or any document with a ``"state"`` (such as a previous answer); ``--event`` may
+    also be an event in the game's notation (``is_notation`` says which strings are).
+    """
+    if state is not None or event is not None:
+        if state is None or event is None or document is not None:
+            raise InvalidInput("give --state and --event together, or one INPUT document")
+        raw = event if is_notation(event) else read_json(event)
+        return state_document(read_json(state)), [raw]
+    doc = read_json(document)
+    if not isinstance(doc, dict) or "state" not in doc:
+        raise InvalidInput('the input must be an object {"state": ..., "event": ...}')
+    if ("event" in doc) == ("events" in doc):
+        raise InvalidInput('the input needs exactly one of "event" or "events"')
+    if "event" in doc:
+        return doc["state"], [doc["event"]]
+    if not isinstance(doc["events"], list) or not doc["events"]:
+        raise InvalidInput(f'"events" must be a non-empty list, got {doc["events"]!r}')
+    return doc["state"], list(doc["events"])
+
+
+def state_document(document: Any) -> Any:
+    """The state inside ``{"state": ...}``, or the document itself."""
+    if isinstance(document, dict) and "state" in document:
+        return document["state"]
+    return document

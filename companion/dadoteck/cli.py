@@ -15,9 +15,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from companion.dadoteck import views
-from companion.dadoteck.core import Game, apply, event_from_json, event_to_json, new_game
+from companion.dadoteck.core import EVENT_TYPES, Game, apply, event_from_json, event_to_json, new_game
 from companion.errors import InvalidInput
-from companion.jsoncli import Parser, emit, read_json, run
+from companion.jsoncli import Parser, apply_input, emit, read_json, run, state_document
 
 PROGRAM = "goblin-companion dadoteck"
 
@@ -46,36 +46,9 @@ def _answer(game: Game) -> dict[str, Any]:
     }
 
 
-def _state_of(document: Any) -> Game:
-    if isinstance(document, dict) and "state" in document:
-        return Game.from_json(document["state"])
-    return Game.from_json(document)
-
-
 def _apply(args: Any) -> int:
-    if args.state is not None or args.event is not None:
-        if args.state is None or args.event is None or args.input is not None:
-            raise InvalidInput("give --state and --event together, or one INPUT document")
-        game = Game.from_json(read_json(args.state))
-        raw_event = args.event
-        events_raw: list[Any] = [
-            raw_event
-            if not raw_event.lstrip().startswith(("{", "[")) and _is_notation(raw_event)
-            else read_json(raw_event)
-        ]
-    else:
-        document = read_json(args.input)
-        if not isinstance(document, dict) or "state" not in document:
-            raise InvalidInput('the input must be an object {"state": ..., "event": ...}')
-        if ("event" in document) == ("events" in document):
-            raise InvalidInput('the input needs exactly one of "event" or "events"')
-        game = Game.from_json(document["state"])
-        if "event" in document:
-            events_raw = [document["event"]]
-        else:
-            if not isinstance(document["events"], list) or not document["events"]:
-                raise InvalidInput(f'"events" must be a non-empty list, got {document["events"]!r}')
-            events_raw = document["events"]
+    state_raw, events_raw = apply_input(args.input, args.state, args.event, _is_notation)
+    game = Game.from_json(state_raw)
     applied = []
     log: list[str] = []
     for i, raw in enumerate(events_raw):
@@ -97,11 +70,11 @@ def _apply(args: Any) -> int:
 
 def _is_notation(text: str) -> bool:
     first = text.split()[0] if text.split() else ""
-    return first in ("roll", "square", "victim", "decline", "initiative-die", "movement-die")
+    return not text.lstrip().startswith(("{", "[")) and first in EVENT_TYPES
 
 
 def _show(args: Any) -> int:
-    game = _state_of(read_json(args.input))
+    game = Game.from_json(state_document(read_json(args.input)))
     emit(
         {
             "state": game.to_json(),
