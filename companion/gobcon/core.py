@@ -770,37 +770,41 @@ def _play_card(g: Game, e: PlayCard) -> Game:
     g = replace(g, next_card=g.next_card + 1)
     if e.kind in ("amici", "acquisti") and not card.is_logorrea:
         g = replace(g, played=(*g.played, e.kind))
-    if e.kind == "amici":
-        old = g.amici(e.player)
-        if old is not None:  # only Logorrea-Man gets here with an Amici in play
-            g = _say(_remove(g, e.player, old.id), Note("replaced", e.player, text_=old.name))
-    if e.kind == "speciale" and e.effect in ("bonus", "malus") and e.category is not None:
-        opposite = "malus" if e.effect == "bonus" else "bonus"
+    g, kept = _put(g, e.player, card)
+    if not kept:
+        return g
+    return _say(g, Note("card", e.player, card.gp, text_=f"{card.name} (#{card.id})"))
+
+
+def _put(g: Game, player: Player, card: Card) -> tuple[Game, bool]:
+    """Put ``card`` in front of ``player``: an Amici replaces the one in play (only Logorrea-Man and a
+    passed card get there with one in play); a Speciale bonus meeting its malus cancels with it."""
+    if card.kind == "amici":
+        old = g.amici(player)
+        if old is not None:
+            g = _say(_remove(g, player, old.id), Note("replaced", player, text_=old.name))
+    if card.kind == "speciale" and card.effect in ("bonus", "malus"):
+        opposite = "malus" if card.effect == "bonus" else "bonus"
         pair = next(
             (
                 c
-                for c in g.cards[e.player]
-                if c.kind == "speciale" and c.effect == opposite and c.category == e.category
+                for c in g.cards[player]
+                if c.kind == "speciale" and c.effect == opposite and c.category == card.category
             ),
             None,
         )
         if pair is not None:
-            g = _remove(g, e.player, pair.id)
-            return _say(g, Note("cancel", e.player, text_=e.category))
-    g = _with_cards(g, e.player, (*g.cards[e.player], card))
-    return _say(g, Note("card", e.player, card.gp, text_=f"{card.name} (#{card.id})"))
+            g = _remove(g, player, pair.id)
+            return _say(g, Note("cancel", player, text_=card.category or "")), False
+    return _with_cards(g, player, (*g.cards[player], card)), True
 
 
 def _give(g: Game, e: Give) -> Game:
     card = g.find_card(e.player, e.card)
     assert card is not None
     g = _remove(g, e.player, card.id)
-    if card.kind == "amici":
-        old = g.amici(e.to)
-        if old is not None:
-            g = _say(_remove(g, e.to, old.id), Note("replaced", e.to, text_=old.name))
-    g = _with_cards(g, e.to, (*g.cards[e.to], card))
-    return _say(g, Note("give", e.player, other=e.to, text_=card.name))
+    g = _say(g, Note("give", e.player, other=e.to, text_=card.name))
+    return _put(g, e.to, card)[0]
 
 
 def _play_partita(g: Game, e: PlayPartita) -> Game:

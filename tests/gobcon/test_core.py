@@ -317,3 +317,10 @@ def test_the_legal_view(three):
     g = partita(three)
     assert set(g.legal) >= {Declare(1, True), Declare(1, False), AexEquo()}
     assert g.legal.count() == len(list(g.legal)) and bool(g.legal)
+
+
+def test_a_speciale_passed_onto_its_opposite_cancels_too(three):
+    g = play(three, card(0, "speciale", "Bonus 3D", 0, "3d", "bonus"))
+    g = play(g, card(1, "speciale", "Malus 3D", 0, "3d", "malus"))
+    g = play(g, {"type": "give", "player": 1, "card": 2, "to": 0})
+    assert g.cards == ((), (), ()) and [n.what for n in g.news] == ["give", "cancel"]
