@@ -22,6 +22,7 @@ from companion.gobcon import (
     illegal_reason,
     new_game,
 )
+from companion.gobcon.flow import FLOW
 
 
 def free_event(data: st.DataObject, game: Game) -> object:
@@ -70,3 +71,30 @@ def test_random_play_keeps_the_ledger_sound(players, target, data):
         elif game.outcome is None:
             assert all(game.total(p) < target for p in range(players))
         assert Game.from_json(json.loads(json.dumps(game.to_json()))) == game
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(2, 6), st.data())
+def test_every_choice_the_flow_offers_applies_and_the_view_is_json(players, data):
+    names = [f"P{i}" for i in range(players)]
+    state = FLOW.start({"players": names, "target": 8, "timed": True, "deck_end": True})
+    for step in range(80):
+        json.dumps(FLOW.view(state))
+        choices = list(FLOW.choices(state))
+        for choice in choices:
+            FLOW.apply(state, choice.action)  # never refused
+        expectation = FLOW.expects(state)
+        if expectation is None and not choices:
+            assert FLOW.view(state)["over"] is True
+            break
+        if state.phase == "turn" and step % 5 == 0 and "partita" not in state.played:
+            payoff = {"king": 3, "green": 1, "black": 0, "darth": -1}
+            action = {"type": "partita", "name": "P", "category": "card", "payoff": payoff}
+        elif expectation is not None and (not choices or data.draw(st.booleans())):
+            pips = data.draw(st.integers(1, 6))
+            reading = {"dice": [{"bbox": [0, 0, 9, 9], "sides": 6, "value": pips, "confidence": 0.9}]}
+            action = FLOW.propose(state, reading)
+            assert action == {"type": "reading", "values": {expectation.slots[0].key: pips}}
+        else:
+            action = data.draw(st.sampled_from(choices)).action
+        state = FLOW.apply(state, action)
