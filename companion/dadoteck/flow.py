@@ -230,7 +230,14 @@ class DadoteckFlow:
             "mover": None if g.mover is None else g.players[g.mover],
             "awaiting": views.awaiting(g),
             "choices": [
-                {"action": dict(c.action), "label": c.label, "group": c.group} for c in self.choices(g)
+                {
+                    "action": dict(c.action),
+                    "label": c.label,
+                    "group": c.group,
+                    "key": c.key,
+                    "params": dict(c.params),
+                }
+                for c in self.choices(g)
             ],
             "eliminations": views.eliminations(g),
             "news": views.news(g),

@@ -323,7 +323,14 @@ class GobConFlow:
             "recent": [views.partita_card(c) for c in g.recent],
             "awaiting": views.awaiting(g),
             "choices": [
-                {"action": dict(c.action), "label": c.label, "group": c.group} for c in self.choices(g)
+                {
+                    "action": dict(c.action),
+                    "label": c.label,
+                    "group": c.group,
+                    "key": c.key,
+                    "params": dict(c.params),
+                }
+                for c in self.choices(g)
             ],
             "forms": [
                 {
