@@ -853,9 +853,7 @@ def _roll(g: Game, e: GoblinRoll) -> Game:
     if change != gp:
         g = _say(g, Note("floor", e.player))
     g = _check_target(g)
-    if g.outcome is not None:
-        return replace(g, last=g.partita, partita=None)
-    return _close_partita_if_done(g)
+    return g if g.outcome is not None else _close_partita_if_done(g)
 
 
 def _close_partita_if_done(g: Game) -> Game:
@@ -871,7 +869,10 @@ def _check_target(g: Game) -> Game:
     for p in g.clockwise_from(g.current):
         total = g.total(p)
         if total >= g.target:
-            return _say(replace(g, outcome=Outcome("target", (p,))), Note("winner", p, total))
+            # the game ends at once, even in the middle of a Partita: later rolls are not made
+            last = g.partita if g.partita is not None else g.last
+            g = replace(g, outcome=Outcome("target", (p,)), partita=None, last=last)
+            return _say(g, Note("winner", p, total))
     return g
 
 

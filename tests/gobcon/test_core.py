@@ -324,3 +324,10 @@ def test_a_speciale_passed_onto_its_opposite_cancels_too(three):
     g = play(g, card(1, "speciale", "Malus 3D", 0, "3d", "malus"))
     g = play(g, {"type": "give", "player": 1, "card": 2, "to": 0})
     assert g.cards == ((), (), ()) and [n.what for n in g.news] == ["give", "cancel"]
+
+
+def test_a_card_reaching_the_target_during_a_partita_ends_it_at_once():
+    g = new_game(["Anna", "Bruno"], target=3)
+    g = play(partita(g), join(1))
+    g = play(g, card(1, "speciale", "Premio", 3))
+    assert g.outcome == Outcome("target", (1,)) and g.partita is None and g.last.card.name == "Risiko"
