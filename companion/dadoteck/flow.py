@@ -1,0 +1,248 @@
+"""Dadoteck at the table: the ``companion.flow.Flow`` of the game (``FLOW``).
+
+The game owns one d20 that goes round the table, so the camera waits for one die at a time: the slot
+``p<index>`` labelled with the player's name. A reading may also fill the slot of another player who is
+due to roll now (placement and initiative rolls have no fixed order).
+
+Actions (JSON objects with a ``"type"``):
+
+- ``{"type": "reading", "values": {"p2": 14}}``: rolls read by the camera (or typed in);
+- ``{"type": "roll", "player": 2, "value": 14}``: the same for one player (index or name);
+- ``{"type": "square", "square": 12}``: after a 13 or 17, where the mover settles;
+- ``{"type": "victim", "player": 1}``: after a 20, whom the mover eliminates;
+- ``{"type": "decline"}``: the last pawn declines to roll and wins;
+- ``{"type": "initiative-die", "sides": 8}`` / ``{"type": "movement-die", "sides": 12}``: speed-up rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from companion.dadoteck import views
+from companion.dadoteck.core import (
+    DIE_SIZES,
+    MAX_PLAYERS,
+    Event,
+    Game,
+    Roll,
+    SetInitiativeDie,
+    SetMovementDie,
+    apply,
+    event_from_json,
+    illegal_reason,
+    new_game,
+)
+from companion.errors import InvalidInput
+from companion.flow import JSON, Action, Choice, Expectation, Flow, Slot
+
+
+def _slot_key(player: int) -> str:
+    return f"p{player}"
+
+
+def _player_of_key(game: Game, key: str) -> int:
+    if key.startswith("p") and key[1:].isdigit() and int(key[1:]) < len(game.players):
+        return int(key[1:])
+    raise InvalidInput(f"unknown slot {key!r}; slots are p0 to p{len(game.players) - 1}")
+
+
+class DadoteckFlow:
+    """The referee's script for Dadoteck (stateless; the state is a ``Game``)."""
+
+    game = "dadoteck"
+    title = "Dadoteck"
+
+    def setup_schema(self) -> Mapping[str, JSON]:
+        return {
+            "game": self.game,
+            "title": self.title,
+            "players": {"min": 2, "max": MAX_PLAYERS, "label": "Players (in any order)"},
+            "options": [
+                {
+                    "key": "speedup",
+                    "type": "bool",
+                    "default": False,
+                    "label": "Speed-up rules: smaller initiative and movement dice",
+                }
+            ],
+        }
+
+    def start(self, setup: Mapping[str, JSON]) -> Game:
+        if not isinstance(setup, Mapping):
+            raise InvalidInput(f"the setup is a JSON object, got {setup!r}")
+        players = setup.get("players")
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise InvalidInput(f"setup 'players' must be a list of names, got {players!r}")
+        options = setup.get("options", setup)
+        speedup = options.get("speedup", False) if isinstance(options, Mapping) else False
+        if not isinstance(speedup, bool):
+            raise InvalidInput(f"setup 'speedup' must be true or false, got {speedup!r}")
+        return new_game([p.strip() for p in players], speedup=speedup)
+
+    def _events(self, state: Game, action: Action) -> list[Event]:
+        if not isinstance(action, Mapping):
+            raise InvalidInput(f"an action is a JSON object, got {action!r}")
+        if action.get("type") != "reading":
+            return [event_from_json(action, state.players)]
+        values = action.get("values")
+        if not isinstance(values, Mapping) or not values:
+            raise InvalidInput(f"a dice reading needs 'values' {{slot: value}}, got {action!r}")
+        events: list[Event] = []
+        for key, value in values.items():
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise InvalidInput(f"slot {key!r}: a d20 value is a whole number, got {value!r}")
+            events.append(Roll(_player_of_key(state, str(key)), value))
+        return events
+
+    def apply(self, state: Game, action: Action) -> Game:
+        for event in self._events(state, action):
+            state = apply(state, event)
+        return state
+
+    def expects(self, state: Game) -> Expectation | None:
+        rollers = state.awaited_rollers()
+        if not rollers:
+            return None
+        player = rollers[0]
+        die = state.die()
+        name = state.players[player]
+        purpose = views.awaiting(state)["purpose"]
+        return Expectation(
+            kind="dice",
+            prompt=f"dadoteck.{purpose}",
+            slots=(Slot(key=_slot_key(player), label=f"{name} d{die}", sides=die),),
+            params={"player": name, "die": die},
+        )
+
+    def propose(self, state: Game, reading: Mapping[str, JSON]) -> Action | None:
+        expectation = self.expects(state)
+        if expectation is None:
+            return None
+        slot = expectation.slots[0]
+        die = slot.sides or 20
+        dice = reading.get("dice") if isinstance(reading, Mapping) else None
+        if not isinstance(dice, list):
+            return None
+        fitting = [
+            d
+            for d in dice
+            if isinstance(d, Mapping)
+            and isinstance(d.get("value"), int)
+            and 1 <= d["value"] <= die
+            and d.get("sides") in (None, die)
+        ]
+        if not fitting:
+            return None
+        # several dice in view: the most confident reading is proposed, the players confirm or correct it
+        best = max(fitting, key=lambda d: float(d.get("confidence") or 0.0))
+        return {"type": "reading", "values": {slot.key: int(best["value"])}}
+
+    def choices(self, state: Game) -> Sequence[Choice]:
+        out: list[Choice] = []
+        mover = state.mover
+        for square in state.square_options():
+            occupant = state.occupant(square)
+            label = f"Square {square}"
+            if mover is not None and square == state.squares[mover]:
+                label += " (stay)"
+            elif occupant is not None:
+                label += f" (squash {state.players[occupant]})"
+            out.append(
+                Choice(
+                    {"type": "square", "square": square},
+                    label,
+                    group="square",
+                    key="dadoteck.choice.square",
+                    params={
+                        "square": square,
+                        "occupant": None if occupant is None else state.players[occupant],
+                    },
+                )
+            )
+        for victim in state.victim_options():
+            name = state.players[victim]
+            out.append(
+                Choice(
+                    {"type": "victim", "player": victim},
+                    f"Eliminate {name}",
+                    group="victim",
+                    key="dadoteck.choice.victim",
+                    params={"player": name},
+                )
+            )
+        if state.can_decline() and mover is not None:
+            name = state.players[mover]
+            out.append(
+                Choice(
+                    {"type": "decline"},
+                    f"{name} declines to roll and wins",
+                    group="decline",
+                    key="dadoteck.choice.decline",
+                    params={"player": name},
+                )
+            )
+        if state.can_change_dice():
+            for sides in DIE_SIZES:
+                for event, what in (
+                    (SetInitiativeDie(sides), "initiative"),
+                    (SetMovementDie(sides), "movement"),
+                ):
+                    if illegal_reason(state, event) is None:
+                        out.append(
+                            Choice(
+                                {"type": event.type, "sides": sides},
+                                f"Use a d{sides} for {what}",
+                                group="speedup",
+                                key=f"dadoteck.choice.{what}-die",
+                                params={"sides": sides},
+                            )
+                        )
+        return out
+
+    def view(self, state: Game) -> Mapping[str, JSON]:
+        g = state
+        moved: set[int] = set()
+        if g.phase in ("movement", "square", "victim"):
+            moved = set(g.order[: g.cursor])
+        players: list[dict[str, Any]] = [
+            {
+                "index": p,
+                "name": name,
+                "square": g.squares[p],
+                "alive": g.is_alive(p),
+                "moved": p in moved,
+                "moving": p == g.mover,
+            }
+            for p, name in enumerate(g.players)
+        ]
+        return {
+            "game": self.game,
+            "title": self.title,
+            "phase": g.phase,
+            "over": g.phase == "over",
+            "turn": g.turn,
+            "players": players,
+            "board": views.board(g),
+            "initiative": views.initiative(g),
+            "movement_die": g.movement_die,
+            "speedup": g.speedup,
+            "mover": None if g.mover is None else g.players[g.mover],
+            "awaiting": views.awaiting(g),
+            "choices": [
+                {
+                    "action": dict(c.action),
+                    "label": c.label,
+                    "group": c.group,
+                    "key": c.key,
+                    "params": dict(c.params),
+                }
+                for c in self.choices(g)
+            ],
+            "eliminations": views.eliminations(g),
+            "news": views.news(g),
+            "outcome": views.outcome(g),
+        }
+
+
+FLOW: Flow[Game] = DadoteckFlow()

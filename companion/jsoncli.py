@@ -1,0 +1,98 @@
+"""Shared plumbing of the games' JSON command lines: reading JSON input and the exit-status discipline.
+
+Every game command prints JSON on stdout; on bad input it exits with status 2 and writes exactly one
+line on stderr saying what was wrong (quoting it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, NoReturn, TextIO
+
+from companion.errors import GoblinError, InvalidInput
+
+
+class Parser(argparse.ArgumentParser):
+    """An ``ArgumentParser`` whose usage errors become ``InvalidInput`` (one stderr line, exit 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        raise InvalidInput(f"{message} (try --help)")
+
+
+def read_json(source: str | None, stdin: TextIO | None = None) -> Any:
+    """JSON from a file path, from ``-``/None (stdin), or inline when ``source`` starts with ``{``/``[``."""
+    if source is None or source == "-":
+        text = (stdin or sys.stdin).read()
+        where = "stdin"
+    elif source.lstrip().startswith(("{", "[")):
+        text, where = source, "the argument"
+    else:
+        try:
+            text = Path(source).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise InvalidInput(f"cannot read {source!r}: {exc.strerror or exc}") from exc
+        where = repr(source)
+    if not text.strip():
+        raise InvalidInput(f"no JSON on {where}")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InvalidInput(f"bad JSON in {where}: {exc.msg} at line {exc.lineno} column {exc.colno}") from exc
+
+
+def emit(value: Any) -> None:
+    """Print ``value`` as JSON on stdout."""
+    print(json.dumps(value, ensure_ascii=False, indent=2))
+
+
+def run(program: str, body: Callable[[], int]) -> int:
+    """Run ``body``; turn the companion's errors into one stderr line and exit status 2."""
+    try:
+        return body()
+    except SystemExit as exc:  # argparse's --help
+        return exc.code if isinstance(exc.code, int) else 0
+    except (GoblinError, ValueError) as exc:
+        message = str(exc).replace("\n", " ").strip() or type(exc).__name__
+        print(f"{program}: {message}", file=sys.stderr)
+        return 2
+
+
+def help_requested(argv: Sequence[str]) -> bool:
+    return any(a in ("-h", "--help") for a in argv)
+
+
+def apply_input(
+    document: str | None, state: str | None, event: str | None, is_notation: Callable[[str], bool]
+) -> tuple[Any, list[Any]]:
+    """The state and the events of an ``apply`` call: one INPUT document, or ``--state`` and ``--event``.
+
+    INPUT is ``{"state": ..., "event": ...}`` or ``{"state": ..., "events": [...]}``; ``--state`` may be a
+    state or any document with a ``"state"`` (such as a previous answer); ``--event`` may
+    also be an event in the game's notation (``is_notation`` says which strings are).
+    """
+    if state is not None or event is not None:
+        if state is None or event is None or document is not None:
+            raise InvalidInput("give --state and --event together, or one INPUT document")
+        raw = event if is_notation(event) else read_json(event)
+        return state_document(read_json(state)), [raw]
+    doc = read_json(document)
+    if not isinstance(doc, dict) or "state" not in doc:
+        raise InvalidInput('the input must be an object {"state": ..., "event": ...}')
+    if ("event" in doc) == ("events" in doc):
+        raise InvalidInput('the input needs exactly one of "event" or "events"')
+    if "event" in doc:
+        return doc["state"], [doc["event"]]
+    if not isinstance(doc["events"], list) or not doc["events"]:
+        raise InvalidInput(f'"events" must be a non-empty list, got {doc["events"]!r}')
+    return doc["state"], list(doc["events"])
+
+
+def state_document(document: Any) -> Any:
+    """The state inside ``{"state": ...}``, or the document itself."""
+    if isinstance(document, dict) and "state" in document:
+        return document["state"]
+    return document
