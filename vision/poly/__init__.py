@@ -1,0 +1,212 @@
+"""Polyhedral dice: which die a crop shows (d4, d6, d8, d10, d12, d20) and the numeral on its top face.
+
+Images are BGR uint8 arrays of shape (H, W, 3) and are never modified. The classifier is a small CNN
+(``poly.onnx`` beside this file, run with OpenCV's ``cv2.dnn``) trained only on synthetic renders of the
+solids' real geometry by ``tools/train_poly.py``; ``poly.md`` says how the shipped file was made.
+
+One network scores 70 joint classes (kind, value): a barrel or tetrahedral d4 (read at the top vertex)
+1-4, numeral d6 1-6, d8 1-8, d10 1-10 (its "0" face means 10), percentile d10 00-90, d12 1-12, d20 1-20.
+The die type's confidence is the summed probability of its classes, the value's confidence the winner's
+share of them. A reading below ``CONFIDENT`` is returned as it is, for the page to ask the players.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Final
+
+import cv2
+import numpy as np
+
+__all__ = ["CLASSES", "CONFIDENT", "INPUT", "PolyReading", "locate_die", "prepare", "read_polyhedral"]
+
+INPUT: Final = 48
+"""Side of each of the two input channels: the whole die, and its centre (the top face) enlarged."""
+CENTRE: Final = 0.5
+"""Fraction of the die's square box that the second channel shows."""
+MARGIN: Final = 1.08
+CONFIDENT: Final = 0.8
+"""Readings whose type or value confidence is below this should be confirmed by the players."""
+
+KIND_SIDES: Final = {"d4": 4, "d6": 6, "d8": 8, "d10": 10, "d100": 10, "d12": 12, "d20": 20}
+
+
+def _classes() -> tuple[tuple[str, int], ...]:
+    out: list[tuple[str, int]] = []
+    for kind in ("d4", "d6", "d8", "d10", "d100", "d12", "d20"):
+        if kind == "d100":
+            out += [(kind, v) for v in range(0, 100, 10)]
+        else:
+            out += [(kind, v) for v in range(1, KIND_SIDES[kind] + 1)]
+    return tuple(out)
+
+
+CLASSES: Final = _classes()
+"""The network's classes in output order: (kind, value); d10 value 10 is the face printed "0"."""
+MODEL_PATH: Final = Path(__file__).with_name("poly.onnx")
+
+
+@dataclass(frozen=True)
+class PolyReading:
+    """What ``read_polyhedral`` saw: the die's sides and its top value, each with a confidence 0..1.
+
+    ``percentile`` marks a percentile d10, whose ``value`` is 0, 10, ..., 90 (the face "00" is 0).
+    """
+
+    sides: int
+    sides_confidence: float
+    value: int
+    value_confidence: float
+    percentile: bool = False
+
+    @property
+    def confidence(self) -> float:
+        """Both right: the product of the two confidences."""
+        return self.sides_confidence * self.value_confidence
+
+    @property
+    def sure(self) -> bool:
+        return self.sides_confidence >= CONFIDENT and self.value_confidence >= CONFIDENT
+
+    def to_json(self) -> dict[str, object]:
+        return {"sides": self.sides, "sides_confidence": round(self.sides_confidence, 4),
+                "value": self.value, "value_confidence": round(self.value_confidence, 4),
+                "percentile": self.percentile}
+
+    def __repr__(self) -> str:
+        kind = "d%" if self.percentile else f"d{self.sides}"
+        return (f"<PolyReading {kind}={self.value} sides {self.sides_confidence:.2f} "
+                f"value {self.value_confidence:.2f}>")
+
+
+def _check_image(image: np.ndarray, name: str) -> None:
+    if not isinstance(image, np.ndarray) or image.dtype != np.uint8 or image.ndim != 3 or image.shape[2] != 3:
+        shape = getattr(image, "shape", None)
+        dtype = getattr(image, "dtype", None)
+        raise ValueError(f"{name} must be a BGR uint8 array of shape (H, W, 3), not {type(image).__name__} "
+                         f"shape {shape} dtype {dtype}")
+    if image.shape[0] < 8 or image.shape[1] < 8:
+        raise ValueError(f"{name} is {image.shape[1]}x{image.shape[0]} pixels; a die needs at least 8x8")
+
+
+def prepare(crop_bgr: np.ndarray, *, mask: np.ndarray | None = None) -> np.ndarray:
+    """The network input for one die crop: float32 (2, INPUT, INPUT), each channel zero mean, unit std.
+
+    Parameters
+    ----------
+    crop_bgr : (H, W, 3) uint8
+        The die, roughly centred; the crop's box is taken as the die's box unless ``mask`` is given.
+    mask : (H, W) array, optional
+        Nonzero on the die: its bounding box then places the die.
+    """
+    _check_image(crop_bgr, "crop_bgr")
+    h, w = crop_bgr.shape[:2]
+    if mask is not None:
+        mask = np.asarray(mask)
+        if mask.shape[:2] != (h, w):
+            raise ValueError(f"mask must have the crop's shape {(h, w)}, not {mask.shape}")
+        ys, xs = np.nonzero(mask)
+        if len(xs) == 0:
+            raise ValueError("mask is empty: no die pixel in it")
+        x0, x1, y0, y1 = xs.min(), xs.max() + 1, ys.min(), ys.max() + 1
+    else:
+        x0, x1, y0, y1 = 0, w, 0, h
+    gray = cv2.cvtColor(crop_bgr, cv2.COLOR_BGR2GRAY)
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    side = max(x1 - x0, y1 - y0) * MARGIN
+    chans = []
+    for frac in (1.0, CENTRE):
+        s = side * frac
+        scale = INPUT / s
+        m = np.float32([[scale, 0, INPUT / 2 - cx * scale], [0, scale, INPUT / 2 - cy * scale]])
+        interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+        if scale < 0.5:   # warpAffine does not average: shrink first
+            f = max(1, int(1 / scale / 1.5))
+            small = cv2.resize(gray, (max(1, w // f), max(1, h // f)), interpolation=cv2.INTER_AREA)
+            m2 = m.copy()
+            m2[:, :2] *= gray.shape[1] / small.shape[1]
+            out = cv2.warpAffine(small, m2, (INPUT, INPUT), flags=cv2.INTER_LINEAR,
+                                 borderMode=cv2.BORDER_REPLICATE)
+        else:
+            out = cv2.warpAffine(gray, m, (INPUT, INPUT), flags=interp, borderMode=cv2.BORDER_REPLICATE)
+        o = out.astype(np.float32)
+        chans.append((o - o.mean()) / (o.std() + 8.0))
+    return np.stack(chans)
+
+
+@cache
+def _net() -> cv2.dnn.Net:
+    if not MODEL_PATH.exists():
+        raise FileNotFoundError(f"the polyhedral dice model {MODEL_PATH} is missing; run tools/train_poly.py")
+    return cv2.dnn.readNetFromONNX(str(MODEL_PATH))
+
+
+def class_probabilities(inputs: np.ndarray) -> np.ndarray:
+    """Softmax over ``CLASSES`` for a batch of prepared inputs (N, 2, INPUT, INPUT) -> (N, len(CLASSES))."""
+    net = _net()
+    net.setInput(np.ascontiguousarray(inputs, dtype=np.float32))
+    logits = np.asarray(net.forward(), dtype=np.float64).reshape(len(inputs), -1)
+    logits -= logits.max(axis=1, keepdims=True)
+    p = np.exp(logits)
+    return p / p.sum(axis=1, keepdims=True)
+
+
+def reading_from_probabilities(p: np.ndarray) -> PolyReading:
+    """The reading that one row of class probabilities supports (see the module docstring)."""
+    by_sides: dict[int, float] = {}
+    for (kind, _), q in zip(CLASSES, p, strict=True):
+        by_sides[KIND_SIDES[kind]] = by_sides.get(KIND_SIDES[kind], 0.0) + float(q)
+    sides = max(by_sides, key=lambda s: by_sides[s])
+    best = max((i for i, (k, _) in enumerate(CLASSES) if KIND_SIDES[k] == sides), key=lambda i: p[i])
+    kind, value = CLASSES[best]
+    return PolyReading(sides, by_sides[sides], value, float(p[best]) / by_sides[sides], kind == "d100")
+
+
+def read_polyhedral(crop_bgr: np.ndarray, *, mask: np.ndarray | None = None) -> PolyReading:
+    """Type and top value of the one die in ``crop_bgr`` (BGR uint8 (H, W, 3), the die roughly filling it).
+
+    ``mask`` (H, W), nonzero on the die, places it more exactly when the crop has a wide margin.
+    Low-confidence readings are returned as they are: check ``reading.sure``.
+    """
+    x = prepare(crop_bgr, mask=mask)[None]
+    # the network is trained for any spin; averaging the four quarter turns steadies it
+    batch = np.concatenate([np.rot90(x, k, axes=(2, 3)) for k in range(4)])
+    p = class_probabilities(batch).mean(axis=0)
+    return reading_from_probabilities(p)
+
+
+def locate_die(image: np.ndarray, *, min_area: float = 0.0005) -> tuple[int, int, int, int] | None:
+    """Bounding box (x, y, w, h) of the largest bright or colourful blob that does not touch the
+    image border, on a dark tray; None when there is none of at least ``min_area`` of the image.
+
+    Meant for single-die photos (the benchmark); ``vision.read_table`` finds dice in table frames.
+    """
+    _check_image(image, "image")
+    h, w = image.shape[:2]
+    f = max(1, int(max(h, w) / 600))
+    small = cv2.resize(image, (w // f, h // f), interpolation=cv2.INTER_AREA) if f > 1 else image
+    hsv = cv2.cvtColor(cv2.GaussianBlur(small, (5, 5), 0), cv2.COLOR_BGR2HSV)
+    sat, val = hsv[..., 1].astype(np.int32), hsv[..., 2].astype(np.int32)
+    fg = ((val > 90) & ((sat > 80) | (val > 170))).astype(np.uint8)
+    fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, _, stats, _ = cv2.connectedComponentsWithStats(fg)
+    sh, sw = fg.shape
+    best = None
+    for i in range(1, n):
+        x, y, bw, bh, area = (int(v) for v in stats[i])
+        if x == 0 or y == 0 or x + bw >= sw or y + bh >= sh or area < min_area * sw * sh:
+            continue
+        if best is None or area > best[4]:
+            best = (x, y, bw, bh, area)
+    if best is None:
+        return None
+    x, y, bw, bh, _ = best
+    return (x * f, y * f, bw * f, bh * f)
+
+
+def load_json(path: str | Path) -> object:
+    return json.loads(Path(path).read_text())
