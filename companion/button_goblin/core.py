@@ -46,6 +46,14 @@ MAX_SIZE: Final = 1_000_000
 """Sanity bound on a die size (the roster's largest is Racca's 1000)."""
 
 
+def read_number(digits: str, where: str) -> int:
+    """The decimal ``digits`` of a notation, refusing numbers far beyond any die (``where`` is quoted)."""
+    digits = digits.strip()
+    if len(digits) > len(str(MAX_SIZE)):
+        raise InvalidInput(f"number too large in {where[:60]!r}: {digits[:12]}... has {len(digits)} digits")
+    return int(digits)
+
+
 def half_up(n: int) -> int:
     """Half of ``n``, rounded up, as every half in the rulebook is."""
     return -(-n // 2)
@@ -191,16 +199,16 @@ def _die_from_match(match: re.Match[str], text: str) -> Die:
     sides: tuple[int, ...] | None
     value: int | None
     if match["bare"] is not None:
-        sides, value = None, int(match["bare"])
+        sides, value = None, read_number(match["bare"], text)
     else:
         raw = match["sides"]
-        value = int(match["value"]) if match["value"] is not None else None
+        value = read_number(match["value"], text) if match["value"] is not None else None
         if raw == "?":
             sides = None
         elif raw.startswith("("):
-            sides = tuple(int(p) for p in raw.strip("()").split(","))
+            sides = tuple(read_number(p, text) for p in raw.strip("()").split(","))
         else:
-            sides = (int(raw),)
+            sides = (read_number(raw, text),)
     if "GE" in skills:
         if sides is None or len(sides) != 2:
             raise InvalidInput(f"GE needs a twin size like d(10,10), in {text!r}")

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from companion.button_goblin.core import SKILLS, Die
+from companion.button_goblin.core import SKILLS, Die, read_number
 from companion.errors import InvalidInput
 
 SWING_LETTERS: Final = ("X", "W", "Y")
@@ -87,9 +87,10 @@ def parse_recipe(text: str) -> tuple[DieSpec, ...]:
         if match["swing"]:
             spec = DieSpec(None, match["swing"], tuple(skills))
         elif match["size"] is not None:
-            spec = DieSpec((int(match["size"]),), None, tuple(skills))
+            spec = DieSpec((read_number(match["size"], chunk),), None, tuple(skills))
         else:
-            spec = DieSpec((int(match["a"]), int(match["b"])), None, tuple(skills))
+            pair = (read_number(match["a"], chunk), read_number(match["b"], chunk))
+            spec = DieSpec(pair, None, tuple(skills))
         twin = spec.sides is not None and len(spec.sides) == 2
         if twin != ("GE" in skills):
             raise _error(text, pos, comma, "a twin die is written (N,N) [GE], and GE only on twins")
