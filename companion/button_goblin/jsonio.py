@@ -38,6 +38,12 @@ def _list(value: JSON, what: str) -> list[JSON]:
     return value
 
 
+def _only(obj: Mapping[str, JSON], keys: tuple[str, ...], what: str) -> None:
+    unknown = sorted(set(obj) - set(keys))
+    if unknown:
+        raise InvalidInput(f"{what} has unknown key {show(unknown[0])}; known: {', '.join(keys)}")
+
+
 def die_from_json(data: JSON, what: str, *, captured: bool = False) -> Die:
     obj = _obj(data, what)
     unknown = set(obj) - {"sides", "value", "skills", "has_captured", "focus_reduced"}
@@ -103,6 +109,7 @@ def position_from_json(data: JSON) -> Position:
     players = []
     for n, raw in enumerate(players_raw):
         p = _obj(raw, f"player {n}")
+        _only(p, ("name", "dice", "captured"), f"player {n}")
         name = p.get("name", f"Player {n + 1}")
         if not isinstance(name, str):
             raise InvalidInput(f"player {n} name must be a string, not {show(name)}")
@@ -154,6 +161,7 @@ def attack_from_json(data: JSON, position: Position) -> Attack:
         entries = []
         for n, entry in enumerate(_list(raw_fire, "fire")):
             e = _obj(entry, f"fire entry {n}")
+            _only(e, ("die", "to"), f"fire entry {n}")
             die = _int(e.get("die"), f"fire entry {n} die")
             entries.append((die, _int(e.get("to"), f"fire entry {n} to")))
         fire = tuple(entries)

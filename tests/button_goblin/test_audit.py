@@ -66,3 +66,42 @@ def test_a_byte_order_mark_is_accepted(capsys, monkeypatch):
 def test_empty_stdin_still_says_what_was_expected(capsys, monkeypatch, args):
     err = one_error_line(*cli(capsys, monkeypatch, *args, stdin=b""))
     assert "got nothing" in err
+
+
+# ------------------------------------------------------------------------------ 2: unknown keys
+
+
+def position_json(a_dice=None, b_dice=None, **extra):
+    return {"to_move": 0, "players": [
+        {"name": "Anna", "dice": a_dice or [{"sides": 6, "value": 5}, {"sides": 8, "value": 2}]},
+        {"name": "Bruno", "dice": b_dice or [{"sides": 6, "value": 4},
+                                             {"sides": 12, "value": 3, "skills": ["FU"]}]},
+    ], **extra}
+
+
+def test_unknown_key_in_a_player_is_refused_by_name(capsys, monkeypatch):
+    position = position_json()
+    position["players"][1]["dices"] = []
+    err = one_error_line(*cli(capsys, monkeypatch, "analyze", stdin=json.dumps(position)))
+    assert "player 1 has unknown key 'dices'" in err
+
+
+def test_unknown_key_in_a_fire_entry_is_refused_by_name(capsys, monkeypatch):
+    position = position_json(a_dice=[{"sides": 6, "value": 3}, {"sides": 8, "value": 5, "skills": ["FU"]}])
+    attack = {"type": "power", "attackers": [0], "targets": [0], "fire": [{"die": 1, "to": 4, "too": 3}]}
+    err = one_error_line(*cli(capsys, monkeypatch, "apply", stdin=json.dumps({"position": position,
+                                                                             "attack": attack})))
+    assert "fire entry 0 has unknown key 'too'" in err
+
+
+def test_flow_actions_refuse_unknown_keys():
+    from companion.button_goblin.flow import FLOW
+    from companion.errors import InvalidInput
+
+    state = FLOW.start({"players": [{"button": "Madness"}, {"button": "Luperto"}]})
+    with pytest.raises(InvalidInput, match="unknown key 'valeus'"):
+        FLOW.apply(state, {"type": "reading", "valeus": {}})
+    for action in ({"type": "pass", "player": 0}, {"type": "decline", "player": 1, "player2": 0},
+                   {"type": "attack", "kind": "power", "attackers": [0], "targets": [0], "player": 0}):
+        with pytest.raises(InvalidInput, match=r"unknown key 'player2?'"):
+            FLOW.apply(state, action)
