@@ -45,6 +45,11 @@ FIRE_KINDS: Final[frozenset[str]] = frozenset({"power", "skill"})
 MAX_SIZE: Final = 1_000_000
 """Sanity bound on a die size (the roster's largest is Racca's 1000)."""
 
+MAX_DICE: Final = 12
+"""Sanity bound on the dice a player has in play, and on those captured (not a rule: the rulebook sets
+no limit and the roster's largest button, Madness, has 6). Legal attacks grow with the subsets of the
+dice (2^n), so the bound keeps any input answered within about 50 ms (12 speed dice against 12 ones)."""
+
 
 def read_number(digits: str, where: str) -> int:
     """The decimal ``digits`` of a notation, refusing numbers far beyond any die (``where`` is quoted)."""
@@ -236,6 +241,10 @@ class Player:
             raise InvalidInput(f"bad player name {self.name!r}: not empty, no ':', '|', '>', braces")
         if name != self.name:
             object.__setattr__(self, "name", name)
+        for count, what in ((len(self.dice), "dice in play"), (len(self.captured), "captured dice")):
+            if count > MAX_DICE:
+                raise InvalidInput(f"{name} has {count} {what}; at most {MAX_DICE} are supported "
+                                   "(the largest roster button has 6)")
         for die in self.dice:
             if die.value is None:
                 raise InvalidInput(f"{name}'s die {die.format()} in play has no value")

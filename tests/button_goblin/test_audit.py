@@ -105,3 +105,32 @@ def test_flow_actions_refuse_unknown_keys():
                    {"type": "attack", "kind": "power", "attackers": [0], "targets": [0], "player": 0}):
         with pytest.raises(InvalidInput, match=r"unknown key 'player2?'"):
             FLOW.apply(state, action)
+
+
+# ------------------------------------------------------------------------------ 3: dice per player
+
+
+def test_more_than_twelve_dice_per_player_are_refused(capsys, monkeypatch):
+    many = [{"sides": 20, "value": 1 + k % 20, "skills": ["VA"]} for k in range(13)]
+    err = one_error_line(*cli(capsys, monkeypatch, "analyze", stdin=json.dumps(position_json(a_dice=many))))
+    assert "Anna has 13 dice in play" in err and "at most 12" in err
+    captured = position_json()
+    captured["players"][0]["captured"] = [{"sides": 6}] * 13
+    err = one_error_line(*cli(capsys, monkeypatch, "analyze", stdin=json.dumps(captured)))
+    assert "Anna has 13 captured dice" in err
+    notation = "A: " + " ".join(["d20=3"] * 13) + " | B: d6=2"
+    err = one_error_line(*cli(capsys, monkeypatch, "analyze", "--position", notation))
+    assert "A has 13 dice in play" in err
+
+
+def test_twelve_speed_dice_against_twelve_ones_are_analysed_quickly(capsys, monkeypatch):
+    import time
+
+    mine = [{"sides": 20, "value": 6, "skills": ["VA"]}] * 12
+    theirs = [{"sides": 20, "value": 1}] * 12
+    start = time.perf_counter()
+    status, out, err = cli(capsys, monkeypatch, "analyze", stdin=json.dumps(position_json(mine, theirs)))
+    assert status == 0, err
+    assert time.perf_counter() - start < 3.0
+    speed = [a for a in out["attacks"] if a["type"] == "speed"]
+    assert len(speed) == 12 * 924  # each die takes any 6 of the 12 ones: C(12, 6)
