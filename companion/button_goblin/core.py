@@ -90,6 +90,8 @@ class Die:
             for s in self.sides:
                 if not 0 <= s <= MAX_SIZE:
                     raise InvalidInput(f"die size {s} is outside 0..{MAX_SIZE}")
+            if len(self.sides) == 2 and self.sides[0] != self.sides[1]:
+                raise InvalidInput(f"a twin (GE) is two equal dice, not ({self.sides[0]},{self.sides[1]})")
         for skill in self.skills:
             if skill not in SKILLS:
                 raise InvalidInput(f"unknown skill {skill!r}; one of: {', '.join(SKILLS)}")

@@ -92,6 +92,8 @@ def parse_recipe(text: str) -> tuple[DieSpec, ...]:
             pair = (read_number(match["a"], chunk), read_number(match["b"], chunk))
             spec = DieSpec(pair, None, tuple(skills))
         twin = spec.sides is not None and len(spec.sides) == 2
+        if twin and spec.sides is not None and spec.sides[0] != spec.sides[1]:
+            raise _error(text, pos, comma, "a twin (GE) is two equal dice")
         if twin != ("GE" in skills):
             raise _error(text, pos, comma, "a twin die is written (N,N) [GE], and GE only on twins")
         specs.append(spec)

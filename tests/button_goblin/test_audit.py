@@ -134,3 +134,21 @@ def test_twelve_speed_dice_against_twelve_ones_are_analysed_quickly(capsys, monk
     assert time.perf_counter() - start < 3.0
     speed = [a for a in out["attacks"] if a["type"] == "speed"]
     assert len(speed) == 12 * 924  # each die takes any 6 of the 12 ones: C(12, 6)
+
+
+# ------------------------------------------------------------------------------ 4: twins are equal
+
+
+def test_a_twin_of_unequal_dice_is_refused_everywhere(capsys, monkeypatch):
+    from companion.button_goblin import Die, parse_recipe
+    from companion.errors import InvalidInput
+
+    twin = position_json(b_dice=[{"sides": [10, 8], "value": 4, "skills": ["GE"]}])
+    err = one_error_line(*cli(capsys, monkeypatch, "analyze", stdin=json.dumps(twin)))
+    assert "two equal dice" in err and "(10,8)" in err
+    err = one_error_line(*cli(capsys, monkeypatch, "analyze", "--position", "A: d6=2 | B: d(10,8)=5"))
+    assert "two equal dice" in err
+    with pytest.raises(InvalidInput, match=r"two equal dice.*'\(10,8\) \[GE\]' at column 4"):
+        parse_recipe("4, (10,8) [GE]")
+    # «un gemello da 8 è mostrato come (8, 8) e trattato come un dado a 16 facce»
+    assert Die((8, 8), 16).size == 16
