@@ -845,8 +845,14 @@ def focus_dice(position: Position, player: int) -> list[int]:
 
 
 def focus_reduce(position: Position, player: int, values: Mapping[int, int]) -> Position:
-    """The position after ``player`` turns focus dice down to ``values``, which must win initiative."""
+    """The position after ``player``, who is without initiative, turns focus dice down to ``values``,
+    which must win it."""
     p = position.players[player]
+    holder = initiative(position).player
+    if holder is None:
+        raise IllegalAction("all dice are equal: nobody has initiative and the round is re-rolled, no focus")
+    if holder == player:
+        raise IllegalAction(f"{p.name} already has initiative: only the player without it may use focus")
     if not values:
         raise IllegalAction("a focus move turns at least one focus die down")
     dice = list(p.dice)
@@ -867,7 +873,11 @@ def focus_reduce(position: Position, player: int, values: Mapping[int, int]) -> 
 
 
 def focus_options(position: Position, player: int) -> list[dict[int, int]]:
-    """Sensible winning focus moves: each die alone at each winning value, and subsets all at minimum."""
+    """Sensible winning focus moves: each die alone at each winning value, and subsets all at minimum.
+
+    Empty unless ``player`` is without initiative: only that player may turn focus dice down."""
+    if initiative(position).player != 1 - player:
+        return []
     dice = position.players[player].dice
     idx = focus_dice(position, player)
     out: list[dict[int, int]] = []

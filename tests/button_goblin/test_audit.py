@@ -152,3 +152,28 @@ def test_a_twin_of_unequal_dice_is_refused_everywhere(capsys, monkeypatch):
         parse_recipe("4, (10,8) [GE]")
     # «un gemello da 8 è mostrato come (8, 8) e trattato come un dado a 16 facce»
     assert Die((8, 8), 16).size == 16
+
+
+# ------------------------------------------------------------------------------ 5: focus turn-down
+
+
+def test_focus_is_offered_only_to_the_player_without_initiative():
+    from companion.button_goblin import Position
+    from companion.button_goblin.core import focus_options, focus_reduce
+    from companion.errors import IllegalAction
+
+    # B already has initiative (2 against 3): turning its focus die down would only keep it
+    position = Position.parse("A: d6=3 | B: d6=2[FO] d4=3")
+    assert focus_options(position, 1) == []
+    with pytest.raises(IllegalAction, match="B already has initiative"):
+        focus_reduce(position, 1, {0: 1})
+    # all dice equal: nobody has initiative, the round is re-rolled, no focus
+    tied = Position.parse("A: d6=2[FO] | B: d6=2")
+    assert focus_options(tied, 0) == []
+    with pytest.raises(IllegalAction, match="re-rolled"):
+        focus_reduce(tied, 0, {0: 1})
+    # the player without initiative may, and then the other may answer
+    duel = Position.parse("A: d6=4[FO] d8=8 | B: d6=3[FO] d8=7")
+    assert {0: 2} in focus_options(duel, 0) and focus_options(duel, 1) == []
+    after = focus_reduce(duel, 0, {0: 2})
+    assert focus_options(after, 0) == [] and {0: 1} in focus_options(after, 1)
