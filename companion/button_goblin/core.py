@@ -99,6 +99,9 @@ class Die:
             raise InvalidInput("GE is written as two sizes, e.g. (10,10); it is not kept as a skill")
         if tuple(sorted(set(self.skills))) != self.skills:
             object.__setattr__(self, "skills", tuple(sorted(set(self.skills))))
+        if self.focus_reduced and "FO" not in self.skills:
+            raise InvalidInput(f"die {self.format()} is not a focus (FO) die: only focus dice are "
+                               "turned down by focus and barred (focus_reduced)")
         too_high = self.value is not None and self.high is not None and self.value > self.high
         if self.value is not None and (self.value < self.low or too_high):
             span = f"{self.low}..{self.high}"
@@ -250,6 +253,10 @@ class Player:
         for die in self.dice:
             if die.value is None:
                 raise InvalidInput(f"{name}'s die {die.format()} in play has no value")
+        for die in self.captured:
+            if die.focus_reduced:
+                raise InvalidInput(f"{name}'s captured die {die.format()} is marked focus_reduced: "
+                                   "only dice in play are barred by focus")
 
 
 @dataclass(frozen=True)

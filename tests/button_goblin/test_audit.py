@@ -177,3 +177,23 @@ def test_focus_is_offered_only_to_the_player_without_initiative():
     assert {0: 2} in focus_options(duel, 0) and focus_options(duel, 1) == []
     after = focus_reduce(duel, 0, {0: 2})
     assert focus_options(after, 0) == [] and {0: 1} in focus_options(after, 1)
+
+
+# ------------------------------------------------------------------------------ 6: focus bar only on FO
+
+
+def test_focus_reduced_is_refused_on_a_die_without_focus(capsys, monkeypatch):
+    barred = position_json(a_dice=[{"sides": 6, "value": 5, "focus_reduced": True}, {"sides": 8, "value": 2}])
+    err = one_error_line(*cli(capsys, monkeypatch, "analyze", stdin=json.dumps(barred)))
+    assert "not a focus (FO) die" in err and "player 0 die 0" in err
+    err = one_error_line(*cli(capsys, monkeypatch, "analyze", "--position", "> A: d6=5! d8=2 | B: d6=4"))
+    assert "not a focus (FO) die" in err and "d6=5!" in err
+    fine = position_json(a_dice=[{"sides": 6, "value": 5, "skills": ["FO"], "focus_reduced": True},
+                                 {"sides": 8, "value": 2}])
+    status, out, err = cli(capsys, monkeypatch, "analyze", stdin=json.dumps(fine))
+    assert status == 0, err
+    assert all(0 not in a["attackers"] for a in out["attacks"])
+    captured = position_json()
+    captured["players"][0]["captured"] = [{"sides": 6, "skills": ["FO"], "focus_reduced": True}]
+    err = one_error_line(*cli(capsys, monkeypatch, "analyze", stdin=json.dumps(captured)))
+    assert "captured" in err and "focus" in err
