@@ -678,7 +678,8 @@ class LegalAttacks:
 def apply(position: Position, action: Action) -> Position:
     """The position after the mover's attack or pass; raises ``IllegalAction`` if not allowed.
 
-    The attacking dice keep their old values: ``rerolls`` names them, ``with_values`` sets them.
+    The attacking dice keep their old values: ``rerolls`` names them, ``with_values`` sets them. No
+    focus bar survives a turn, on either side: it covers only the initiative winner's first turn.
     """
     mover = position.mover
     cleared = tuple(replace(d, focus_reduced=False) if d.focus_reduced else d for d in mover.dice)
@@ -689,7 +690,7 @@ def apply(position: Position, action: Action) -> Position:
         if example is not None:
             raise IllegalAction(f"{mover.name} can attack ({describe(position, example)}) and may not pass")
         players = _replace_player(position, position.to_move, replace(mover, dice=cleared))
-        return Position(players, 1 - position.to_move, position.passes + 1)
+        return clear_focus(Position(players, 1 - position.to_move, position.passes + 1), 1 - position.to_move)
     if not isinstance(action, Attack):
         raise InvalidInput(f"not an action: {action!r}")
     reason = illegal_reason(position, action)
@@ -722,7 +723,7 @@ def apply(position: Position, action: Action) -> Position:
     players = _replace_player(position, position.to_move, new_mover)
     players = _replace_player(Position(players, position.to_move), 1 - position.to_move,
                               replace(opponent, dice=kept))
-    return Position(players, 1 - position.to_move, 0)
+    return clear_focus(Position(players, 1 - position.to_move, 0), 1 - position.to_move)
 
 
 def rerolls(action: Action) -> tuple[int, ...]:

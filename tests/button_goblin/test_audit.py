@@ -197,3 +197,24 @@ def test_focus_reduced_is_refused_on_a_die_without_focus(capsys, monkeypatch):
     captured["players"][0]["captured"] = [{"sides": 6, "skills": ["FO"], "focus_reduced": True}]
     err = one_error_line(*cli(capsys, monkeypatch, "analyze", stdin=json.dumps(captured)))
     assert "captured" in err and "focus" in err
+
+
+# ------------------------------------------------------------------------------ 7: bars last one turn
+
+
+@pytest.mark.parametrize("attack", [{"type": "power", "attackers": [0], "targets": [1]}, {"type": "pass"}])
+def test_no_focus_bar_survives_a_turn_on_either_side(capsys, monkeypatch, attack):
+    # the opponent's barred focus die («l'avversario non ha questa restrizione») must not sit out its turn
+    position = position_json(
+        a_dice=[{"sides": 6, "value": 5}, {"sides": 8, "value": 2, "skills": ["FO"], "focus_reduced": True}],
+        b_dice=[{"sides": 6, "value": 6, "skills": ["FO"], "focus_reduced": True}, {"sides": 6, "value": 4}])
+    if attack["type"] == "pass":
+        position["players"][0]["dice"] = [{"sides": 6, "value": 1}]
+    status, out, err = cli(capsys, monkeypatch, "apply", stdin=json.dumps({"position": position,
+                                                                          "attack": attack}))
+    assert status == 0, err
+    after = out["position"]
+    assert after["to_move"] == 1
+    assert not any(d.get("focus_reduced") for p in after["players"] for d in p["dice"])
+    status, analysis, err = cli(capsys, monkeypatch, "analyze", stdin=json.dumps(after))
+    assert any(a["attackers"] == [0] for a in analysis["attacks"])  # Bruno's d6 showing 6 attacks now
