@@ -232,6 +232,11 @@ def _die_from_match(match: re.Match[str], text: str) -> Die:
 # ------------------------------------------------------------------------------------------ position
 
 
+MAX_NAME: Final = 40
+NAME_FORBIDDEN: Final = frozenset(":|>{};")
+"""Characters the position notation uses to split a side: ``> Name: dice {captured} | ... ; passes 1``."""
+
+
 @dataclass(frozen=True)
 class Player:
     """One side of the table: a name, the dice in play and the dice captured from the opponent."""
@@ -242,8 +247,10 @@ class Player:
 
     def __post_init__(self) -> None:
         name = self.name.strip()
-        if not name or any(c in name for c in ":|>{}\n"):
-            raise InvalidInput(f"bad player name {self.name!r}: not empty, no ':', '|', '>', braces")
+        odd = any(c in NAME_FORBIDDEN or not c.isprintable() for c in name)
+        if not name or len(name) > MAX_NAME or odd:
+            raise InvalidInput(f"bad player name {self.name[:MAX_NAME + 10]!r}: 1..{MAX_NAME} printable "
+                               "characters, none of : | > { } ; (the notation's separators)")
         if name != self.name:
             object.__setattr__(self, "name", name)
         for count, what in ((len(self.dice), "dice in play"), (len(self.captured), "captured dice")):

@@ -280,4 +280,4 @@ def find_button(name: str) -> Button:
     for button in ROSTER:
         if "".join(button.name.split()).casefold() == wanted:
             return button
-    raise InvalidInput(f"no button called {name!r} in the roster")
+    raise InvalidInput(f"no button called {name[:40]!r} in the roster")

@@ -218,3 +218,33 @@ def test_no_focus_bar_survives_a_turn_on_either_side(capsys, monkeypatch, attack
     assert not any(d.get("focus_reduced") for p in after["players"] for d in p["dice"])
     status, analysis, err = cli(capsys, monkeypatch, "analyze", stdin=json.dumps(after))
     assert any(a["attackers"] == [0] for a in analysis["attacks"])  # Bruno's d6 showing 6 attacks now
+
+
+# ------------------------------------------------------------------------------ 8: names
+
+
+@pytest.mark.parametrize("name", ["Lo;bo", "Lobo\tII", "x" * 41, "Lo|bo", "Lo:bo", " "])
+def test_names_that_would_break_the_notation_are_refused(capsys, monkeypatch, name):
+    from companion.button_goblin import Player
+    from companion.button_goblin.flow import FLOW
+    from companion.errors import InvalidInput
+
+    with pytest.raises(InvalidInput, match="bad player name"):
+        Player(name, ())
+    with pytest.raises(InvalidInput, match="bad player name"):
+        FLOW.start({"players": [{"button": "Lobo", "name": name}, {"button": "SdP"}]})
+    position = position_json()
+    position["players"][0]["name"] = name
+    err = one_error_line(*cli(capsys, monkeypatch, "analyze", stdin=json.dumps(position)))
+    assert "bad player name" in err
+
+
+def test_a_name_with_a_semicolon_would_not_round_trip():
+    from companion.button_goblin import Die, Player, Position
+    from companion.errors import InvalidInput
+
+    # «;» starts the '; passes N' suffix of the notation: such a name could never be parsed back
+    with pytest.raises(InvalidInput):
+        Position.parse("Lo;bo: 2 | SdP: 3")
+    ok = Position((Player("Bruno Rossi-2 (B)", (Die((6,), 2),)), Player("Anna", (Die((6,), 3),))), 0, 1)
+    assert Position.parse(ok.format()) == ok
