@@ -118,9 +118,12 @@ class Die:
 
     @property
     def low(self) -> int:
-        """The lowest value the die can show (2 for a twin, 0 for a 0-sided die)."""
+        """The lowest value the die can show (2 for a twin, 0 for a 0-sided die).
+
+        Of unknown size: 0 if it shows 0 (only a d0 does), else 1, the floor of every die with a face.
+        """
         if self.sides is None:
-            return 0
+            return 0 if self.value in (None, 0) else 1
         return sum(1 for s in self.sides if s > 0)
 
     @property

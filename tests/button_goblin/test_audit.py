@@ -248,3 +248,25 @@ def test_a_name_with_a_semicolon_would_not_round_trip():
         Position.parse("Lo;bo: 2 | SdP: 3")
     ok = Position((Player("Bruno Rossi-2 (B)", (Die((6,), 2),)), Player("Anna", (Die((6,), 3),))), 0, 1)
     assert Position.parse(ok.format()) == ok
+
+
+# ------------------------------------------------------------------------------ 9: unknown sizes
+
+
+def test_a_die_of_unknown_size_never_goes_below_one(capsys, monkeypatch):
+    from companion.button_goblin import Die, Position
+    from companion.button_goblin.core import focus_options
+
+    # a die showing 3 is not a d0, so whatever its size it cannot be turned down to 0
+    status, out, err = cli(capsys, monkeypatch, "analyze", "--position", "> A: d6=2 d?=3[FU] | B: d6=5")
+    assert status == 0, err
+    assert {"type": "power", "attackers": [0], "targets": [0], "fire": 3} not in out["attacks"]
+    assert {"type": "power", "attackers": [0], "targets": [0], "fire": 2} not in out["attacks"]  # 2+2 < 5
+    status, out, err = cli(capsys, monkeypatch, "analyze", "--position", "> A: d6=3 d?=3[FU] | B: d6=5")
+    assert {"type": "power", "attackers": [0], "targets": [0], "fire": 2} in out["attacks"]
+    attack = {"type": "power", "attackers": [0], "targets": [0], "fire": [{"die": 1, "to": 0}]}
+    err = one_error_line(*cli(capsys, monkeypatch, "apply", "--position", "> A: d6=3 d?=3[FU] | B: d6=5",
+                              stdin=json.dumps({"attack": attack})))
+    assert "can go down to 1..2, not 0" in err
+    assert focus_options(Position.parse("A: d?=2[FO] d6=5 | B: d6=1 d6=6"), 0) == [{0: 1}]
+    assert Die(None, 0).low == 0 and Die(None, 7).low == 1  # a 0 can only be a d0
