@@ -270,3 +270,26 @@ def test_a_die_of_unknown_size_never_goes_below_one(capsys, monkeypatch):
     assert "can go down to 1..2, not 0" in err
     assert focus_options(Position.parse("A: d?=2[FO] d6=5 | B: d6=1 d6=6"), 0) == [{0: 1}]
     assert Die(None, 0).low == 0 and Die(None, 7).low == 1  # a 0 can only be a d0
+
+
+# ------------------------------------------------------------------------------ 10: roster columns
+
+
+@pytest.mark.parametrize(("recipe", "message"), [
+    ("4, , 8", "missing die: ',' at column 4"),
+    ("4, 6,", "missing die: '(end)' at column 6"),
+    ("4, 6 [FO,], 8", "empty skill: ']' at column 10"),
+    ("4, 6 [FO, ], 8", "empty skill: ']' at column 11"),
+    ("4, 6 [FO", "unclosed '[': '[FO' at column 6"),
+    ("4, (10,10 [GE]", "unclosed '(': '(10,10 [GE]' at column 4"),
+    ("4, 6x, 8", "bad die: '6x' at column 4"),
+    ("4, 6 [ZZ], 8", "unknown skill: 'ZZ' at column 7"),
+    ("4, 6 [VO,  ZZ]", "unknown skill: 'ZZ' at column 12"),
+])
+def test_recipe_errors_point_at_the_bad_token(recipe, message):
+    from companion.button_goblin import parse_recipe
+    from companion.errors import InvalidInput
+
+    with pytest.raises(InvalidInput) as caught:
+        parse_recipe(recipe)
+    assert str(caught.value) == f"{message} of {recipe!r}"
