@@ -66,12 +66,22 @@ def _read_text(stdin: TextIO) -> str:
         raise InvalidInput(f"stdin is not UTF-8 text: byte 0x{bad:02x} at character {error.start}") from None
 
 
+def _no_duplicates(pairs: list[tuple[str, JSON]]) -> dict[str, JSON]:
+    """A JSON object, refusing a key given twice (``json`` would silently keep the last)."""
+    out: dict[str, JSON] = {}
+    for key, value in pairs:
+        if key in out:
+            raise InvalidInput(f"malformed JSON on stdin: key {show(key)} given twice in one object")
+        out[key] = value
+    return out
+
+
 def _read_json(stdin: TextIO, what: str) -> JSON:
     text = _read_text(stdin)
     if not text.strip():
         raise InvalidInput(f"expected {what} as JSON on stdin, got nothing")
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_no_duplicates)
     except json.JSONDecodeError as error:
         where = f"line {error.lineno} column {error.colno}"
         raise InvalidInput(f"malformed JSON on stdin: {error.msg} at {where}") from None

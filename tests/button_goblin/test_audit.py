@@ -293,3 +293,14 @@ def test_recipe_errors_point_at_the_bad_token(recipe, message):
     with pytest.raises(InvalidInput) as caught:
         parse_recipe(recipe)
     assert str(caught.value) == f"{message} of {recipe!r}"
+
+
+# ------------------------------------------------------------------------------ 11: other findings
+
+
+def test_a_key_given_twice_is_refused_not_silently_overwritten(capsys, monkeypatch):
+    text = ('{"to_move": 0, "players": [{"name": "A", "dice": [{"sides": 6, "value": 2, "value": 5}]},'
+            ' {"name": "B", "dice": [{"sides": 6, "value": 3}]}]}')
+    err = one_error_line(*cli(capsys, monkeypatch, "analyze", stdin=text))
+    assert "key 'value' given twice" in err
+
