@@ -99,6 +99,9 @@ class Die:
             raise InvalidInput("GE is written as two sizes, e.g. (10,10); it is not kept as a skill")
         if tuple(sorted(set(self.skills))) != self.skills:
             object.__setattr__(self, "skills", tuple(sorted(set(self.skills))))
+        if self.has_captured and "DS" not in self.skills:
+            raise InvalidInput(f"die {self.format()} is not a disintegration (DS) die: only DS dice "
+                               "record that they have captured (has_captured)")
         if self.focus_reduced and "FO" not in self.skills:
             raise InvalidInput(f"die {self.format()} is not a focus (FO) die: only focus dice are "
                                "turned down by focus and barred (focus_reduced)")

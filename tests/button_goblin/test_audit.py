@@ -304,3 +304,14 @@ def test_a_key_given_twice_is_refused_not_silently_overwritten(capsys, monkeypat
     err = one_error_line(*cli(capsys, monkeypatch, "analyze", stdin=text))
     assert "key 'value' given twice" in err
 
+
+def test_has_captured_is_refused_on_a_die_without_disintegration(capsys, monkeypatch):
+    marked = position_json(a_dice=[{"sides": 6, "value": 5, "has_captured": True}])
+    err = one_error_line(*cli(capsys, monkeypatch, "analyze", stdin=json.dumps(marked)))
+    assert "not a disintegration (DS) die" in err
+    err = one_error_line(*cli(capsys, monkeypatch, "analyze", "--position", "A: d6=5* | B: d6=4"))
+    assert "not a disintegration (DS) die" in err
+    fine = position_json(a_dice=[{"sides": 10, "value": 5, "skills": ["DS"], "has_captured": True}])
+    status, out, err = cli(capsys, monkeypatch, "analyze", stdin=json.dumps(fine))
+    assert status == 0, err
+    assert out["scores"][0] == 5  # a DS die that has captured scores half its size when kept
