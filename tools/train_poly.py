@@ -85,6 +85,7 @@ def main() -> None:
     ap.add_argument("--epochs", type=int, default=8)
     ap.add_argument("--out", type=Path, default=poly.MODEL_PATH)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--cache", type=Path, help="keep the renders in this .npz (same seed, same renders)")
     args = ap.parse_args()
 
     import torch
@@ -93,8 +94,15 @@ def main() -> None:
     torch.set_num_threads(args.threads)
     t0 = time.time()
     chunks = args.renders // CHUNK
-    with Pool(args.threads) as pool:
-        parts = pool.map(render_chunk, range(chunks))
+    if args.cache is not None and args.cache.exists():
+        z = np.load(args.cache)
+        parts = [(z[f"i{c}"], z[f"b{c}"], z[f"l{c}"]) for c in range(chunks)]
+    else:
+        with Pool(args.threads) as pool:
+            parts = pool.map(render_chunk, range(chunks))
+        if args.cache is not None:
+            arrays = {f"{k}{c}": p[n] for c, p in enumerate(parts) for n, k in enumerate("ibl")}
+            np.savez(args.cache, **arrays)
     train = [parts[i] for i in range(0, chunks, 2)]
     held = [parts[i] for i in range(1, chunks, 2)]
     tr_img = np.concatenate([p[0] for p in train])

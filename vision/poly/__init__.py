@@ -115,6 +115,9 @@ def prepare(crop_bgr: np.ndarray, *, mask: np.ndarray | None = None) -> np.ndarr
     else:
         x0, x1, y0, y1 = 0, w, 0, h
     gray = cv2.cvtColor(crop_bgr, cv2.COLOR_BGR2GRAY)
+    # outside the crop: the crop's own border colour (a die touching the edge is not smeared outward)
+    ring = np.concatenate([gray[0], gray[-1], gray[:, 0], gray[:, -1]])
+    fill = float(np.median(ring))
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
     side = max(x1 - x0, y1 - y0) * MARGIN
     chans = []
@@ -129,9 +132,10 @@ def prepare(crop_bgr: np.ndarray, *, mask: np.ndarray | None = None) -> np.ndarr
             m2 = m.copy()
             m2[:, :2] *= gray.shape[1] / small.shape[1]
             out = cv2.warpAffine(small, m2, (INPUT, INPUT), flags=cv2.INTER_LINEAR,
-                                 borderMode=cv2.BORDER_REPLICATE)
+                                 borderMode=cv2.BORDER_CONSTANT, borderValue=fill)
         else:
-            out = cv2.warpAffine(gray, m, (INPUT, INPUT), flags=interp, borderMode=cv2.BORDER_REPLICATE)
+            out = cv2.warpAffine(gray, m, (INPUT, INPUT), flags=interp, borderMode=cv2.BORDER_CONSTANT,
+                                 borderValue=fill)
         o = out.astype(np.float32)
         chans.append((o - o.mean()) / (o.std() + 8.0))
     return np.stack(chans)
