@@ -52,6 +52,25 @@ def render_chunk(chunk: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return np.stack(images), np.array(boxes), np.array(labels)
 
 
+def load_or_render(chunks: range, cache: Path | None, threads: int) -> list[tuple[np.ndarray, ...]]:
+    """The renders of ``chunks``, from the cache folder where there, else rendered (and cached)."""
+    parts: dict[int, tuple[np.ndarray, ...]] = {}
+    todo = [c for c in chunks if cache is None or not (cache / f"chunk{c}.npz").exists()]
+    if todo:
+        with Pool(threads) as pool:
+            for c, part in zip(todo, pool.imap(render_chunk, todo), strict=True):
+                parts[c] = part
+                if cache is not None:
+                    cache.mkdir(parents=True, exist_ok=True)
+                    np.savez(cache / f"chunk{c}.npz", i=part[0], b=part[1], l=part[2])
+    for c in chunks:
+        if c not in parts:
+            assert cache is not None
+            z = np.load(cache / f"chunk{c}.npz")
+            parts[c] = (z["i"], z["b"], z["l"])
+    return [parts[c] for c in chunks]
+
+
 def jittered_crop(image: np.ndarray, box: np.ndarray, rng: np.random.Generator, amount: float) -> np.ndarray:
     """The image cut to ``box`` with each side moved by up to ``amount`` of the box size."""
     x, y, w, h = (int(v) for v in box)
@@ -85,7 +104,12 @@ def main() -> None:
     ap.add_argument("--epochs", type=int, default=8)
     ap.add_argument("--out", type=Path, default=poly.MODEL_PATH)
     ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--cache", type=Path, help="keep the renders in this .npz (same seed, same renders)")
+    ap.add_argument("--cache", type=Path, help="keep the renders in this folder, one .npz per chunk "
+                    "(chunk c is always rendered from seed (SEED, c), so a cache only saves time)")
+    ap.add_argument("--state", type=Path, default=Path("poly-state.pt"),
+                    help="torch weights are saved here after training")
+    ap.add_argument("--resume", action="store_true", help="start from the weights in --state")
+    ap.add_argument("--lr", type=float, default=3e-3)
     args = ap.parse_args()
 
     import torch
@@ -94,15 +118,7 @@ def main() -> None:
     torch.set_num_threads(args.threads)
     t0 = time.time()
     chunks = args.renders // CHUNK
-    if args.cache is not None and args.cache.exists():
-        z = np.load(args.cache)
-        parts = [(z[f"i{c}"], z[f"b{c}"], z[f"l{c}"]) for c in range(chunks)]
-    else:
-        with Pool(args.threads) as pool:
-            parts = pool.map(render_chunk, range(chunks))
-        if args.cache is not None:
-            arrays = {f"{k}{c}": p[n] for c, p in enumerate(parts) for n, k in enumerate("ibl")}
-            np.savez(args.cache, **arrays)
+    parts = load_or_render(range(chunks), args.cache, args.threads)
     train = [parts[i] for i in range(0, chunks, 2)]
     held = [parts[i] for i in range(1, chunks, 2)]
     tr_img = np.concatenate([p[0] for p in train])
@@ -111,10 +127,12 @@ def main() -> None:
     print(f"rendered {args.renders} in {time.time() - t0:.0f} s; train {len(tr_lab)}", flush=True)
 
     model = build_model()
-    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
+    if args.resume:
+        model.load_state_dict(torch.load(args.state))
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     steps = args.epochs * (len(tr_lab) // 128)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.15)
-    rng = np.random.default_rng(SEED)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps, pct_start=0.15)
+    rng = np.random.default_rng(SEED + 7 if args.resume else SEED)
     labels_t = torch.from_numpy(tr_lab).long()
     for epoch in range(args.epochs):
         x = prepared(tr_img, tr_box, rng, 0.08)
@@ -134,10 +152,11 @@ def main() -> None:
             sched.step()
             total += len(idx)
             right += int((out.argmax(1) == labels_t[idx]).sum())
-            loss_sum += float(loss) * len(idx)
+            loss_sum += float(loss.detach()) * len(idx)
         print(f"epoch {epoch + 1}: loss {loss_sum / total:.3f} train acc {right / total:.4f} "
               f"({time.time() - t0:.0f} s)", flush=True)
 
+    torch.save(model.state_dict(), args.state)
     model.eval()
     dummy = torch.zeros(1, 2, poly.INPUT, poly.INPUT)
     torch.onnx.export(model, (dummy,), str(args.out), dynamo=False, opset_version=17,
