@@ -40,7 +40,19 @@ def _signature(points: np.ndarray) -> np.ndarray:
     return np.asarray(d / d[-1])
 
 
+def _whitened(points: np.ndarray) -> np.ndarray:
+    """Points with their covariance made the identity: a face seen at an angle (a near-affine view)
+    looks like the face seen from above, up to a rotation."""
+    x = points - points.mean(axis=0)
+    cov = x.T @ x / len(x)
+    vals, vecs = np.linalg.eigh(cov)
+    if vals[0] <= 1e-9 * max(1.0, vals[1]):
+        return x
+    return np.asarray(x @ vecs @ np.diag(vals ** -0.5) @ vecs.T)
+
+
 _SIGNATURES = {n: _signature(p) for n, p in _LAYOUTS.items() if n >= 2}
+_AFFINE_SIGNATURES = {n: _signature(_whitened(p)) for n, p in _LAYOUTS.items() if n >= 4}
 #: largest pairwise distance of each layout, in units of ``a``
 _SPAN = {n: float(max(np.hypot(*(p - q)) for p, q in combinations(pts, 2))) for n, pts in _LAYOUTS.items()
          if n >= 2}
@@ -57,6 +69,7 @@ class Pip:
     ring: tuple[float, float, float]  # mean BGR of the face around the pip
     dark: bool          # dark pip on a lighter face
     roundness: float = 1.0  # minor / major axis of the blob (1 = circle)
+    wide: bool = True       # the face stays uniform out to 3.4 r (a lone pip needs room: a die's 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +136,7 @@ def _measure(work: np.ndarray, gray: np.ndarray, labels: np.ndarray, mask: np.nd
     mu20, mu02, mu11 = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
     common = math.sqrt(max(0.0, ((mu20 - mu02) / 2) ** 2 + mu11 * mu11))
     l1, l2 = (mu20 + mu02) / 2 + common, (mu20 + mu02) / 2 - common
-    if l2 <= 0 or l2 / l1 < 0.40:          # axis ratio below ~0.63: foreshortened side pip, seam, scratch
+    if l2 <= 0 or l2 / l1 < 0.25:          # axis ratio below 0.5: foreshortened side pip, seam, scratch
         return None
     ellipse = 4 * math.pi * math.sqrt(l1 * l2)
     if m["m00"] < 0.75 * ellipse:
@@ -132,10 +145,13 @@ def _measure(work: np.ndarray, gray: np.ndarray, labels: np.ndarray, mask: np.nd
     cx, cy = cx + x0, cy + y0
     # ring between 1.6 r and 2.4 r around the pip: the face
     h, w = gray.shape
-    R = math.ceil(2.4 * r) + 1
+    R = math.ceil(3.4 * r) + 1
     xa, xb, ya, yb = int(cx) - R, int(cx) + R + 1, int(cy) - R, int(cy) + R + 1
     if xa < 0 or ya < 0 or xb > w or yb > h:
-        return None
+        R = math.ceil(2.4 * r) + 1
+        xa, xb, ya, yb = int(cx) - R, int(cx) + R + 1, int(cy) - R, int(cy) + R + 1
+        if xa < 0 or ya < 0 or xb > w or yb > h:
+            return None
     yy, xx = np.ogrid[ya:yb, xa:xb]
     d2 = (xx - cx) ** 2 + (yy - cy) ** 2
     ring = (d2 >= (1.6 * r) ** 2) & (d2 <= (2.4 * r) ** 2) & (mask[ya:yb, xa:xb] == 0)
@@ -147,12 +163,22 @@ def _measure(work: np.ndarray, gray: np.ndarray, labels: np.ndarray, mask: np.nd
     if inner.size == 0:
         return None
     contrast = (ring_vals.mean() - inner.mean()) * (1 if dark else -1)
-    # a pip is uniform inside (a whole small die seen as a "bright blob" has its pips inside)
-    if contrast < 35 or ring_vals.std() > 0.25 * contrast + 6 or inner.std() > 0.2 * contrast + 6:
+    # a pip is solid (a whole small die seen as a "bright blob" has its pips as holes inside)
+    core = d2 <= (0.8 * r) ** 2
+    solid = float((labels[ya:yb, xa:xb][core] == i).mean()) if core.any() else 0.0
+    if (contrast < 35 or ring_vals.std() > 0.25 * contrast + 6 or solid < 0.92
+            or inner.std() > 0.35 * contrast + 6):
         return None
-    colour = work[ya:yb, xa:xb][ring].reshape(-1, 3).mean(axis=0)
+    patch = work[ya:yb, xa:xb]
+    colour = patch[ring].reshape(-1, 3).mean(axis=0)
+    outer = (d2 > (2.4 * r) ** 2) & (d2 <= (3.0 * r) ** 2) & (mask[ya:yb, xa:xb] == 0)
+    wide = False
+    if outer.sum() >= 0.5 * math.pi * ((3.0 * r) ** 2 - (2.4 * r) ** 2):
+        far = patch[outer].reshape(-1, 3).astype(np.float64)
+        tol = max(18.0, 0.3 * contrast)
+        wide = bool((np.abs(far - colour).max(axis=1) <= tol).mean() >= 0.75)
     ring_bgr = (float(colour[0]), float(colour[1]), float(colour[2]))
-    return Pip(float(cx), float(cy), r, float(contrast), ring_bgr, dark, math.sqrt(l2 / l1))
+    return Pip(float(cx), float(cy), r, float(contrast), ring_bgr, dark, math.sqrt(l2 / l1), wide)
 
 
 def _same_face(a: Pip, b: Pip, work: np.ndarray) -> bool:
@@ -183,18 +209,32 @@ def _same_face(a: Pip, b: Pip, work: np.ndarray) -> bool:
     return bad <= 1 and bad * 6 <= steps
 
 
-def _fit(points: np.ndarray, n: int, r: float) -> float:
-    """Layout error of ``points`` (n x 2) against the d6 layout for n: 0 perfect, ~>0.15 wrong."""
+def _fit(points: np.ndarray, n: int, r: float, group: tuple[Pip, ...] | list[Pip] = ()) -> float:
+    """Layout error of ``points`` (n x 2) against the d6 layout for n: 0 perfect, ~>0.15 wrong.
+
+    The pips of one face look alike: a mix of sizes or shapes (a top pip and a foreshortened side pip)
+    is penalised."""
     if n == 1:
         return 0.0
+    penalty = 0.0
+    if group:
+        rs = [p.r for p in group]
+        rounds = [p.roundness for p in group]
+        if max(rs) > 1.3 * min(rs) or min(rounds) < 0.75 * max(rounds):
+            penalty = 0.3
     sig = _signature(points)
     err = float(np.abs(sig - _SIGNATURES[n]).max())
+    if n >= 4:
+        # 4+ pips span a plane: compare the affine-normalised layouts (tilted faces), and keep the
+        # similarity error bounded so that a 2x3 grid does not pass for a stretched 2x2
+        affine = float(np.abs(_signature(_whitened(points)) - _AFFINE_SIGNATURES[n]).max())
+        err = max(affine, err / 1.5)
     # scale: the grid offset a is about 3.4 pip radii on common dice (2.4 .. 5 accepted)
     span = float(sig.size and max(np.hypot(*(p - q)) for p, q in combinations(points, 2)))
     a = span / _SPAN[n]
     if not 1.6 * r <= a <= 5.5 * r:
         err += 0.3
-    return err
+    return err + penalty
 
 
 def group_faces(pips: list[Pip], work: np.ndarray) -> list[Face]:
@@ -236,17 +276,24 @@ def _split_group(group: list[Pip]) -> list[Face]:
     face = _read_group(group)
     if face.value is not None and (len(group) == 1 or face.confidence >= 0.5):
         return [face]
-    if len(group) > 9:
+    if len(group) > 8:
         return [face]
     best: tuple[float, tuple[Pip, ...]] | None = None
     for k in range(min(6, len(group) - 1), 0, -1):
         for sub in combinations(group, k):
             pts = np.array([[p.x, p.y] for p in sub])
             r = float(np.median([p.r for p in sub]))
-            err = _fit(pts, k, r)
+            err = _fit(pts, k, r, sub)
             if err > 0.16:
                 continue
             score = _weight(sub) * (1.0 - err)
+            rest = [p for p in group if p not in sub]
+            if 2 <= len(rest) <= 6:
+                # two touching dice of one colour: prefer the split where the rest is a face too
+                rest_err = _fit(np.array([[p.x, p.y] for p in rest]), len(rest),
+                                float(np.median([p.r for p in rest])), rest)
+                if rest_err <= 0.16:
+                    score += _weight(rest) * (1.0 - rest_err)
             if best is None or score > best[0]:
                 best = (score, sub)
     if best is None:
@@ -255,12 +302,21 @@ def _split_group(group: list[Pip]) -> list[Face]:
     rest = [p for p in group if p not in best[1]]
     out = [top]
     r_top = float(np.median([p.r for p in best[1]]))
-    if len(rest) >= 2:
+    if rest:
         for other in _split_group(rest):
             r_other = float(np.median([p.r for p in other.pips]))
-            if other.value is not None and len(other.pips) >= 2 and r_other >= 0.8 * r_top:
+            if other.value is None:
+                continue
+            if len(other.pips) >= 2 and r_other >= 0.8 * r_top:
                 out.append(other)
+            elif len(other.pips) == 1 and r_other >= r_top and other.pips[0].roundness >= 0.8:
+                out.append(other)    # a big round lone pip: the top face's 1 next to a side face
     return out
+
+
+def _saturation(bgr: tuple[float, float, float]) -> float:
+    hi, lo = max(bgr), min(bgr)
+    return 0.0 if hi <= 0 else 255.0 * (hi - lo) / hi
 
 
 def _read_group(group: list[Pip]) -> Face:
@@ -273,10 +329,17 @@ def _read_group(group: list[Pip]) -> Face:
         value, conf = None, 0.15
         half = float(np.abs(pts - [cx, cy]).max()) + 2 * r
     else:
-        err = _fit(pts, n, r)
-        if n == 1:
+        err = _fit(pts, n, r, group)
+        if n == 1 and not group[0].wide:
+            value, conf = None, 0.1
+            half = 2.4 * r
+        elif n == 1 and not group[0].dark and _saturation(group[0].ring) < 50:
+            # a lone light pip on a grey or black face: too often a symbol on a key or a glint
+            value, conf = None, 0.1
+            half = 2.4 * r
+        elif n == 1:
             # a lone pip: plausible, but less evidence than a layout
-            value, conf = 1, 0.8
+            value, conf = 1, 0.8 * group[0].roundness ** 0.5
             half = 3.5 * r
         elif err <= 0.16:
             value, conf = n, float(max(0.5, 1.0 - 2.5 * err))

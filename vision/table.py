@@ -27,7 +27,7 @@ WORK_SIDE = 640
 #: frames above this many pixels are refused (a 12 MP photo is 12e6; 50e6 leaves room)
 MAX_PIXELS = 50_000_000
 #: area / enclosing-circle area above which an object is a round token, not a die (square: 0.64)
-TOKEN_ROUNDNESS = 0.8
+TOKEN_ROUNDNESS = 0.87
 
 
 def check_frame(frame: Any, name: str = "frame") -> np.ndarray:
@@ -148,7 +148,7 @@ def read_table(frame: np.ndarray, *, calibration: Calibration | None = None, zon
         ref_work = working_image(reference)[0]
     gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
     faces = [f for f in group_faces(find_pips(work, gray), work) if f.value is not None]
-    faces = _drop_overlaps(faces)
+    faces = _side_faces_dropped(_drop_overlaps(faces))
 
     def to_frame(box: tuple[float, float, float, float]) -> BBox:
         x, y, bw, bh = (v / scale for v in box)
@@ -160,7 +160,9 @@ def read_table(frame: np.ndarray, *, calibration: Calibration | None = None, zon
         return zones.zone_of((box[0] + box[2] / 2) / w, (box[1] + box[3] / 2) / h)
 
     side = max(work.shape[:2])
-    bodies = find_bodies(foreground(work, ref_work), min_side=side / 80, max_side=side / 5)
+    fg = foreground(work, ref_work)
+    bodies = find_bodies(fg, min_side=side / 80, max_side=side / 5)
+    faces = _not_on_large_objects(faces, fg)
     # a round object clearly larger than the pip pattern it holds is a printed token (a skull's eyes
     # are not a 2): its "faces" are dropped
     tokens_first = [b for b in bodies if b.circularity >= TOKEN_ROUNDNESS]
@@ -228,7 +230,7 @@ def _read_closer(frame: np.ndarray, box: tuple[int, int, int, int], scale: float
     Returns the face in *working* coordinates (like the first pass), or ``None``."""
     x, y, bw, bh = box
     size = max(bw, bh)
-    if size / scale >= 72 and size >= 40:
+    if size >= 24:
         return None          # big enough: the first pass saw all there is
     m = 0.35 * size
     x0, y0 = max(0.0, (x - m) / scale), max(0.0, (y - m) / scale)
@@ -245,9 +247,64 @@ def _read_closer(frame: np.ndarray, box: tuple[int, int, int, int], scale: float
         return None
     best = max(faces, key=lambda f: f.confidence * len(f.pips))
     fx, fy, fw, fh = best.box
+    bcx, bcy = big.shape[1] / 2, big.shape[0] / 2
+    if fw < 0.35 * 72 or abs(fx + fw / 2 - bcx) > 0.3 * 72 or abs(fy + fh / 2 - bcy) > 0.3 * 72:
+        return None          # a speck, or a face off the object's centre: not this object's top face
     k = scale / zoom
     return Face(best.pips, best.value, best.confidence,
                 ((fx / zoom + int(x0)) * scale, (fy / zoom + int(y0)) * scale, fw * k, fh * k))
+
+
+def _not_on_large_objects(faces: list[Face], fg: np.ndarray) -> list[Face]:
+    """Drop faces of one or two pips that lie on a large object or one cut by the frame border (a
+    laptop's keys, a plug): little evidence on something that is not die-sized. A die on a tray of its
+    own colour is not foreground at all and keeps its reading."""
+    weak = [f for f in faces if len(f.pips) <= 2]
+    if not weak:
+        return faces
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8)
+    h, w = fg.shape
+    drop = set()
+    for k, f in enumerate(faces):
+        if len(f.pips) > 2:
+            continue
+        x, y = int(min(w - 1, max(0, f.centre[0]))), int(min(h - 1, max(0, f.centre[1])))
+        lab = labels[y, x]
+        if lab == 0:
+            continue
+        bx, by, bw, bh = (int(v) for v in stats[lab, :4])
+        border = bx <= 0 or by <= 0 or bx + bw >= w or by + bh >= h
+        if border or max(bw, bh) > 3.5 * max(f.box[2], 12.0):
+            drop.add(k)
+    return [f for k, f in enumerate(faces) if k not in drop]
+
+
+def _side_faces_dropped(faces: list[Face]) -> list[Face]:
+    """Drop faces that are the visible *side* of a die whose top face was read.
+
+    A camera above the tray (even a tilted one) sees some sides of a die next to its top face, closer
+    than the die's own size, and their pips foreshortened (flatter or smaller than the top face's).
+    Two touching dice are a die's size apart and their pips look alike, so both are kept.
+    """
+    def stats(f: Face) -> tuple[float, float]:
+        return float(np.median([p.r for p in f.pips])), float(np.mean([p.roundness for p in f.pips]))
+
+    drop: set[int] = set()
+    for i, top in enumerate(faces):
+        tx, ty = top.centre
+        r_top, round_top = stats(top)
+        for j, side in enumerate(faces):
+            if i == j or j in drop or i in drop:
+                continue
+            sx, sy = side.centre
+            dist = math.hypot(sx - tx, sy - ty)
+            reach = 1.5 if len(side.pips) == 1 else 1.05   # a lone pip's box is small
+            if dist > reach * max(top.box[2], side.box[2]) or dist == 0:
+                continue
+            r_side, round_side = stats(side)
+            if r_side * round_side < 0.92 * r_top * round_top:
+                drop.add(j)
+    return [f for k, f in enumerate(faces) if k not in drop]
 
 
 def _drop_overlaps(faces: list[Face]) -> list[Face]:
