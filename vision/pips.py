@@ -47,8 +47,9 @@ def _whitened(points: np.ndarray) -> np.ndarray:
     cov = x.T @ x / len(x)
     vals, vecs = np.linalg.eigh(cov)
     if vals[0] <= 1e-9 * max(1.0, vals[1]):
-        return x
-    return np.asarray(x @ vecs @ np.diag(vals ** -0.5) @ vecs.T)
+        return np.asarray(x)
+    out: np.ndarray = x @ vecs @ np.diag(vals ** -0.5) @ vecs.T
+    return out
 
 
 _SIGNATURES = {n: _signature(p) for n, p in _LAYOUTS.items() if n >= 2}
@@ -191,21 +192,19 @@ def _same_face(a: Pip, b: Pip, work: np.ndarray) -> bool:
     dist = math.hypot(a.x - b.x, a.y - b.y)
     if dist > 10.5 * rm or dist < 2.2 * rm:
         return False
-    face = (np.array(a.ring) + np.array(b.ring)) / 2
     tol = max(18.0, 0.35 * min(a.contrast, b.contrast))
-    if np.abs(np.array(a.ring) - np.array(b.ring)).max() > tol:
+    if max(abs(u - v) for u, v in zip(a.ring, b.ring, strict=True)) > tol:
         return False
+    face = (np.array(a.ring) + np.array(b.ring)) / 2
     steps = max(3, int(dist / 2))
     h, w = work.shape[:2]
-    bad = 0
-    for k in range(1, steps):
-        t = k / steps
-        px, py = a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t
-        if math.hypot(px - a.x, py - a.y) < 1.5 * ra or math.hypot(px - b.x, py - b.y) < 1.5 * rb:
-            continue
-        c = work[min(h - 1, int(py + 0.5)), min(w - 1, int(px + 0.5))].astype(np.float64)
-        if np.abs(c - face).max() > tol:
-            bad += 1
+    t = np.arange(1, steps) / steps
+    t = t[(t * dist >= 1.5 * ra) & ((1 - t) * dist >= 1.5 * rb)]
+    if t.size == 0:
+        return True
+    xs = np.minimum(w - 1, (a.x + (b.x - a.x) * t + 0.5).astype(np.intp))
+    ys = np.minimum(h - 1, (a.y + (b.y - a.y) * t + 0.5).astype(np.intp))
+    bad = int((np.abs(work[ys, xs].astype(np.float64) - face).max(axis=1) > tol).sum())
     return bad <= 1 and bad * 6 <= steps
 
 

@@ -176,7 +176,15 @@ def read_table(frame: np.ndarray, *, calibration: Calibration | None = None, zon
     dice: list[Die] = []
     for f in faces:
         box = to_frame(f.box)
-        dice.append(Die(box, 6, f.value, f.confidence, zone(box)))
+        value, conf = f.value, f.confidence
+        body = next((b for b in bodies if inside(f, b)), None)
+        if calibration is not None and calibration.has("face") and body is not None:
+            # a taught face (an emblem whose marks look like pips) wins when it matches well
+            x0, y0, cw, ch = to_frame(body.box)
+            label, taught = calibration.classify(frame[y0 : y0 + ch, x0 : x0 + cw], kind="face")
+            if label is not None and taught >= 0.75:
+                value, conf, box = int(label), taught, (x0, y0, cw, ch)
+        dice.append(Die(box, 6, value, conf, zone(box)))
 
     # objects without a read face: unknown dice (Vision II reads them when installed) or tokens
     tokens: list[Token] = []
