@@ -3,7 +3,7 @@
 Example (every value shown is the default; ``goblin-companion serve --print-config`` prints them)::
 
     host = "0.0.0.0"          # where the phone page listens
-    port = 8080
+    port = 8080               # 0: any free port (the start-up line says which)
     language = "it"           # the page's default language: "it" or "en"
     pin = ""                  # the table PIN control actions need; "" for none
     state_dir = ""            # "" : $STATE_DIRECTORY (systemd), else ~/.local/state/goblin-companion
@@ -213,7 +213,7 @@ def parse_config(raw: Mapping[str, Any], *, source: str = "") -> Config:
             values[key] = _zones(value)
         elif key in ("port", "threads"):
             number = _check(value, int, key, "a whole number")
-            low, high = (1, 65535) if key == "port" else (4, 1000)
+            low, high = (0, 65535) if key == "port" else (4, 1000)
             if not low <= number <= high:
                 raise ConfigError(f"{key} must be {low}..{high}, not {number}")
             values[key] = number

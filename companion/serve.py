@@ -35,7 +35,7 @@ import threading
 import time
 import warnings
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from types import FrameType
 from typing import Any
 
@@ -60,17 +60,51 @@ Settle = Callable[[Any, Frame], Any]
 
 def camera_status_json(status: Any) -> dict[str, Any]:
     """A ``hardware.frames.CameraStatus`` in the session's shape (``state``, ``message`` and details)."""
-    return {"state": status.state, "message": status.summary(), "source": status.source,
+    message = f"camera {status.source} ok" if status.state == "ok" else status.summary()
+    return {"state": status.state, "message": message, "source": status.source,
             "error": status.error, "retry_in": status.retry_in, "attempts": status.attempts}
 
 
-def _vision() -> Any:
-    return importlib.import_module("vision")
+def _vision(*needs: str) -> Any:
+    """The vision package if it has ``needs``, else None (it lands separately from the session)."""
+    try:
+        vision = importlib.import_module("vision")
+    except ImportError:
+        return None
+    return vision if all(hasattr(vision, name) for name in needs) else None
+
+
+@dataclass(frozen=True)
+class StillState:
+    """State of :func:`still_frames`: ``settled`` after ``STILL_FRAMES`` frames like the one before."""
+
+    settled: bool
+    still: int
+    thumb: Any
+
+
+STILL_FRAMES = 3
+
+
+def still_frames(state: StillState | None, frame: Frame) -> StillState:
+    """A stand-in for ``vision.settle_step`` while vision is not installed: a grey 64-px thumbnail that
+    changes by less than 3 grey levels on average counts as a still frame."""
+    import cv2
+    import numpy as np
+
+    height, width = frame.shape[:2]
+    small = cv2.resize(frame, (64, max(1, round(64 * height / width))), interpolation=cv2.INTER_AREA)
+    thumb = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    if state is None or state.thumb.shape != thumb.shape or float(np.abs(thumb - state.thumb).mean()) > 3:
+        return StillState(False, 0, thumb)
+    return StillState(state.still + 1 >= STILL_FRAMES, state.still + 1, thumb)
 
 
 def vision_reader(config: Config) -> tuple[Reader, Annotator]:
     """``vision.read_table`` with the configured zones, and ``vision.annotate``."""
-    vision = _vision()
+    vision = _vision("read_table", "annotate", "Zones")
+    if vision is None:
+        raise ConfigError("the vision package (read_table, annotate, Zones) is not installed")
     zones = vision.Zones.from_json(config.zones)
 
     def read(frame: Frame) -> Any:
@@ -131,16 +165,16 @@ class VisionWorker:
         self.session = session
         self.holder = holder
         self.config = config or Config()
-        if reader is None or settle is None:
-            try:
-                vision = _vision()
-            except ImportError as error:
-                raise ConfigError(f"the vision package is missing ({error}); pass --reader") from error
-            if reader is None:
+        if reader is None:
+            if _vision("read_table", "annotate", "Zones") is not None:
                 reader, default_annotator = vision_reader(self.config)
                 annotator = annotator or default_annotator
-            settle = settle or vision.settle_step
-        self.reader: Reader = reader
+            else:
+                log.warning("vision is not installed: the camera picture is shown, nothing is read")
+        if settle is None:
+            vision = _vision("settle_step")
+            settle = vision.settle_step if vision is not None else still_frames
+        self.reader: Reader | None = reader
         self.annotator = annotator
         self.settle: Settle = settle
         self.timeout = timeout
@@ -152,6 +186,7 @@ class VisionWorker:
         self._where: tuple[int | None, int] = (None, 0)
         self._scene_floor = 0
         self._offered: tuple[int, int | None, int] | None = None
+        self._shown = 0
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -177,9 +212,17 @@ class VisionWorker:
         if not settled or self._scene < self._scene_floor:
             return False
         key = (self._scene, *self._where)
-        if key == self._offered or self.session.expecting() is None:
+        if key == self._offered:
+            return False
+        if self.reader is None or self.session.expecting() is None:
+            if self._scene != self._shown:  # no reading wanted: still show each new scene
+                self._shown = self._scene
+                image = encode_jpeg(frame)
+                if image is not None:
+                    self.session.set_image(image)
             return False
         self._offered = key
+        self._shown = self._scene
         result = self.reader(frame)
         reading = result.to_json() if hasattr(result, "to_json") else dict(result)
         image = frame
@@ -507,7 +550,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.captureWarnings(True)
     try:
         companion = Companion(config, camera=args.camera, reader=reader)
-    except (GoblinError, ValueError, OSError, ImportError) as error:
+    except (GoblinError, ValueError, OSError, ImportError, AttributeError) as error:
         print(f"goblin-companion serve: {error}", file=sys.stderr)
         return 2
     return run(companion)
