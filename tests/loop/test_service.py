@@ -30,7 +30,8 @@ class Service:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "companion.cli", "serve", "--config", str(config),
              "--state-dir", str(state), "--camera", f"replay:{DEMO_DIR}",
-             "--reader", "tests.loop.labelled:read", "--no-buttons", "--no-led", "--host", "127.0.0.1", "--port", "0", "--pin", PIN],
+             "--reader", "tests.loop.labelled:read", "--no-buttons", "--no-led",
+             "--host", "127.0.0.1", "--port", "0", "--pin", PIN],
             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
             env={**os.environ, "GPIOZERO_PIN_FACTORY": "mock", "PYTHONPATH": str(ROOT)})
         assert self.process.stdout is not None
