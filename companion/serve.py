@@ -199,6 +199,7 @@ class VisionWorker:
             self._scene_floor = self._scene + (0 if not self._was_settled else 1)  # needs a new scene
         else:
             self._scene_floor = 0  # new game, or undo: the scene lying there counts
+            self._offered = None
         self._where = where
 
     def feed(self, frame: Frame) -> bool:
@@ -547,7 +548,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.captureWarnings(True)
     try:
         companion = Companion(config, camera=args.camera, reader=reader)
     except (GoblinError, ValueError, OSError, ImportError, AttributeError) as error:
