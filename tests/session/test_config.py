@@ -24,7 +24,8 @@ def test_a_file_sets_what_it_names(tmp_path: Path) -> None:
                     '[buttons]\nconfirm = 5\nundo_hold = 2\n[camera]\nsource = "opencv:1"\n'
                     '[zones]\nall = [[0, 0], [1, 0], [1, 1]]\n')
     config = load_config(path)
-    assert (config.port, config.pin, config.language, config.state_path()) == (9000, "2468", "en", Path("/srv/t"))
+    assert (config.port, config.pin, config.language) == (9000, "2468", "en")
+    assert config.state_path() == Path("/srv/t")
     assert (config.buttons.confirm, config.buttons.next, config.buttons.undo_hold) == (5, 27, 2.0)
     assert config.camera.source == "opencv:1" and list(config.zones) == ["all"]
     assert load_config(None, env={"GOBLIN_CONFIG": str(path)}).port == 9000
@@ -68,8 +69,9 @@ def test_command_line_overrides_are_checked_like_the_file(tmp_path: Path) -> Non
     args = build_parser().parse_args(["--port", "9100", "--lang", "en", "--no-buttons",
                                       "--state-dir", str(tmp_path)])
     config = settings_from(args, env={})
-    assert (config.port, config.language, config.buttons.enabled, config.led.enabled) == (9100, "en", False, True)
-    with pytest.raises(ConfigError, match="port must be 0..65535, not 99999"):
+    assert (config.port, config.language) == (9100, "en")
+    assert (config.buttons.enabled, config.led.enabled) == (False, True)
+    with pytest.raises(ConfigError, match=r"port must be 0\.\.65535, not 99999"):
         settings_from(build_parser().parse_args(["--port", "99999"]), env={})
 
 
