@@ -19,6 +19,7 @@ from companion.button_goblin.jsonio import (
     attack_to_json,
     position_from_json,
     position_to_json,
+    show,
 )
 from companion.errors import GoblinError, InvalidInput
 
@@ -47,15 +48,48 @@ def apply_json(position: Position, attack: JSON) -> dict[str, JSON]:
     return {"position": position_to_json(after), "reroll": list(rerolls(action))}
 
 
+def _read_text(stdin: TextIO) -> str:
+    """Stdin as text: strict UTF-8 (a leading byte order mark is dropped), whatever the locale says."""
+    buffer = getattr(stdin, "buffer", None)
+    try:
+        if buffer is not None:
+            raw: bytes = buffer.read()
+            return raw.decode("utf-8-sig")
+        text = stdin.read()
+        text.encode("utf-8")  # a text stream with surrogateescape smuggles undecodable bytes as surrogates
+        return text.removeprefix("\ufeff")
+    except UnicodeDecodeError as error:
+        bad = error.object[error.start]
+        raise InvalidInput(f"stdin is not UTF-8 text: byte 0x{bad:02x} at offset {error.start}") from None
+    except UnicodeEncodeError as error:
+        bad = ord(error.object[error.start]) & 0xFF
+        raise InvalidInput(f"stdin is not UTF-8 text: byte 0x{bad:02x} at character {error.start}") from None
+
+
+def _no_duplicates(pairs: list[tuple[str, JSON]]) -> dict[str, JSON]:
+    """A JSON object, refusing a key given twice (``json`` would silently keep the last)."""
+    out: dict[str, JSON] = {}
+    for key, value in pairs:
+        if key in out:
+            raise InvalidInput(f"malformed JSON on stdin: key {show(key)} given twice in one object")
+        out[key] = value
+    return out
+
+
 def _read_json(stdin: TextIO, what: str) -> JSON:
-    text = stdin.read()
+    text = _read_text(stdin)
     if not text.strip():
         raise InvalidInput(f"expected {what} as JSON on stdin, got nothing")
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_no_duplicates)
     except json.JSONDecodeError as error:
         where = f"line {error.lineno} column {error.colno}"
         raise InvalidInput(f"malformed JSON on stdin: {error.msg} at {where}") from None
+    except RecursionError:
+        raise InvalidInput("malformed JSON on stdin: nested too deeply") from None
+    except ValueError as error:  # e.g. an integer of more than 4300 digits
+        detail = str(error).split(";")[0]
+        raise InvalidInput(f"malformed JSON on stdin: a number too large ({detail})") from None
 
 
 def run(argv: Sequence[str], stdin: TextIO) -> dict[str, JSON]:
@@ -81,7 +115,7 @@ def run(argv: Sequence[str], stdin: TextIO) -> dict[str, JSON]:
         raise InvalidInput('apply expects a JSON object with an "attack" (and a "position", or --position)')
     extra = set(data) - {"position", "attack"}
     if extra:
-        raise InvalidInput(f"apply input has unknown key {sorted(extra)[0]!r}")
+        raise InvalidInput(f"apply input has unknown key {show(sorted(extra)[0])}")
     if notation is not None:
         if "position" in data:
             raise InvalidInput("give the position either with --position or in the JSON, not both")
