@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,21 @@ def camera_reading(values: dict[str, int]) -> dict[str, Any]:
     dice = [{"bbox": [10 + 40 * n, 10, 30, 30], "sides": 6, "value": v, "confidence": 0.95,
              "zone": key.split(".")[0]} for n, (key, v) in enumerate(sorted(values.items()))]
     return {"width": 640, "height": 480, "dice": dice, "tokens": []}
+
+
+def play_step(session: TableSession, rng: random.Random) -> dict[str, Any]:
+    """One step of a seeded game: a random reading of what is expected, confirmed, or a random choice."""
+    snap = session.snapshot()
+    expects = snap["expects"]
+    if expects is not None and expects["kind"] == "dice":
+        values = {s["key"]: rng.randint(s["low"], s["high"]) for s in expects["slots"]}
+        return session.correct({"type": "reading", "values": values}, step=snap["step"])
+    if expects is not None:
+        count = expects["count"] or 3
+        dead = rng.randint(0, count)
+        return session.correct({"type": "reading", "alive": count - dead, "dead": dead}, step=snap["step"])
+    assert snap["choices"], snap["view"]
+    return session.choose(rng.randrange(len(snap["choices"])), step=snap["step"])
 
 
 @pytest.fixture
