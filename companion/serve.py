@@ -392,12 +392,10 @@ class Companion:
         try:
             replay = config.camera.replay or DEMO_DIR
             spec = camera or config.camera.source
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always")
+            with warnings.catch_warnings():  # the hardware modules log their own fallbacks
+                warnings.simplefilter("ignore")
                 choice = open_camera(spec, replay_default=replay, frame_interval=config.camera.frame_interval,
                                      photo_seconds=config.camera.photo_seconds)
-            for warning in caught:
-                log.warning("%s", warning.message)
             self.camera_reason = choice.reason
             self.holder = FrameHolder()
             self.capture = CaptureLoop(
@@ -425,25 +423,21 @@ class Companion:
         from hardware.buttons import TableButtons
 
         b = self.config.buttons
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
+        with warnings.catch_warnings():  # the hardware modules log their own fallbacks
+            warnings.simplefilter("ignore")
             buttons = TableButtons(b.confirm, b.next, b.undo, debounce=b.debounce, undo_hold=b.undo_hold,
                                    pull_up=b.pull_up, poll_interval=poll, pin_factory=pin_factory,
                                    **({"clock": clock} if clock is not None else {}))
-        for warning in caught:
-            log.warning("buttons: %s", warning.message)
         wire_buttons(buttons, self.session)
         return buttons
 
     def _led(self, pin_factory: Any) -> Any:
         from hardware.led import StatusLED
 
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
+        with warnings.catch_warnings():  # the hardware modules log their own fallbacks
+            warnings.simplefilter("ignore")
             led = StatusLED(self.config.led.pin, active_high=self.config.led.active_high,
                             pin_factory=pin_factory)
-        for warning in caught:
-            log.warning("LED: %s", warning.message)
         self.led_follower = LedFollower(self.session, led)
         return led
 
