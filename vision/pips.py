@@ -23,6 +23,8 @@ from itertools import combinations
 import cv2
 import numpy as np
 
+from vision import _cv
+
 #: d6 pip layouts in units of the pip-grid offset ``a`` (corner pips at (+-a, +-a)).
 _LAYOUTS: dict[int, np.ndarray] = {
     1: np.array([[0.0, 0.0]]),
@@ -34,29 +36,52 @@ _LAYOUTS: dict[int, np.ndarray] = {
 }
 
 
-def _signature(points: np.ndarray) -> np.ndarray:
-    d = np.array([np.hypot(*(p - q)) for p, q in combinations(points, 2)])
+Points = list[tuple[float, float]]
+
+
+def _distances(points: Points) -> list[float]:
+    """Sorted pairwise distances (pure Python: faces have at most 6 pips, numpy costs more here)."""
+    d = [math.hypot(p[0] - q[0], p[1] - q[1]) for p, q in combinations(points, 2)]
     d.sort()
-    return np.asarray(d / d[-1])
+    return d
 
 
-def _whitened(points: np.ndarray) -> np.ndarray:
+def _signature(points: Points) -> list[float]:
+    d = _distances(points)
+    top = d[-1] or 1.0
+    return [v / top for v in d]
+
+
+def _whitened(points: Points) -> Points:
     """Points with their covariance made the identity: a face seen at an angle (a near-affine view)
     looks like the face seen from above, up to a rotation."""
-    x = points - points.mean(axis=0)
-    cov = x.T @ x / len(x)
-    vals, vecs = np.linalg.eigh(cov)
-    if vals[0] <= 1e-9 * max(1.0, vals[1]):
-        return np.asarray(x)
-    out: np.ndarray = x @ vecs @ np.diag(vals ** -0.5) @ vecs.T
-    return out
+    n = len(points)
+    mx = sum(p[0] for p in points) / n
+    my = sum(p[1] for p in points) / n
+    xs = [(p[0] - mx, p[1] - my) for p in points]
+    a = sum(x * x for x, _ in xs) / n
+    c = sum(y * y for _, y in xs) / n
+    b = sum(x * y for x, y in xs) / n
+    det = a * c - b * b
+    if det <= 1e-9 * max(1.0, (a + c) ** 2):
+        return xs
+    # inverse square root of the 2x2 covariance [[a, b], [b, c]], closed form
+    sd = math.sqrt(det)
+    t = math.sqrt(a + c + 2 * sd)
+    ra, rb, rc = (a + sd) / t, b / t, (c + sd) / t          # sqrt(cov)
+    rdet = ra * rc - rb * rb
+    ia, ib, ic = rc / rdet, -rb / rdet, ra / rdet              # its inverse
+    return [(ia * x + ib * y, ib * x + ic * y) for x, y in xs]
 
 
-_SIGNATURES = {n: _signature(p) for n, p in _LAYOUTS.items() if n >= 2}
-_AFFINE_SIGNATURES = {n: _signature(_whitened(p)) for n, p in _LAYOUTS.items() if n >= 4}
+def _as_points(layout: np.ndarray) -> Points:
+    return [(float(x), float(y)) for x, y in layout]
+
+
+_SIGNATURES = {n: _signature(_as_points(p)) for n, p in _LAYOUTS.items() if n >= 2}
+_AFFINE_SIGNATURES = {n: _signature(_whitened(_as_points(p))) for n, p in _LAYOUTS.items() if n >= 4}
 #: largest pairwise distance of each layout, in units of ``a``
-_SPAN = {n: float(max(np.hypot(*(p - q)) for p, q in combinations(pts, 2))) for n, pts in _LAYOUTS.items()
-         if n >= 2}
+_SPAN = {n: _distances(_as_points(p))[-1] for n, p in _LAYOUTS.items() if n >= 2}
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,29 +132,27 @@ def find_pips(work: np.ndarray, gray: np.ndarray | None = None, *, min_r: float 
     for dark in (True, False):
         src = gray if dark else 255 - gray
         mask = cv2.adaptiveThreshold(src, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 22)
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-        if n <= 1:
-            continue
-        area = stats[1:, cv2.CC_STAT_AREA].astype(np.float64)
-        bw = stats[1:, cv2.CC_STAT_WIDTH].astype(np.float64)
-        bh = stats[1:, cv2.CC_STAT_HEIGHT].astype(np.float64)
-        ok = (
-            (area >= math.pi * min_r * min_r)
-            & (area <= math.pi * max_r * max_r)
-            & (area >= 0.5 * bw * bh)
-            & (np.minimum(bw, bh) >= 0.45 * np.maximum(bw, bh))
-        )
-        for i in np.flatnonzero(ok) + 1:
-            x0, y0, ww, hh = (int(v) for v in stats[i, :4])
-            pip = _measure(work, gray, labels, mask, int(i), x0, y0, ww, hh, dark)
+        lo, hi = 2 * min_r - 1, 2 * max_r + 2
+        for c in _cv.find_contours(mask):
+            x0, y0, ww, hh = cv2.boundingRect(c)
+            big, small = max(ww, hh), min(ww, hh)
+            if not lo <= big <= hi or small < 0.45 * big:
+                continue
+            # the blob's own pixels (holes kept: a die seen whole has its pips as holes)
+            blob = np.zeros((hh, ww), np.uint8)
+            cv2.drawContours(blob, [c], -1, 1, thickness=-1, offset=(-x0, -y0))
+            blob &= mask[y0 : y0 + hh, x0 : x0 + ww] > 0
+            area = int(blob.sum())
+            if not math.pi * min_r * min_r <= area <= math.pi * max_r * max_r or area < 0.5 * ww * hh:
+                continue
+            pip = _measure(work, gray, blob, mask, x0, y0, dark)
             if pip is not None:
                 pips.append(pip)
     return pips
 
 
-def _measure(work: np.ndarray, gray: np.ndarray, labels: np.ndarray, mask: np.ndarray, i: int,
-             x0: int, y0: int, ww: int, hh: int, dark: bool) -> Pip | None:
-    blob = (labels[y0 : y0 + hh, x0 : x0 + ww] == i).astype(np.uint8)
+def _measure(work: np.ndarray, gray: np.ndarray, blob: np.ndarray, mask: np.ndarray,
+             x0: int, y0: int, dark: bool) -> Pip | None:
     m = cv2.moments(blob, binaryImage=True)
     if m["m00"] <= 0:
         return None
@@ -166,7 +189,7 @@ def _measure(work: np.ndarray, gray: np.ndarray, labels: np.ndarray, mask: np.nd
     contrast = (ring_vals.mean() - inner.mean()) * (1 if dark else -1)
     # a pip is solid (a whole small die seen as a "bright blob" has its pips as holes inside)
     core = d2 <= (0.8 * r) ** 2
-    solid = float((labels[ya:yb, xa:xb][core] == i).mean()) if core.any() else 0.0
+    solid = float((mask[ya:yb, xa:xb][core] > 0).mean()) if core.any() else 0.0
     if (contrast < 35 or ring_vals.std() > 0.25 * contrast + 6 or solid < 0.92
             or inner.std() > 0.35 * contrast + 6):
         return None
@@ -208,8 +231,8 @@ def _same_face(a: Pip, b: Pip, work: np.ndarray) -> bool:
     return bad <= 1 and bad * 6 <= steps
 
 
-def _fit(points: np.ndarray, n: int, r: float, group: tuple[Pip, ...] | list[Pip] = ()) -> float:
-    """Layout error of ``points`` (n x 2) against the d6 layout for n: 0 perfect, ~>0.15 wrong.
+def _fit(points: Points, n: int, r: float, group: tuple[Pip, ...] | list[Pip] = ()) -> float:
+    """Layout error of ``points`` (n pairs) against the d6 layout for n: 0 perfect, ~>0.15 wrong.
 
     The pips of one face look alike: a mix of sizes or shapes (a top pip and a foreshortened side pip)
     is penalised."""
@@ -221,19 +244,26 @@ def _fit(points: np.ndarray, n: int, r: float, group: tuple[Pip, ...] | list[Pip
         rounds = [p.roundness for p in group]
         if max(rs) > 1.3 * min(rs) or min(rounds) < 0.75 * max(rounds):
             penalty = 0.3
-    sig = _signature(points)
-    err = float(np.abs(sig - _SIGNATURES[n]).max())
+    d = _distances(points)
+    span = d[-1] or 1.0
+    err = max(abs(v / span - w) for v, w in zip(d, _SIGNATURES[n], strict=True))
     if n >= 4:
         # 4+ pips span a plane: compare the affine-normalised layouts (tilted faces), and keep the
         # similarity error bounded so that a 2x3 grid does not pass for a stretched 2x2
-        affine = float(np.abs(_signature(_whitened(points)) - _AFFINE_SIGNATURES[n]).max())
+        sig = _signature(_whitened(points))
+        affine = max(abs(v - w) for v, w in zip(sig, _AFFINE_SIGNATURES[n], strict=True))
         err = max(affine, err / 1.5)
-    # scale: the grid offset a is about 3.4 pip radii on common dice (2.4 .. 5 accepted)
-    span = float(sig.size and max(np.hypot(*(p - q)) for p, q in combinations(points, 2)))
+    # scale: the grid offset a is 2..3.5 pip radii on common dice (1.6 .. 5.5 accepted)
     a = span / _SPAN[n]
     if not 1.6 * r <= a <= 5.5 * r:
         err += 0.3
     return err + penalty
+
+
+def _median(values: list[float]) -> float:
+    v = sorted(values)
+    k = len(v) // 2
+    return v[k] if len(v) % 2 else (v[k - 1] + v[k]) / 2
 
 
 def group_faces(pips: list[Pip], work: np.ndarray) -> list[Face]:
@@ -280,17 +310,14 @@ def _split_group(group: list[Pip]) -> list[Face]:
     best: tuple[float, tuple[Pip, ...]] | None = None
     for k in range(min(6, len(group) - 1), 0, -1):
         for sub in combinations(group, k):
-            pts = np.array([[p.x, p.y] for p in sub])
-            r = float(np.median([p.r for p in sub]))
-            err = _fit(pts, k, r, sub)
+            err = _fit([(p.x, p.y) for p in sub], k, _median([p.r for p in sub]), sub)
             if err > 0.16:
                 continue
             score = _weight(sub) * (1.0 - err)
             rest = [p for p in group if p not in sub]
             if 2 <= len(rest) <= 6:
                 # two touching dice of one colour: prefer the split where the rest is a face too
-                rest_err = _fit(np.array([[p.x, p.y] for p in rest]), len(rest),
-                                float(np.median([p.r for p in rest])), rest)
+                rest_err = _fit([(p.x, p.y) for p in rest], len(rest), _median([p.r for p in rest]), rest)
                 if rest_err <= 0.16:
                     score += _weight(rest) * (1.0 - rest_err)
             if best is None or score > best[0]:
@@ -300,10 +327,10 @@ def _split_group(group: list[Pip]) -> list[Face]:
     top = _read_group(list(best[1]))
     rest = [p for p in group if p not in best[1]]
     out = [top]
-    r_top = float(np.median([p.r for p in best[1]]))
+    r_top = _median([p.r for p in best[1]])
     if rest:
         for other in _split_group(rest):
-            r_other = float(np.median([p.r for p in other.pips]))
+            r_other = _median([p.r for p in other.pips])
             if other.value is None:
                 continue
             if len(other.pips) >= 2 and r_other >= 0.8 * r_top:
@@ -319,14 +346,16 @@ def _saturation(bgr: tuple[float, float, float]) -> float:
 
 
 def _read_group(group: list[Pip]) -> Face:
-    pts = np.array([[p.x, p.y] for p in group])
-    r = float(np.median([p.r for p in group]))
-    cx, cy = pts.mean(axis=0)
+    pts = [(p.x, p.y) for p in group]
+    r = _median([p.r for p in group])
     n = len(group)
+    cx = sum(x for x, _ in pts) / n
+    cy = sum(y for _, y in pts) / n
+    extent = max(max(abs(x - cx), abs(y - cy)) for x, y in pts)
     value: int | None
     if n > 6:
         value, conf = None, 0.15
-        half = float(np.abs(pts - [cx, cy]).max()) + 2 * r
+        half = extent + 2 * r
     else:
         err = _fit(pts, n, r, group)
         if n == 1 and not group[0].wide:
@@ -342,11 +371,10 @@ def _read_group(group: list[Pip]) -> Face:
             half = 3.5 * r
         elif err <= 0.16:
             value, conf = n, float(max(0.5, 1.0 - 2.5 * err))
-            span = float(max(np.hypot(*(p - q)) for p, q in combinations(pts, 2)))
-            a = span / _SPAN[n]
+            a = _distances(pts)[-1] / _SPAN[n]
             half = a + 1.8 * r
         else:
             value, conf = None, float(max(0.05, 0.3 - err))
-            half = float(np.abs(pts - [cx, cy]).max()) + 2 * r
+            half = extent + 2 * r
     box = (float(cx - half), float(cy - half), float(2 * half), float(2 * half))
     return Face(tuple(group), value, conf, box)

@@ -78,8 +78,9 @@ def foreground(work: np.ndarray, reference: np.ndarray | None = None) -> np.ndar
         coarse = cv2.resize(work, (gw, gh), interpolation=cv2.INTER_AREA)
         coarse = cv2.medianBlur(coarse, 5)
         bg = cv2.resize(coarse, (w, h), interpolation=cv2.INTER_LINEAR)
-    diff = cv2.absdiff(work, bg).max(axis=2)
-    mask = (diff > 38).astype(np.uint8) * 255
+    b, g, r = cv2.split(cv2.absdiff(work, bg))
+    diff = cv2.max(cv2.max(b, g), r)
+    mask: np.ndarray = cv2.threshold(diff, 38, 255, cv2.THRESH_BINARY)[1]
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
@@ -295,7 +296,8 @@ def _side_faces_dropped(faces: list[Face]) -> list[Face]:
     Two touching dice are a die's size apart and their pips look alike, so both are kept.
     """
     def stats(f: Face) -> tuple[float, float]:
-        return float(np.median([p.r for p in f.pips])), float(np.mean([p.roundness for p in f.pips]))
+        rs = sorted(p.r for p in f.pips)
+        return rs[len(rs) // 2], sum(p.roundness for p in f.pips) / len(f.pips)
 
     drop: set[int] = set()
     for i, top in enumerate(faces):
