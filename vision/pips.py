@@ -133,7 +133,7 @@ def find_pips(work: np.ndarray, gray: np.ndarray | None = None, *, min_r: float 
         src = gray if dark else 255 - gray
         mask = cv2.adaptiveThreshold(src, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 22)
         lo, hi = 2 * min_r - 1, 2 * max_r + 2
-        for c in _cv.find_contours(mask):
+        for c in _cv.component_outlines(mask):
             x0, y0, ww, hh = cv2.boundingRect(c)
             big, small = max(ww, hh), min(ww, hh)
             if not lo <= big <= hi or small < 0.45 * big:
