@@ -53,6 +53,11 @@ def working_image(frame: np.ndarray) -> tuple[np.ndarray, float]:
     if scale >= 1.0:
         return frame, 1.0
     size = (max(1, round(w * scale)), max(1, round(h * scale)))
+    if scale < 0.5:
+        # a phone photo: bilinear to twice the size, then a 2x2 box average (OpenCV's fast path);
+        # about 8 ms for 12 MP where one area resampling costs 50 ms, and pips are large there
+        double = cv2.resize(frame, (2 * size[0], 2 * size[1]), interpolation=cv2.INTER_LINEAR)
+        return cv2.resize(double, size, interpolation=cv2.INTER_AREA), scale
     return cv2.resize(frame, size, interpolation=cv2.INTER_AREA), scale
 
 
