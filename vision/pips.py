@@ -290,10 +290,6 @@ def group_faces(pips: list[Pip], work: np.ndarray) -> list[Face]:
     return [f for g in groups.values() for f in _split_group(g)]
 
 
-def _weight(group: tuple[Pip, ...] | list[Pip]) -> float:
-    return float(sum(p.r * p.r * p.roundness for p in group))
-
-
 def _split_group(group: list[Pip]) -> list[Face]:
     """Read a pip group; when no layout explains all of it, take the best-explained subset.
 
@@ -305,38 +301,58 @@ def _split_group(group: list[Pip]) -> list[Face]:
     face = _read_group(group)
     if face.value is not None and (len(group) == 1 or face.confidence >= 0.5):
         return [face]
-    if len(group) > 8:
+    # first guess: the pips that look most like top-face pips (largest and roundest)
+    tops = max(_topness(p) for p in group)
+    likely = [p for p in group if _topness(p) >= 0.8 * tops]
+    if len(likely) < len(group):
+        first = _read_group(likely)
+        if first.value is not None and first.confidence >= 0.5:
+            return [first, *_leftovers(group, likely)]
+    if len(group) > 9:
         return [face]
-    best: tuple[float, tuple[Pip, ...]] | None = None
+    best: tuple[tuple[float, int, float], tuple[Pip, ...]] | None = None
     for k in range(min(6, len(group) - 1), 0, -1):
         for sub in combinations(group, k):
             err = _fit([(p.x, p.y) for p in sub], k, _median([p.r for p in sub]), sub)
             if err > 0.16:
                 continue
-            score = _weight(sub) * (1.0 - err)
+            # the top face: its pips are the least foreshortened; then the split that explains the
+            # most pips (two touching dice of one colour), then the best fit
             rest = [p for p in group if p not in sub]
+            explained = k
             if 2 <= len(rest) <= 6:
-                # two touching dice of one colour: prefer the split where the rest is a face too
                 rest_err = _fit([(p.x, p.y) for p in rest], len(rest), _median([p.r for p in rest]), rest)
                 if rest_err <= 0.16:
-                    score += _weight(rest) * (1.0 - rest_err)
+                    explained += len(rest)
+            mean_top = sum(_topness(p) for p in sub) / k
+            score = (round(mean_top / tops, 1), explained, -err)
             if best is None or score > best[0]:
                 best = (score, sub)
     if best is None:
         return [face]
-    top = _read_group(list(best[1]))
-    rest = [p for p in group if p not in best[1]]
-    out = [top]
-    r_top = _median([p.r for p in best[1]])
-    if rest:
-        for other in _split_group(rest):
-            r_other = _median([p.r for p in other.pips])
-            if other.value is None:
-                continue
-            if len(other.pips) >= 2 and r_other >= 0.8 * r_top:
-                out.append(other)
-            elif len(other.pips) == 1 and r_other >= r_top and other.pips[0].roundness >= 0.8:
-                out.append(other)    # a big round lone pip: the top face's 1 next to a side face
+    return [_read_group(list(best[1])), *_leftovers(group, list(best[1]))]
+
+
+def _topness(p: Pip) -> float:
+    return p.r * p.roundness
+
+
+def _leftovers(group: list[Pip], top: list[Pip]) -> list[Face]:
+    """Faces among the pips left once the top face is taken: kept if they look like another top face
+    (a touching die of the same colour), not like a die's foreshortened side."""
+    rest = [p for p in group if p not in top]
+    out: list[Face] = []
+    if not rest:
+        return out
+    r_top = _median([p.r for p in top])
+    for other in _split_group(rest):
+        r_other = _median([p.r for p in other.pips])
+        if other.value is None:
+            continue
+        if len(other.pips) >= 2 and r_other >= 0.8 * r_top:
+            out.append(other)
+        elif len(other.pips) == 1 and r_other >= r_top and other.pips[0].roundness >= 0.8:
+            out.append(other)    # a big round lone pip: the top face's 1 next to a side face
     return out
 
 
