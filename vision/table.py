@@ -313,11 +313,10 @@ def _side_faces_dropped(faces: list[Face]) -> list[Face]:
                 continue
             sx, sy = side.centre
             dist = math.hypot(sx - tx, sy - ty)
-            reach = 1.5 if len(side.pips) == 1 else 1.05   # a lone pip's box is small
-            if dist > reach * max(top.box[2], side.box[2]) or dist == 0:
+            if dist > 1.5 * max(top.box[2], side.box[2]) or dist == 0:
                 continue
             r_side, round_side = stats(side)
-            if r_side * round_side < 0.92 * r_top * round_top:
+            if r_side * round_side < 0.9 * r_top * round_top:
                 drop.add(j)
     return [f for k, f in enumerate(faces) if k not in drop]
 
