@@ -356,9 +356,9 @@ def _leftovers(group: list[Pip], top: list[Pip]) -> list[Face]:
     return out
 
 
-def _saturation(bgr: tuple[float, float, float]) -> float:
-    hi, lo = max(bgr), min(bgr)
-    return 0.0 if hi <= 0 else 255.0 * (hi - lo) / hi
+def _chroma(bgr: tuple[float, float, float]) -> float:
+    """How coloured a face is, in grey levels (0 for white, grey and black faces)."""
+    return max(bgr) - min(bgr)
 
 
 def _read_group(group: list[Pip]) -> Face:
@@ -377,7 +377,7 @@ def _read_group(group: list[Pip]) -> Face:
         if n == 1 and not group[0].wide:
             value, conf = None, 0.1
             half = 2.4 * r
-        elif n == 1 and not group[0].dark and _saturation(group[0].ring) < 50:
+        elif n == 1 and not group[0].dark and _chroma(group[0].ring) < 40:
             # a lone light pip on a grey or black face: too often a symbol on a key or a glint
             value, conf = None, 0.1
             half = 2.4 * r
