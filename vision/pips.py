@@ -215,7 +215,7 @@ def _same_face(a: Pip, b: Pip, work: np.ndarray) -> bool:
     dist = math.hypot(a.x - b.x, a.y - b.y)
     if dist > 10.5 * rm or dist < 2.2 * rm:
         return False
-    tol = max(18.0, 0.35 * min(a.contrast, b.contrast))
+    tol = max(12.0, 0.15 * min(a.contrast, b.contrast))
     if max(abs(u - v) for u, v in zip(a.ring, b.ring, strict=True)) > tol:
         return False
     face = (np.array(a.ring) + np.array(b.ring)) / 2
