@@ -308,8 +308,20 @@ def _split_group(group: list[Pip]) -> list[Face]:
         first = _read_group(likely)
         if first.value is not None and first.confidence >= 0.5:
             return [first, *_leftovers(group, likely)]
-    if len(group) > 9:
-        return [face]
+    if len(group) > 9 or len(likely) > 6:
+        # several dice touching (and their sides): split the likely top pips by place, keep the split
+        # whose parts read best
+        best_parts: tuple[int, list[Face]] | None = None
+        for k in (2, 3):
+            if len(likely) < 2 * k:
+                break
+            parts = [_read_group(c) for c in _kmeans(likely, k)]
+            explained = sum(len(f.pips) for f in parts if f.value is not None and f.confidence >= 0.5)
+            if best_parts is None or explained > best_parts[0]:
+                best_parts = (explained, parts)
+        if best_parts is None or best_parts[0] == 0:
+            return [face]
+        return [f for f in best_parts[1] if f.value is not None]
     best: tuple[tuple[float, int, float], tuple[Pip, ...]] | None = None
     for k in range(min(6, len(group) - 1), 0, -1):
         for sub in combinations(group, k):
@@ -331,6 +343,23 @@ def _split_group(group: list[Pip]) -> list[Face]:
     if best is None:
         return [face]
     return [_read_group(list(best[1])), *_leftovers(group, list(best[1]))]
+
+
+def _kmeans(pips: list[Pip], k: int, rounds: int = 8) -> list[list[Pip]]:
+    """Split pips into k groups by place (k-means, farthest-point start: deterministic)."""
+    pts = [(p.x, p.y) for p in pips]
+    centres = [pts[0]]
+    while len(centres) < k:
+        centres.append(max(pts, key=lambda q: min(math.hypot(q[0] - c[0], q[1] - c[1]) for c in centres)))
+    assign = [0] * len(pts)
+    for _ in range(rounds):
+        assign = [min(range(k), key=lambda j, q=q: math.hypot(q[0] - centres[j][0], q[1] - centres[j][1]))
+                  for q in pts]
+        for j in range(k):
+            mine = [q for q, a in zip(pts, assign, strict=True) if a == j]
+            if mine:
+                centres[j] = (sum(q[0] for q in mine) / len(mine), sum(q[1] for q in mine) / len(mine))
+    return [g for g in ([p for p, a in zip(pips, assign, strict=True) if a == j] for j in range(k)) if g]
 
 
 def _topness(p: Pip) -> float:
