@@ -345,6 +345,11 @@ def _split_group(group: list[Pip]) -> list[Face]:
     return [_read_group(list(best[1])), *_leftovers(group, list(best[1]))]
 
 
+def _nearest(q: tuple[float, float], centres: list[tuple[float, float]]) -> int:
+    dists = [math.hypot(q[0] - c[0], q[1] - c[1]) for c in centres]
+    return dists.index(min(dists))
+
+
 def _kmeans(pips: list[Pip], k: int, rounds: int = 8) -> list[list[Pip]]:
     """Split pips into k groups by place (k-means, farthest-point start: deterministic)."""
     pts = [(p.x, p.y) for p in pips]
@@ -353,8 +358,7 @@ def _kmeans(pips: list[Pip], k: int, rounds: int = 8) -> list[list[Pip]]:
         centres.append(max(pts, key=lambda q: min(math.hypot(q[0] - c[0], q[1] - c[1]) for c in centres)))
     assign = [0] * len(pts)
     for _ in range(rounds):
-        assign = [min(range(k), key=lambda j, q=q: math.hypot(q[0] - centres[j][0], q[1] - centres[j][1]))
-                  for q in pts]
+        assign = [_nearest(q, centres) for q in pts]
         for j in range(k):
             mine = [q for q, a in zip(pts, assign, strict=True) if a == j]
             if mine:

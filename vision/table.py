@@ -168,7 +168,6 @@ def read_table(frame: np.ndarray, *, calibration: Calibration | None = None, zon
     side = max(work.shape[:2])
     fg = foreground(work, ref_work)
     bodies = find_bodies(fg, min_side=side / 80, max_side=side / 5)
-    faces = _not_on_large_objects(faces, fg)
     # a round object clearly larger than the pip pattern it holds is a printed token (a skull's eyes
     # are not a 2): its "faces" are dropped
     tokens_first = [b for b in bodies if b.circularity >= TOKEN_ROUNDNESS]
@@ -267,30 +266,6 @@ def _read_closer(frame: np.ndarray, box: tuple[int, int, int, int], scale: float
     k = scale / zoom
     return Face(best.pips, best.value, best.confidence,
                 ((fx / zoom + int(x0)) * scale, (fy / zoom + int(y0)) * scale, fw * k, fh * k))
-
-
-def _not_on_large_objects(faces: list[Face], fg: np.ndarray) -> list[Face]:
-    """Drop faces of one or two pips that lie on a large object or one cut by the frame border (a
-    laptop's keys, a plug): little evidence on something that is not die-sized. A die on a tray of its
-    own colour is not foreground at all and keeps its reading."""
-    weak = [f for f in faces if len(f.pips) <= 2]
-    if not weak:
-        return faces
-    _, labels, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8)
-    h, w = fg.shape
-    drop = set()
-    for k, f in enumerate(faces):
-        if len(f.pips) > 2:
-            continue
-        x, y = int(min(w - 1, max(0, f.centre[0]))), int(min(h - 1, max(0, f.centre[1])))
-        lab = labels[y, x]
-        if lab == 0:
-            continue
-        bx, by, bw, bh = (int(v) for v in stats[lab, :4])
-        border = bx <= 0 or by <= 0 or bx + bw >= w or by + bh >= h
-        if border or max(bw, bh) > 3.5 * max(f.box[2], 12.0):
-            drop.add(k)
-    return [f for k, f in enumerate(faces) if k not in drop]
 
 
 def _side_faces_dropped(faces: list[Face]) -> list[Face]:
