@@ -74,12 +74,26 @@ def _whitened(points: Points) -> Points:
     return [(ia * x + ib * y, ib * x + ic * y) for x, y in xs]
 
 
+def _anisotropy(points: Points) -> float:
+    """sqrt(largest / smallest variance) of a point set: 1 for a square, 2 for a 2:1 rectangle."""
+    n = len(points)
+    mx = sum(p[0] for p in points) / n
+    my = sum(p[1] for p in points) / n
+    a = sum((p[0] - mx) ** 2 for p in points) / n
+    c = sum((p[1] - my) ** 2 for p in points) / n
+    b = sum((p[0] - mx) * (p[1] - my) for p in points) / n
+    root = math.sqrt(((a - c) / 2) ** 2 + b * b)
+    hi, lo = (a + c) / 2 + root, (a + c) / 2 - root
+    return math.sqrt(hi / lo) if lo > 1e-9 else math.inf
+
+
 def _as_points(layout: np.ndarray) -> Points:
     return [(float(x), float(y)) for x, y in layout]
 
 
 _SIGNATURES = {n: _signature(_as_points(p)) for n, p in _LAYOUTS.items() if n >= 2}
 _AFFINE_SIGNATURES = {n: _signature(_whitened(_as_points(p))) for n, p in _LAYOUTS.items() if n >= 4}
+_ANISOTROPY = {n: _anisotropy(_as_points(p)) for n, p in _LAYOUTS.items() if n >= 4}
 #: largest pairwise distance of each layout, in units of ``a``
 _SPAN = {n: _distances(_as_points(p))[-1] for n, p in _LAYOUTS.items() if n >= 2}
 
@@ -252,7 +266,8 @@ def _fit(points: Points, n: int, r: float, group: tuple[Pip, ...] | list[Pip] = 
         # similarity error bounded so that a 2x3 grid does not pass for a stretched 2x2
         sig = _signature(_whitened(points))
         affine = max(abs(v - w) for v, w in zip(sig, _AFFINE_SIGNATURES[n], strict=True))
-        err = max(affine, err / 1.5)
+        # a face seen at up to ~60 degrees from above stretches at most 2x
+        err = max(affine, err / 3.0) + (0.3 if _anisotropy(points) > 1.9 * _ANISOTROPY[n] else 0.0)
     # scale: the grid offset a is 2..3.5 pip radii on common dice (1.6 .. 5.5 accepted)
     a = span / _SPAN[n]
     if not 1.6 * r <= a <= 5.5 * r:
@@ -287,7 +302,33 @@ def group_faces(pips: list[Pip], work: np.ndarray) -> list[Face]:
     groups: dict[int, list[Pip]] = {}
     for i in range(n):
         groups.setdefault(root(i), []).append(pips[i])
-    return [f for g in groups.values() for f in _split_group(g)]
+    return _merged([f for g in groups.values() for f in _split_group(g)])
+
+
+def _merged(faces: list[Face]) -> list[Face]:
+    """Join two neighbouring faces when together they make one good layout (a face whose pips the
+    colour path did not link, e.g. a 4 split into two diagonal 2s by a glint)."""
+    changed = True
+    while changed:
+        changed = False
+        for i, a in enumerate(faces):
+            for j in range(i + 1, len(faces)):
+                b = faces[j]
+                n = len(a.pips) + len(b.pips)
+                if n > 6 or a.pips[0].dark != b.pips[0].dark:
+                    continue
+                ca, cb = a.centre, b.centre
+                if math.hypot(ca[0] - cb[0], ca[1] - cb[1]) > 0.75 * max(a.box[2], b.box[2]):
+                    continue
+                both = [*a.pips, *b.pips]
+                err = _fit([(p.x, p.y) for p in both], n, _median([p.r for p in both]), both)
+                if err <= 0.12:
+                    faces = [f for k, f in enumerate(faces) if k not in (i, j)] + [_read_group(both)]
+                    changed = True
+                    break
+            if changed:
+                break
+    return faces
 
 
 def _split_group(group: list[Pip]) -> list[Face]:
