@@ -272,17 +272,19 @@ def _side_faces_dropped(faces: list[Face]) -> list[Face]:
     """Drop faces that are the visible *side* of a die whose top face was read.
 
     A camera above the tray (even a tilted one) sees some sides of a die next to its top face, closer
-    than the die's own size, and their pips foreshortened (flatter or smaller than the top face's).
-    Two touching dice are a die's size apart and their pips look alike, so both are kept.
+    than 1.5 face sizes, with their pips foreshortened (flatter or smaller than the top face's) and,
+    under light from above, a darker face. Two touching dice look alike, so both are kept.
     """
-    def stats(f: Face) -> tuple[float, float]:
-        rs = sorted(p.r for p in f.pips)
-        return rs[len(rs) // 2], sum(p.roundness for p in f.pips) / len(f.pips)
+    def topness(f: Face) -> float:
+        # top-face pips are the least foreshortened (largest, roundest); the top face is lit best
+        shape = sum(p.r * p.roundness for p in f.pips) / len(f.pips)
+        light = sum(sum(p.ring) for p in f.pips) / (3 * len(f.pips))
+        return shape * (light if f.pips[0].dark else 255.0 - light) ** 2
 
+    scores = [topness(f) for f in faces]
     drop: set[int] = set()
     for i, top in enumerate(faces):
         tx, ty = top.centre
-        r_top, round_top = stats(top)
         for j, side in enumerate(faces):
             if i == j or j in drop or i in drop:
                 continue
@@ -290,8 +292,7 @@ def _side_faces_dropped(faces: list[Face]) -> list[Face]:
             dist = math.hypot(sx - tx, sy - ty)
             if dist > 1.5 * max(top.box[2], side.box[2]) or dist == 0:
                 continue
-            r_side, round_side = stats(side)
-            if r_side * round_side < 0.9 * r_top * round_top:
+            if scores[j] < 0.9 * scores[i]:
                 drop.add(j)
     return [f for k, f in enumerate(faces) if k not in drop]
 
