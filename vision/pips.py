@@ -150,7 +150,7 @@ def find_pips(work: np.ndarray, gray: np.ndarray | None = None, *, min_r: float 
         for c in _cv.component_outlines(mask):
             x0, y0, ww, hh = cv2.boundingRect(c)
             big, small = max(ww, hh), min(ww, hh)
-            if not lo <= big <= hi or small < 0.45 * big:
+            if not lo <= big <= hi or small < 0.4 * big:
                 continue
             # the blob's own pixels (holes kept: a die seen whole has its pips as holes)
             blob = np.zeros((hh, ww), np.uint8)
@@ -174,7 +174,7 @@ def _measure(work: np.ndarray, gray: np.ndarray, blob: np.ndarray, mask: np.ndar
     mu20, mu02, mu11 = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
     common = math.sqrt(max(0.0, ((mu20 - mu02) / 2) ** 2 + mu11 * mu11))
     l1, l2 = (mu20 + mu02) / 2 + common, (mu20 + mu02) / 2 - common
-    if l2 <= 0 or l2 / l1 < 0.25:          # axis ratio below 0.5: foreshortened side pip, seam, scratch
+    if l2 <= 0 or l2 / l1 < 0.14:          # axis ratio below 0.37: a seam, a scratch, a smear
         return None
     ellipse = 4 * math.pi * math.sqrt(l1 * l2)
     if m["m00"] < 0.75 * ellipse:
