@@ -134,14 +134,33 @@ def _block_size(shape: tuple[int, ...]) -> int:
 
 
 def find_pips(work: np.ndarray, gray: np.ndarray | None = None, *, min_r: float = 1.6,
-              max_r: float | None = None) -> list[Pip]:
-    """Round pip-like blobs of both polarities in a BGR uint8 working image (H, W, 3)."""
+              max_r: float | None = None, coarse: bool = True) -> list[Pip]:
+    """Round pip-like blobs of both polarities in a BGR uint8 working image (H, W, 3).
+
+    Two scales: the working image for pips up to ``max_r`` (default: long side / 18), and, when
+    ``coarse``, a half-size copy with a wider threshold window for big pips (a die filling a close-up
+    or a crop). Radii and centres are in working-image pixels.
+    """
     if gray is None:
         gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
     h, w = gray.shape
+    side = max(h, w)
     if max_r is None:
-        max_r = max(h, w) / 18
-    block = _block_size(gray.shape)
+        max_r = side / 18
+    pips = _find_at(work, gray, _block_size(gray.shape), min_r, max_r)
+    if coarse and min(h, w) >= 64:
+        half = cv2.resize(work, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+        half_gray = cv2.cvtColor(half, cv2.COLOR_BGR2GRAY)
+        block = max(15, min(int(side / 2 / 5) | 1, 101))
+        for p in _find_at(half, half_gray, block, 0.45 * max_r, side / 2 / 7):
+            x, y, r = 2 * p.x + 0.5, 2 * p.y + 0.5, 2 * p.r
+            if r <= 0.9 * max_r or any(math.hypot(q.x - x, q.y - y) < max(q.r, r) for q in pips):
+                continue
+            pips.append(Pip(x, y, r, p.contrast, p.ring, p.dark, p.roundness, p.wide))
+    return pips
+
+
+def _find_at(work: np.ndarray, gray: np.ndarray, block: int, min_r: float, max_r: float) -> list[Pip]:
     pips: list[Pip] = []
     for dark in (True, False):
         src = gray if dark else 255 - gray
@@ -184,16 +203,14 @@ def _measure(work: np.ndarray, gray: np.ndarray, blob: np.ndarray, mask: np.ndar
     # ring between 1.6 r and 2.4 r around the pip: the face
     h, w = gray.shape
     R = math.ceil(3.4 * r) + 1
-    xa, xb, ya, yb = int(cx) - R, int(cx) + R + 1, int(cy) - R, int(cy) + R + 1
-    if xa < 0 or ya < 0 or xb > w or yb > h:
-        R = math.ceil(2.4 * r) + 1
-        xa, xb, ya, yb = int(cx) - R, int(cx) + R + 1, int(cy) - R, int(cy) + R + 1
-        if xa < 0 or ya < 0 or xb > w or yb > h:
-            return None
+    # the window is clipped at the image border (a die at the edge of a crop): at least 40% of the
+    # ring must be inside
+    xa, xb = max(0, int(cx) - R), min(w, int(cx) + R + 1)
+    ya, yb = max(0, int(cy) - R), min(h, int(cy) + R + 1)
     yy, xx = np.ogrid[ya:yb, xa:xb]
     d2 = (xx - cx) ** 2 + (yy - cy) ** 2
     ring = (d2 >= (1.6 * r) ** 2) & (d2 <= (2.4 * r) ** 2) & (mask[ya:yb, xa:xb] == 0)
-    if ring.sum() < 8:
+    if ring.sum() < max(8.0, 0.4 * math.pi * ((2.4 * r) ** 2 - (1.6 * r) ** 2)):
         return None
     g = gray[ya:yb, xa:xb]
     ring_vals = g[ring].astype(np.float64)
@@ -227,12 +244,20 @@ def _same_face(a: Pip, b: Pip, work: np.ndarray) -> bool:
         return False
     rm = (ra + rb) / 2
     dist = math.hypot(a.x - b.x, a.y - b.y)
-    if dist > 10.5 * rm or dist < 2.2 * rm:
-        return False
-    tol = max(12.0, 0.15 * min(a.contrast, b.contrast))
-    if max(abs(u - v) for u, v in zip(a.ring, b.ring, strict=True)) > tol:
+    if dist > 10.5 * rm or dist < 1.8 * rm:
         return False
     face = (np.array(a.ring) + np.array(b.ring)) / 2
+    contrast = min(a.contrast, b.contrast)
+    # a coloured (or translucent) face is told by its hue: its brightness varies (pips seen through
+    # it, gradients), its chromaticity much less; a white or grey face by its grey level
+    coloured = _chroma(a.ring) >= 40 and _chroma(b.ring) >= 40
+    # light pips sit on dark, coloured or translucent faces, whose look varies more than a white face
+    tol = max(12.0, (0.5 if coloured else 0.15 if a.dark else 0.3) * contrast)
+    if max(abs(u - v) for u, v in zip(a.ring, b.ring, strict=True)) > tol:
+        return False
+    hue_a, hue_b = _chromaticity(np.array([a.ring])), _chromaticity(np.array([b.ring]))
+    if coloured and np.abs(hue_a - hue_b).max() > 0.12:
+        return False
     steps = max(3, int(dist / 2))
     h, w = work.shape[:2]
     t = np.arange(1, steps) / steps
@@ -241,8 +266,17 @@ def _same_face(a: Pip, b: Pip, work: np.ndarray) -> bool:
         return True
     xs = np.minimum(w - 1, (a.x + (b.x - a.x) * t + 0.5).astype(np.intp))
     ys = np.minimum(h - 1, (a.y + (b.y - a.y) * t + 0.5).astype(np.intp))
-    bad = int((np.abs(work[ys, xs].astype(np.float64) - face).max(axis=1) > tol).sum())
-    return bad <= 1 and bad * 6 <= steps
+    samples = work[ys, xs].astype(np.float64)
+    off = np.abs(samples - face).max(axis=1) > tol
+    if coloured:
+        off |= np.abs(_chromaticity(samples) - _chromaticity(face[None, :])).max(axis=1) > 0.12
+    bad = int(off.sum())
+    return bad <= 1 and bad * 6 <= steps if a.dark else bad * 2.5 <= steps
+
+
+def _chromaticity(bgr: np.ndarray) -> np.ndarray:
+    """(N, 3) colours divided by their sums: the hue and saturation, not the brightness."""
+    return np.asarray(bgr / np.maximum(bgr.sum(axis=1, keepdims=True), 1.0))
 
 
 def _fit(points: Points, n: int, r: float, group: tuple[Pip, ...] | list[Pip] = ()) -> float:

@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 
 #: long side of the working image: pips of dice seen from a tray camera stay 4+ px wide
 WORK_SIDE = 640
+#: smaller frames (crops) are enlarged to this long side
+MIN_WORK_SIDE = 320
 #: frames above this many pixels are refused (a 12 MP photo is 12e6; 50e6 leaves room)
 MAX_PIXELS = 50_000_000
 #: area / enclosing-circle area above which an object is a round token, not a die (square: 0.64)
@@ -49,6 +51,11 @@ def check_frame(frame: Any, name: str = "frame") -> np.ndarray:
 def working_image(frame: np.ndarray) -> tuple[np.ndarray, float]:
     """The frame scaled so that its long side is at most ``WORK_SIDE`` (and the scale used)."""
     h, w = frame.shape[:2]
+    if max(h, w) < MIN_WORK_SIDE:
+        # a crop or a thumbnail: enlarged, so that thresholds and pip sizes stay in range
+        scale = MIN_WORK_SIDE / max(h, w)
+        size = (max(1, round(w * scale)), max(1, round(h * scale)))
+        return cv2.resize(frame, size, interpolation=cv2.INTER_LINEAR), scale
     scale = min(1.0, WORK_SIDE / max(h, w))
     if scale >= 1.0:
         return frame, 1.0
