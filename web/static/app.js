@@ -250,11 +250,17 @@
     (die.skills || []).length ? el("i", { text: die.skills.join(" ") }) : null);
   }
 
+  /** "d6 #2 (4)": the size, which of that size when there are several (as the flow counts), the value. */
+  function dieName(dice, i) {
+    const d = dice[i];
+    if (!d) return `#${i + 1}`;
+    const same = dice.filter((x) => x.size === d.size);
+    const nth = same.length > 1 ? ` #${same.indexOf(d) + 1}` : "";
+    return `d${d.size}${nth} (${d.value})`;
+  }
+
   function describeDice(dice, indices) {
-    return indices.map((i) => {
-      const d = dice[i];
-      return d ? `d${d.size} (${d.value})` : `#${i + 1}`;
-    }).join(" + ");
+    return indices.map((i) => dieName(dice, i)).join(" + ");
   }
 
   /** Button Goblin's attack in the page's language, from the action and the dice it names. */
@@ -266,7 +272,7 @@
     const other = view.players[1 - view.turn.player];
     const fire = (a.fire || []).map((f) => {
       const d = mover.dice[f.die];
-      return d ? t("attack.fire_part", { die: `d${d.size}`, from: d.value, to: f.to }, `fire ${d.value}→${f.to}`) : "";
+      return d ? t("attack.fire_part", { die: dieName(mover.dice, f.die).replace(/ \(.*/, ""), from: d.value, to: f.to }, `fire ${d.value}→${f.to}`) : "";
     }).filter(Boolean);
     return t("attack.detail", {
       kind: t(`group.${a.kind}`, {}, a.kind),
@@ -398,7 +404,7 @@
     return t(c.key, c.params, c.label);
   }
 
-  let picked = null;  // the choice this phone tapped (the shared selection follows it)
+  const openGroups = new Set();  // groups this phone opened (kept open across updates)
 
   function renderChoices(s) {
     const box = $("choices");
@@ -412,14 +418,19 @@
     for (const group of order) {
       const members = choices.filter((c) => c.group === group);
       const hint = has(`group.${group}.hint`) ? el("p", { class: "hint", text: t(`group.${group}.hint`) }) : null;
-      groups.append(el("fieldset", { class: "choice-group", dataset: { group } },
-        el("legend", { text: `${groupTitle(s, group)} (${members.length})` }), hint,
+      // a long list folds by group, so a thumb finds the kind of move first; the selected one stays open
+      const open = choices.length <= 12 || members.some((c) => c.index === s.selected) || openGroups.has(group);
+      groups.append(el("details", {
+        class: "choice-group", dataset: { group }, open: open ? true : null,
+        ontoggle: (event) => { if (event.target.open) openGroups.add(group); else openGroups.delete(group); },
+      },
+        el("summary", { text: `${groupTitle(s, group)} (${members.length})` }), hint,
         members.map((c) => el("button", {
           type: "button",
           class: `choice${s.selected === c.index ? " selected" : ""}`,
           "aria-pressed": s.selected === c.index ? "true" : "false",
           dataset: { index: c.index, group: c.group },
-          onclick: () => { picked = c.index; act("select", { index: c.index }); },
+          onclick: () => act("select", { index: c.index }),
         }, choiceText(s, c)))));
     }
     const selected = choices.find((c) => c.index === s.selected);
