@@ -252,3 +252,25 @@ def test_every_game_sets_up_from_its_schema_and_shows_its_view(table: Table, pho
         assert snap["view"]["target"] == 12
     if game == "goblins":
         assert any("Cavalleria" in c["label"] for c in snap["choices"]) or snap["view"]["phase"] == "A"
+
+
+def test_a_flows_form_sends_its_action(table: Table, phone: Page) -> None:
+    """GobCon's Partita card is played through the form its view describes (nested payoff table)."""
+    table.session.new_game("gobcon", {"players": ["Ada", "Bea"]})
+    phone.goto(table.url("/"))
+    expect(phone.locator("#status")).to_contain_text("Turno di Ada")
+    phone.click("#forms > summary")
+    phone.click(".flow-form-box[data-type=partita] > summary")
+    form = phone.locator("form.flow-form[data-type=partita]")
+    form.locator("#form-partita-name").fill("Risiko")
+    form.locator("#form-partita-category").select_option(label="board")
+    for face, gp in (("king", "3"), ("green", "1"), ("black", "0"), ("darth", "-1")):
+        form.locator(f"#form-partita-payoff-{face}").fill(gp)
+    shot(phone, "10-gobcon-form")
+    form.locator("button[type=submit]").click()
+    expect(phone.locator("#history li")).to_have_count(1)
+    last = table.session.snapshot()["history"][-1]
+    assert last["action"] == {"type": "partita", "name": "Risiko", "category": "board",
+                              "payoff": {"king": 3, "green": 1, "black": 0, "darth": -1}}
+    assert last["manual"] is True
+    expect(phone.locator("#status")).to_contain_text("partecipi alla Partita")

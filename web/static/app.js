@@ -320,7 +320,7 @@
     return Number.isInteger(n) ? String(n) : String(Math.round(n * 10) / 10).replace(".", M["number.decimal"] || ".");
   }
 
-  const SKIP = new Set(["game", "title", "choices", "forms", "expects", "prompts", "over", "attacks", "attack_groups"]);
+  const SKIP = new Set(["game", "title", "phase", "choices", "forms", "expects", "prompts", "over", "attacks", "attack_groups"]);
 
   function isScalar(v) {
     return v === null || ["string", "number", "boolean"].includes(typeof v);
@@ -390,6 +390,86 @@
     if (v.phase) card.append(el("p", { class: "phase" }, t("table.phase"), " ", el("b", { text: t(`${s.game}.phase.${v.phase}`, {}, String(v.phase)) })));
     card.append(genericValue(v, 0));
     root.append(card);
+    const forms = (Array.isArray(v.forms) ? v.forms : []).filter((f) => f && f.type && f.available !== false);
+    if (forms.length) root.append(renderForms(s, forms));
+  }
+
+  // --------------------------------------------------------------- the flows' parameterised actions
+
+  /** An input for one field of a flow's form, from its descriptor (a type word, options, or a sentence). */
+  function formInput(s, name, spec, path) {
+    const id = `form-${path.join("-")}`;
+    const players = (s.view && (s.view.players || s.view.bands)) || [];
+    if (Array.isArray(spec)) {
+      return el("select", { id, dataset: { path: path.join("."), kind: "option" } },
+        spec.map((o) => el("option", { value: JSON.stringify(o), text: o === null ? "—" : t(`option.${name}.${o}`, {}, String(o)) })));
+    }
+    const words = String(spec).toLowerCase();
+    if (words === "player" || words === "player index") {
+      return el("select", { id, dataset: { path: path.join("."), kind: "number" } },
+        players.map((p, i) => el("option", { value: i, text: p.name || `#${i + 1}` })));
+    }
+    if (words === "bool") return el("input", { id, type: "checkbox", dataset: { path: path.join("."), kind: "bool" } });
+    if (words.startsWith("list") || words.includes("indices")) {
+      return el("input", { id, type: "text", placeholder: spec, dataset: { path: path.join("."), kind: "json" } });
+    }
+    if (words === "int" || words === "card" || /\b(index|seconds|cm|goblins|number)\b/.test(words)) {
+      return el("input", { id, type: "number", inputmode: "numeric", placeholder: words === "int" ? "" : spec, dataset: { path: path.join("."), kind: "number" } });
+    }
+    return el("input", { id, type: "text", placeholder: words === "text" ? "" : spec, autocomplete: "off", dataset: { path: path.join("."), kind: "text" } });
+  }
+
+  function formFields(s, fields, path) {
+    const out = [];
+    for (const [name, spec] of Object.entries(fields || {})) {
+      if (spec && typeof spec === "object" && !Array.isArray(spec)) {
+        out.push(el("fieldset", { class: "group" }, el("legend", { text: humanise(name) }), formFields(s, spec, [...path, name])));
+        continue;
+      }
+      const input = formInput(s, name, spec, [...path, name]);
+      if (input.type === "checkbox") out.push(el("label", { class: "check" }, input, " ", humanise(name)));
+      else out.push(el("label", { for: input.id, text: humanise(name) }), input);
+    }
+    return out;
+  }
+
+  function readForm(form, type) {
+    const action = { type };
+    for (const input of form.querySelectorAll("[data-path]")) {
+      const kind = input.dataset.kind;
+      let value;
+      if (kind === "bool") value = input.checked;
+      else if (input.value === "") continue;
+      else if (kind === "number") value = Number(input.value);
+      else if (kind === "option") value = JSON.parse(input.value);
+      else if (kind === "json") {
+        try { value = JSON.parse(/^[\[{]/.test(input.value.trim()) ? input.value : `[${input.value}]`); } catch (error) { value = input.value; }
+      } else value = input.value.trim();
+      const keys = input.dataset.path.split(".").slice(1);
+      let target = action;
+      for (const key of keys.slice(0, -1)) target = target[key] = target[key] || {};
+      target[keys[keys.length - 1]] = value;
+    }
+    return action;
+  }
+
+  function renderForms(s, forms) {
+    const box = el("details", { class: "card forms", id: "forms", open: formsOpen ? true : null,
+      ontoggle: (event) => { formsOpen = event.target.open; } },
+      el("summary", { text: t("table.more_actions") }),
+      el("p", { class: "hint", text: t("table.more_actions_hint") }));
+    for (const f of forms) {
+      const title = t(`form.${s.game}.${f.type}`, {}, f.label || humanise(f.type));
+      const form = el("form", { class: "flow-form", dataset: { type: f.type }, novalidate: true },
+        formFields(s, f.fields, [f.type]),
+        el("button", { type: "submit", text: t("table.send") }));
+      form.onsubmit = (event) => {
+        event.preventDefault();
+        act("correct", { action: readForm(form, f.type) });
+      };
+      box.append(el("details", { class: "flow-form-box", dataset: { type: f.type } }, el("summary", { text: title }), form));
+    }
+    return box;
   }
 
   function groupTitle(s, group) {
@@ -404,6 +484,7 @@
     return t(c.key, c.params, c.label);
   }
 
+  let formsOpen = false;
   const openGroups = new Set();  // groups this phone opened (kept open across updates)
 
   function renderChoices(s) {
@@ -473,7 +554,8 @@
     const params = Object.assign({}, a);
     if (a.values) params.values = Object.values(a.values).join(", ");
     const key = has(`history.${s.game}.${type}`) ? `history.${s.game}.${type}` : `history.${type}`;
-    let text = t(key, params, `${type} ${JSON.stringify(a)}`);
+    const details = Object.entries(a).filter(([k]) => k !== "type").map(([k, v]) => `${humanise(k)} ${fmt(v)}`).join(" · ");
+    let text = t(key, params, [humanise(type), details].filter(Boolean).join(": "));
     if (entry.manual) text += ` · ${t("history.manual")}`;
     return text;
   }
