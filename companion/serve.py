@@ -561,7 +561,8 @@ def run(companion: Companion) -> int:
                                channel_timeout=120, ident="goblin-companion")
     except OSError as error:
         companion.close()
-        why = "is already in use" if error.errno == errno.EADDRINUSE else f"cannot be opened ({error.strerror})"
+        taken = error.errno == errno.EADDRINUSE
+        why = "is already in use" if taken else f"cannot be opened ({error.strerror})"
         print(f"goblin-companion serve: {config.host}:{config.port} {why}; choose another with --port",
               file=sys.stderr)
         return 2
