@@ -170,6 +170,14 @@ def test_tap_a_die_to_correct_it(table: Table, phone: Page) -> None:
     assert last["action"] == {"type": "reading", "values": {**FIRST_ROLL, "p0.1": 1}}
     expect(phone.locator("#history li").first).to_contain_text("inserita a mano")
 
+    phone.click("#undo")  # the first tap only arms the button
+    expect(phone.locator("#undo")).to_have_text("Tocca di nuovo per annullare")
+    assert table.session.step == 1
+    phone.click("#undo")
+    expect(phone.locator("#history li")).to_have_count(0)
+    assert table.session.step == 0
+    expect(phone.locator("#awaiting")).to_be_visible()
+
 
 def test_control_needs_the_pin_and_the_page_asks_for_it(table: Table, phone: Page) -> None:
     table.session.new_game("button-goblin", D6_SETUP)

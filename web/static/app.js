@@ -586,7 +586,21 @@
     $("confirm-choice").onclick = () => {
       if (state && state.selected !== null && state.selected !== undefined) act("choose", { index: state.selected });
     };
-    $("undo").onclick = () => act("undo");
+    // undo takes two taps (the second within 3 s), so a stray thumb takes nothing back
+    const undo = $("undo");
+    let disarm = null;
+    undo.onclick = () => {
+      clearTimeout(disarm);
+      if (undo.dataset.armed === "yes") {
+        undo.dataset.armed = "";
+        undo.textContent = t("action.undo");
+        act("undo");
+        return;
+      }
+      undo.dataset.armed = "yes";
+      undo.textContent = t("action.undo_again");
+      disarm = setTimeout(() => { undo.dataset.armed = ""; undo.textContent = t("action.undo"); }, 3000);
+    };
     listeners.push(renderTable);
   }
 
