@@ -256,6 +256,14 @@ def test_every_game_sets_up_from_its_schema_and_shows_its_view(table: Table, pho
     else:
         expect(phone.locator("#awaiting")).to_be_visible()
     shot(phone, f"09-{game}")
+    if game == "dadoteck":  # a placement roll typed on the correction page puts the pawn on the board
+        phone.click("#nav-correct")
+        phone.select_option("#slot-p0", "7")
+        phone.click("#correct-save")
+        phone.wait_for_url(table.url("/"))
+        expect(phone.locator(".board .square[data-square='7']")).to_have_class("square taken")
+        expect(phone.locator(".board .square[data-square='7']")).to_contain_text("Giocatore 1")
+        shot(phone, "09-dadoteck-placed")
     if game == "gobcon":
         assert snap["view"]["target"] == 12
     if game == "goblins":

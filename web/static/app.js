@@ -320,7 +320,9 @@
     return Number.isInteger(n) ? String(n) : String(Math.round(n * 10) / 10).replace(".", M["number.decimal"] || ".");
   }
 
-  const SKIP = new Set(["game", "title", "phase", "choices", "forms", "expects", "prompts", "over", "attacks", "attack_groups"]);
+  // shown elsewhere on the page (status line, choices, forms) or only for machines
+  const SKIP = new Set(["game", "title", "phase", "choices", "forms", "expects", "prompts", "over", "attacks",
+    "attack_groups", "awaiting", "message", "index"]);
 
   function isScalar(v) {
     return v === null || ["string", "number", "boolean"].includes(typeof v);
@@ -349,12 +351,25 @@
     const dl = el("dl", { class: "facts" });
     for (const [k, v] of Object.entries(value)) {
       if (SKIP.has(k) || v === null || v === undefined || (Array.isArray(v) && !v.length)) continue;
-      dl.append(el("dt", { text: humanise(k) }), el("dd", {}, genericValue(v, depth + 1)));
+      // nested objects and tables take the full width, under their name
+      const wide = !isScalar(v) && !(Array.isArray(v) && v.every(isScalar)) ? "wide" : null;
+      dl.append(el("dt", { class: wide, text: humanise(k) }), el("dd", { class: wide }, genericValue(v, depth + 1)));
     }
     return dl;
   }
 
+  /** A board of numbered squares (Dadoteck's): one tile per square with its pawn and its special rule. */
+  function boardGrid(rows) {
+    return el("div", { class: "board" }, rows.map((r) => el("div", {
+      class: `square${r.special && r.active !== false ? " special" : ""}${r.in_play === false ? " out" : ""}${r.name || r.pawn !== null && r.pawn !== undefined ? " taken" : ""}`,
+      title: r.special ? humanise(r.special) : "",
+      dataset: { square: r.square },
+    }, el("b", { text: r.square }), el("span", { text: r.name || "" }),
+    r.special ? el("small", { text: t(`square.${r.special}`, {}, humanise(r.special)) }) : null)));
+  }
+
   function genericTable(rows, depth) {
+    if (rows.every((r) => typeof r.square === "number")) return boardGrid(rows);
     const columns = [];
     for (const row of rows) {
       for (const [k, v] of Object.entries(row)) {
