@@ -552,9 +552,9 @@
     if (a.values) {
       const slots = (s.expects && s.expects.slots) || [];
       for (const [key, value] of Object.entries(a.values)) {
-        const slot = slots.find((x) => x.key === key) || { label: key, sides: null };
+        const slot = slots.find((x) => x.key === key) || { key, label: key, sides: null };
         dice.append(el("a", { class: "die tap", href: `/correct#slot-${key}`, title: t("correct.tap"), dataset: { slot: key } },
-          el("b", { text: value }), el("small", { text: slot.label })));
+          el("b", { text: value }), el("small", { text: slotLabel(s, { key, ...slot }) })));
       }
     } else if ("alive" in a || "dead" in a) {
       dice.append(el("p", { class: "tokens", text: t("tokens.count", { alive: a.alive, dead: a.dead }) }));
@@ -649,12 +649,30 @@
       for (let n = slot.low ?? 1; n <= high; n++) {
         select.append(el("option", { value: n, text: n, selected: values[slot.key] === n ? true : null }));
       }
-      fields.append(el("div", { class: "slot" },
-        el("label", { for: `slot-${slot.key}` }, slot.label, " ", el("small", { text: slot.sides ? `d${slot.sides}` : "" })),
+      const camera = values[slot.key] !== undefined ? t("correct.camera_read", { value: values[slot.key] }) : "";
+      fields.append(el("div", { class: "slot", dataset: { slot: slot.key } },
+        el("label", { for: `slot-${slot.key}` }, slotLabel(s, slot), " ", el("small", { text: camera })),
         select));
     }
     const target = location.hash.slice(1);
     if (target && $(target)) $(target).focus();
+  }
+
+  /** Which die a slot is, in words a player can match with the tray: Button Goblin's slots name the
+      die's place in the button and its skills; other games' labels stand as the flow wrote them. */
+  function slotLabel(s, slot) {
+    const m = /^p(\d+)\.(\d+)([ab]?)$/.exec(slot.key);
+    const players = s.view && s.view.players;
+    if (s.game === "button-goblin" && m && players && players[m[1]]) {
+      const player = players[m[1]];
+      const die = player.dice[Number(m[2])];
+      if (die) {
+        const half = m[3] ? ` (${m[3] === "a" ? 1 : 2}/2)` : "";
+        return t("correct.bg_die", { player: player.name, n: Number(m[2]) + 1, die: `d${slot.sides}${half}`,
+          skills: die.skills.length ? ` ${die.skills.join(" ")}` : "" }, slot.label);
+      }
+    }
+    return slot.sides && !slot.label.includes(`d${slot.sides}`) ? `${slot.label} d${slot.sides}` : slot.label;
   }
 
   function initCorrect() {
