@@ -242,7 +242,7 @@
     const sides = die.sides && die.sides.length ? die.sides : null;
     const size = die.size === null || die.size === undefined ? "?" : die.size;
     return el("span", {
-      class: `die${die.barred ? " barred" : ""}${die.reroll ? " reroll" : ""}${opts && opts.captured ? " captured" : ""}`,
+      class: `die${die.barred ? " barred" : ""}${die.reroll ? " reroll" : ""}${die.proposed ? " proposed" : ""}${opts && opts.captured ? " captured" : ""}`,
       title: die.label || "",
     },
     el("b", { text: die.value === null || die.value === undefined ? "–" : die.value }),
@@ -302,11 +302,19 @@
         el("dd", { text: `${lr.scores.map(fmtScore).join(" – ")} · ${lr.tie ? t("bg.tie") : t("bg.winner", { name: v.players[lr.winner].name })}` }));
     }
     root.append(el("section", { class: "card" }, facts));
+    // the camera's reading, not confirmed yet, shows on the dice it is for (dashed)
+    const read = (s.proposal && s.proposal.action && s.proposal.action.values) || {};
+    const proposed = (p, i, die) => {
+      const one = read[`p${p}.${i}`];
+      const twin = read[`p${p}.${i}a`] !== undefined ? read[`p${p}.${i}a`] + read[`p${p}.${i}b`] : undefined;
+      const value = one !== undefined ? one : twin;
+      return value === undefined ? die : { ...die, value, proposed: true };
+    };
     v.players.forEach((p, i) => {
       const mine = v.turn && v.turn.player === i;
       root.append(el("section", { class: `card player${mine ? " to-move" : ""}`, id: `player-${i}` },
         el("h2", {}, p.name, " ", el("small", { text: `${p.button} · ${p.recipe}` })),
-        el("div", { class: "dice" }, p.dice.map((d) => dieChip(d))),
+        el("div", { class: "dice" }, p.dice.map((d, n) => dieChip(proposed(i, n, d)))),
         p.captured.length ? el("p", { class: "captured" }, t("bg.captured"), " ", p.captured.map((d) => dieChip(d, { captured: true }))) : null,
         el("p", { class: "meta" },
           p.score !== null && p.score !== undefined ? t("bg.score", { score: fmtScore(p.score) }) : "",
