@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import importlib
 import json
 import logging
@@ -555,8 +556,16 @@ def run(companion: Companion) -> int:
     from waitress.server import create_server
 
     config = companion.config
-    server = create_server(companion.app, host=config.host, port=config.port, threads=config.threads,
-                           channel_timeout=120, ident="goblin-companion")
+    try:
+        server = create_server(companion.app, host=config.host, port=config.port, threads=config.threads,
+                               channel_timeout=120, ident="goblin-companion")
+    except OSError as error:
+        companion.close()
+        taken = error.errno == errno.EADDRINUSE
+        why = "is already in use" if taken else f"cannot be opened ({error.strerror})"
+        print(f"goblin-companion serve: {config.host}:{config.port} {why}; choose another with --port",
+              file=sys.stderr)
+        return 2
     port = int(getattr(server, "effective_port", config.port))
 
     def stop(signum: int, frame: FrameType | None) -> None:

@@ -242,7 +242,7 @@
     const sides = die.sides && die.sides.length ? die.sides : null;
     const size = die.size === null || die.size === undefined ? "?" : die.size;
     return el("span", {
-      class: `die${die.barred ? " barred" : ""}${die.reroll ? " reroll" : ""}${opts && opts.captured ? " captured" : ""}`,
+      class: `die${die.barred ? " barred" : ""}${die.reroll ? " reroll" : ""}${die.proposed ? " proposed" : ""}${opts && opts.captured ? " captured" : ""}`,
       title: die.label || "",
     },
     el("b", { text: die.value === null || die.value === undefined ? "–" : die.value }),
@@ -250,11 +250,17 @@
     (die.skills || []).length ? el("i", { text: die.skills.join(" ") }) : null);
   }
 
+  /** "d6 #2 (4)": the size, which of that size when there are several (as the flow counts), the value. */
+  function dieName(dice, i) {
+    const d = dice[i];
+    if (!d) return `#${i + 1}`;
+    const same = dice.filter((x) => x.size === d.size);
+    const nth = same.length > 1 ? ` #${same.indexOf(d) + 1}` : "";
+    return `d${d.size}${nth} (${d.value})`;
+  }
+
   function describeDice(dice, indices) {
-    return indices.map((i) => {
-      const d = dice[i];
-      return d ? `d${d.size} (${d.value})` : `#${i + 1}`;
-    }).join(" + ");
+    return indices.map((i) => dieName(dice, i)).join(" + ");
   }
 
   /** Button Goblin's attack in the page's language, from the action and the dice it names. */
@@ -266,7 +272,7 @@
     const other = view.players[1 - view.turn.player];
     const fire = (a.fire || []).map((f) => {
       const d = mover.dice[f.die];
-      return d ? t("attack.fire_part", { die: `d${d.size}`, from: d.value, to: f.to }, `fire ${d.value}→${f.to}`) : "";
+      return d ? t("attack.fire_part", { die: dieName(mover.dice, f.die).replace(/ \(.*/, ""), from: d.value, to: f.to }, `fire ${d.value}→${f.to}`) : "";
     }).filter(Boolean);
     return t("attack.detail", {
       kind: t(`group.${a.kind}`, {}, a.kind),
@@ -296,11 +302,19 @@
         el("dd", { text: `${lr.scores.map(fmtScore).join(" – ")} · ${lr.tie ? t("bg.tie") : t("bg.winner", { name: v.players[lr.winner].name })}` }));
     }
     root.append(el("section", { class: "card" }, facts));
+    // the camera's reading, not confirmed yet, shows on the dice it is for (dashed)
+    const read = (s.proposal && s.proposal.action && s.proposal.action.values) || {};
+    const proposed = (p, i, die) => {
+      const one = read[`p${p}.${i}`];
+      const twin = read[`p${p}.${i}a`] !== undefined ? read[`p${p}.${i}a`] + read[`p${p}.${i}b`] : undefined;
+      const value = one !== undefined ? one : twin;
+      return value === undefined ? die : { ...die, value, proposed: true };
+    };
     v.players.forEach((p, i) => {
       const mine = v.turn && v.turn.player === i;
       root.append(el("section", { class: `card player${mine ? " to-move" : ""}`, id: `player-${i}` },
         el("h2", {}, p.name, " ", el("small", { text: `${p.button} · ${p.recipe}` })),
-        el("div", { class: "dice" }, p.dice.map((d) => dieChip(d))),
+        el("div", { class: "dice" }, p.dice.map((d, n) => dieChip(proposed(i, n, d)))),
         p.captured.length ? el("p", { class: "captured" }, t("bg.captured"), " ", p.captured.map((d) => dieChip(d, { captured: true }))) : null,
         el("p", { class: "meta" },
           p.score !== null && p.score !== undefined ? t("bg.score", { score: fmtScore(p.score) }) : "",
@@ -314,7 +328,9 @@
     return Number.isInteger(n) ? String(n) : String(Math.round(n * 10) / 10).replace(".", M["number.decimal"] || ".");
   }
 
-  const SKIP = new Set(["game", "title", "choices", "forms", "expects", "prompts", "over", "attacks", "attack_groups"]);
+  // shown elsewhere on the page (status line, choices, forms) or only for machines
+  const SKIP = new Set(["game", "title", "phase", "choices", "forms", "expects", "prompts", "over", "attacks",
+    "attack_groups", "awaiting", "message", "index"]);
 
   function isScalar(v) {
     return v === null || ["string", "number", "boolean"].includes(typeof v);
@@ -343,12 +359,25 @@
     const dl = el("dl", { class: "facts" });
     for (const [k, v] of Object.entries(value)) {
       if (SKIP.has(k) || v === null || v === undefined || (Array.isArray(v) && !v.length)) continue;
-      dl.append(el("dt", { text: humanise(k) }), el("dd", {}, genericValue(v, depth + 1)));
+      // nested objects and tables take the full width, under their name
+      const wide = !isScalar(v) && !(Array.isArray(v) && v.every(isScalar)) ? "wide" : null;
+      dl.append(el("dt", { class: wide, text: humanise(k) }), el("dd", { class: wide }, genericValue(v, depth + 1)));
     }
     return dl;
   }
 
+  /** A board of numbered squares (Dadoteck's): one tile per square with its pawn and its special rule. */
+  function boardGrid(rows) {
+    return el("div", { class: "board" }, rows.map((r) => el("div", {
+      class: `square${r.special && r.active !== false ? " special" : ""}${r.in_play === false ? " out" : ""}${r.name || r.pawn !== null && r.pawn !== undefined ? " taken" : ""}`,
+      title: r.special ? humanise(r.special) : "",
+      dataset: { square: r.square },
+    }, el("b", { text: r.square }), el("span", { text: r.name || "" }),
+    r.special ? el("small", { text: t(`square.${r.special}`, {}, humanise(r.special)) }) : null)));
+  }
+
   function genericTable(rows, depth) {
+    if (rows.every((r) => typeof r.square === "number")) return boardGrid(rows);
     const columns = [];
     for (const row of rows) {
       for (const [k, v] of Object.entries(row)) {
@@ -384,6 +413,86 @@
     if (v.phase) card.append(el("p", { class: "phase" }, t("table.phase"), " ", el("b", { text: t(`${s.game}.phase.${v.phase}`, {}, String(v.phase)) })));
     card.append(genericValue(v, 0));
     root.append(card);
+    const forms = (Array.isArray(v.forms) ? v.forms : []).filter((f) => f && f.type && f.available !== false);
+    if (forms.length) root.append(renderForms(s, forms));
+  }
+
+  // --------------------------------------------------------------- the flows' parameterised actions
+
+  /** An input for one field of a flow's form, from its descriptor (a type word, options, or a sentence). */
+  function formInput(s, name, spec, path) {
+    const id = `form-${path.join("-")}`;
+    const players = (s.view && (s.view.players || s.view.bands)) || [];
+    if (Array.isArray(spec)) {
+      return el("select", { id, dataset: { path: path.join("."), kind: "option" } },
+        spec.map((o) => el("option", { value: JSON.stringify(o), text: o === null ? "—" : t(`option.${name}.${o}`, {}, String(o)) })));
+    }
+    const words = String(spec).toLowerCase();
+    if (words === "player" || words === "player index") {
+      return el("select", { id, dataset: { path: path.join("."), kind: "number" } },
+        players.map((p, i) => el("option", { value: i, text: p.name || `#${i + 1}` })));
+    }
+    if (words === "bool") return el("input", { id, type: "checkbox", dataset: { path: path.join("."), kind: "bool" } });
+    if (words.startsWith("list") || words.includes("indices")) {
+      return el("input", { id, type: "text", placeholder: spec, dataset: { path: path.join("."), kind: "json" } });
+    }
+    if (words === "int" || words === "card" || /\b(index|seconds|cm|goblins|number)\b/.test(words)) {
+      return el("input", { id, type: "number", inputmode: "numeric", placeholder: words === "int" ? "" : spec, dataset: { path: path.join("."), kind: "number" } });
+    }
+    return el("input", { id, type: "text", placeholder: words === "text" ? "" : spec, autocomplete: "off", dataset: { path: path.join("."), kind: "text" } });
+  }
+
+  function formFields(s, fields, path) {
+    const out = [];
+    for (const [name, spec] of Object.entries(fields || {})) {
+      if (spec && typeof spec === "object" && !Array.isArray(spec)) {
+        out.push(el("fieldset", { class: "group" }, el("legend", { text: humanise(name) }), formFields(s, spec, [...path, name])));
+        continue;
+      }
+      const input = formInput(s, name, spec, [...path, name]);
+      if (input.type === "checkbox") out.push(el("label", { class: "check" }, input, " ", humanise(name)));
+      else out.push(el("label", { for: input.id, text: humanise(name) }), input);
+    }
+    return out;
+  }
+
+  function readForm(form, type) {
+    const action = { type };
+    for (const input of form.querySelectorAll("[data-path]")) {
+      const kind = input.dataset.kind;
+      let value;
+      if (kind === "bool") value = input.checked;
+      else if (input.value === "") continue;
+      else if (kind === "number") value = Number(input.value);
+      else if (kind === "option") value = JSON.parse(input.value);
+      else if (kind === "json") {
+        try { value = JSON.parse(/^[\[{]/.test(input.value.trim()) ? input.value : `[${input.value}]`); } catch (error) { value = input.value; }
+      } else value = input.value.trim();
+      const keys = input.dataset.path.split(".").slice(1);
+      let target = action;
+      for (const key of keys.slice(0, -1)) target = target[key] = target[key] || {};
+      target[keys[keys.length - 1]] = value;
+    }
+    return action;
+  }
+
+  function renderForms(s, forms) {
+    const box = el("details", { class: "card forms", id: "forms", open: formsOpen ? true : null,
+      ontoggle: (event) => { formsOpen = event.target.open; } },
+      el("summary", { text: t("table.more_actions") }),
+      el("p", { class: "hint", text: t("table.more_actions_hint") }));
+    for (const f of forms) {
+      const title = t(`form.${s.game}.${f.type}`, {}, f.label || humanise(f.type));
+      const form = el("form", { class: "flow-form", dataset: { type: f.type }, novalidate: true },
+        formFields(s, f.fields, [f.type]),
+        el("button", { type: "submit", text: t("table.send") }));
+      form.onsubmit = (event) => {
+        event.preventDefault();
+        act("correct", { action: readForm(form, f.type) });
+      };
+      box.append(el("details", { class: "flow-form-box", dataset: { type: f.type } }, el("summary", { text: title }), form));
+    }
+    return box;
   }
 
   function groupTitle(s, group) {
@@ -398,7 +507,8 @@
     return t(c.key, c.params, c.label);
   }
 
-  let picked = null;  // the choice this phone tapped (the shared selection follows it)
+  let formsOpen = false;
+  const openGroups = new Set();  // groups this phone opened (kept open across updates)
 
   function renderChoices(s) {
     const box = $("choices");
@@ -412,14 +522,19 @@
     for (const group of order) {
       const members = choices.filter((c) => c.group === group);
       const hint = has(`group.${group}.hint`) ? el("p", { class: "hint", text: t(`group.${group}.hint`) }) : null;
-      groups.append(el("fieldset", { class: "choice-group", dataset: { group } },
-        el("legend", { text: `${groupTitle(s, group)} (${members.length})` }), hint,
+      // a long list folds by group, so a thumb finds the kind of move first; the selected one stays open
+      const open = choices.length <= 12 || members.some((c) => c.index === s.selected) || openGroups.has(group);
+      groups.append(el("details", {
+        class: "choice-group", dataset: { group }, open: open ? true : null,
+        ontoggle: (event) => { if (event.target.open) openGroups.add(group); else openGroups.delete(group); },
+      },
+        el("summary", { text: `${groupTitle(s, group)} (${members.length})` }), hint,
         members.map((c) => el("button", {
           type: "button",
           class: `choice${s.selected === c.index ? " selected" : ""}`,
           "aria-pressed": s.selected === c.index ? "true" : "false",
           dataset: { index: c.index, group: c.group },
-          onclick: () => { picked = c.index; act("select", { index: c.index }); },
+          onclick: () => act("select", { index: c.index }),
         }, choiceText(s, c)))));
     }
     const selected = choices.find((c) => c.index === s.selected);
@@ -445,9 +560,9 @@
     if (a.values) {
       const slots = (s.expects && s.expects.slots) || [];
       for (const [key, value] of Object.entries(a.values)) {
-        const slot = slots.find((x) => x.key === key) || { label: key, sides: null };
+        const slot = slots.find((x) => x.key === key) || { key, label: key, sides: null };
         dice.append(el("a", { class: "die tap", href: `/correct#slot-${key}`, title: t("correct.tap"), dataset: { slot: key } },
-          el("b", { text: value }), el("small", { text: slot.label })));
+          el("b", { text: value }), el("small", { text: slotLabel(s, { key, ...slot }) })));
       }
     } else if ("alive" in a || "dead" in a) {
       dice.append(el("p", { class: "tokens", text: t("tokens.count", { alive: a.alive, dead: a.dead }) }));
@@ -462,7 +577,8 @@
     const params = Object.assign({}, a);
     if (a.values) params.values = Object.values(a.values).join(", ");
     const key = has(`history.${s.game}.${type}`) ? `history.${s.game}.${type}` : `history.${type}`;
-    let text = t(key, params, `${type} ${JSON.stringify(a)}`);
+    const details = Object.entries(a).filter(([k]) => k !== "type").map(([k, v]) => `${humanise(k)} ${fmt(v)}`).join(" · ");
+    let text = t(key, params, [humanise(type), details].filter(Boolean).join(": "));
     if (entry.manual) text += ` · ${t("history.manual")}`;
     return text;
   }
@@ -493,7 +609,21 @@
     $("confirm-choice").onclick = () => {
       if (state && state.selected !== null && state.selected !== undefined) act("choose", { index: state.selected });
     };
-    $("undo").onclick = () => act("undo");
+    // undo takes two taps (the second within 3 s), so a stray thumb takes nothing back
+    const undo = $("undo");
+    let disarm = null;
+    undo.onclick = () => {
+      clearTimeout(disarm);
+      if (undo.dataset.armed === "yes") {
+        undo.dataset.armed = "";
+        undo.textContent = t("action.undo");
+        act("undo");
+        return;
+      }
+      undo.dataset.armed = "yes";
+      undo.textContent = t("action.undo_again");
+      disarm = setTimeout(() => { undo.dataset.armed = ""; undo.textContent = t("action.undo"); }, 3000);
+    };
     listeners.push(renderTable);
   }
 
@@ -527,12 +657,30 @@
       for (let n = slot.low ?? 1; n <= high; n++) {
         select.append(el("option", { value: n, text: n, selected: values[slot.key] === n ? true : null }));
       }
-      fields.append(el("div", { class: "slot" },
-        el("label", { for: `slot-${slot.key}` }, slot.label, " ", el("small", { text: slot.sides ? `d${slot.sides}` : "" })),
+      const camera = values[slot.key] !== undefined ? t("correct.camera_read", { value: values[slot.key] }) : "";
+      fields.append(el("div", { class: "slot", dataset: { slot: slot.key } },
+        el("label", { for: `slot-${slot.key}` }, slotLabel(s, slot), " ", el("small", { text: camera })),
         select));
     }
     const target = location.hash.slice(1);
     if (target && $(target)) $(target).focus();
+  }
+
+  /** Which die a slot is, in words a player can match with the tray: Button Goblin's slots name the
+      die's place in the button and its skills; other games' labels stand as the flow wrote them. */
+  function slotLabel(s, slot) {
+    const m = /^p(\d+)\.(\d+)([ab]?)$/.exec(slot.key);
+    const players = s.view && s.view.players;
+    if (s.game === "button-goblin" && m && players && players[m[1]]) {
+      const player = players[m[1]];
+      const die = player.dice[Number(m[2])];
+      if (die) {
+        const half = m[3] ? ` (${m[3] === "a" ? 1 : 2}/2)` : "";
+        return t("correct.bg_die", { player: player.name, n: Number(m[2]) + 1, die: `d${slot.sides}${half}`,
+          skills: die.skills.length ? ` ${die.skills.join(" ")}` : "" }, slot.label);
+      }
+    }
+    return slot.sides && !slot.label.includes(`d${slot.sides}`) ? `${slot.label} d${slot.sides}` : slot.label;
   }
 
   function initCorrect() {
