@@ -171,6 +171,8 @@ def _find_at(work: np.ndarray, gray: np.ndarray, block: int, min_r: float, max_r
             big, small = max(ww, hh), min(ww, hh)
             if not lo <= big <= hi or small < 0.4 * big:
                 continue
+            if x0 == 0 or y0 == 0 or x0 + ww == gray.shape[1] or y0 + hh == gray.shape[0]:
+                continue       # cut by the border: not measurable (and often a cable or a shadow)
             # the blob's own pixels (holes kept: a die seen whole has its pips as holes)
             blob = np.zeros((hh, ww), np.uint8)
             cv2.drawContours(blob, [c], -1, 1, thickness=-1, offset=(-x0, -y0))
