@@ -494,7 +494,7 @@ def _read_group(group: list[Pip]) -> Face:
         elif n == 1:
             # a lone pip: plausible, but less evidence than a layout
             value, conf = 1, 0.8 * group[0].roundness ** 0.5
-            half = 3.5 * r
+            half = 4.2 * r
         elif err <= 0.16:
             value, conf = n, float(max(0.5, 1.0 - 2.5 * err))
             a = _distances(pts)[-1] / _SPAN[n]
