@@ -156,6 +156,11 @@ def find_pips(work: np.ndarray, gray: np.ndarray | None = None, *, min_r: float 
             x, y, r = 2 * p.x + 0.5, 2 * p.y + 0.5, 2 * p.r
             if r <= 0.9 * max_r or any(math.hypot(q.x - x, q.y - y) < max(q.r, r) for q in pips):
                 continue
+            # seen at full resolution a pip is plain inside; a whole small die has its pips there
+            x0, x1 = max(0, int(x - 0.7 * r)), min(w, int(x + 0.7 * r) + 1)
+            y0, y1 = max(0, int(y - 0.7 * r)), min(h, int(y + 0.7 * r) + 1)
+            if float(gray[y0:y1, x0:x1].std()) > 0.2 * p.contrast + 6:
+                continue
             pips.append(Pip(x, y, r, p.contrast, p.ring, p.dark, p.roundness, p.wide))
     return pips
 

@@ -162,6 +162,8 @@ def read_table(frame: np.ndarray, *, calibration: Calibration | None = None, zon
     gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
     faces = [f for f in group_faces(find_pips(work, gray), work) if f.value is not None]
     faces = _side_faces_dropped(_drop_overlaps(faces))
+    if scale < 1.0:
+        faces = [f for f in faces if not _lone_light_pip_is_a_die(frame, f, scale)]
 
     def to_frame(box: tuple[float, float, float, float]) -> BBox:
         x, y, bw, bh = (v / scale for v in box)
@@ -206,9 +208,17 @@ def read_table(frame: np.ndarray, *, calibration: Calibration | None = None, zon
     else:
         min_side, max_side = side / 80, side / 5
     poly = _poly_reader()
+    tray = np.median(work.reshape(-1, 3)[:: 7], axis=0)
     for b in bodies:
         if any(inside(f, b) for f in faces):
             continue
+        bx, by, bw, bh = b.box
+        reach = [0.9 * (f.box[2] + max(bw, bh)) for f in faces]
+        if any(math.hypot(bx + bw / 2 - f.centre[0], by + bh / 2 - f.centre[1]) < d
+               for f, d in zip(faces, reach, strict=True)):
+            continue        # a read die's side or shadow, cut off from it
+        if not _on_tray(work, b.box, tray):
+            continue        # lies on something else (a laptop, a box): a key, a label, not a die
         if b.circularity < TOKEN_ROUNDNESS and max(b.box[2:]) <= max_side:
             # small (far) die: read again from the full-resolution frame, enlarged
             close = _read_closer(frame, b.box, scale)
@@ -242,6 +252,33 @@ def read_table(frame: np.ndarray, *, calibration: Calibration | None = None, zon
     dice.sort(key=lambda d: (d.bbox[0], d.bbox[1]))
     tokens.sort(key=lambda t: (t.bbox[0], t.bbox[1]))
     return TableReading(w, h, tuple(dice), tuple(tokens))
+
+
+def _lone_light_pip_is_a_die(frame: np.ndarray, face: Face, scale: float) -> bool:
+    """A small white die far away looks like one big light "pip" on a dark tray at working scale; at
+    full resolution its own pips show inside it."""
+    if len(face.pips) != 1 or face.pips[0].dark:
+        return False
+    p = face.pips[0]
+    r = 0.7 * p.r / scale
+    x, y = p.x / scale, p.y / scale
+    H, W = frame.shape[:2]
+    inner = frame[max(0, int(y - r)) : min(H, int(y + r) + 1), max(0, int(x - r)) : min(W, int(x + r) + 1)]
+    grey = cv2.cvtColor(inner, cv2.COLOR_BGR2GRAY) if inner.size else inner
+    return bool(inner.size and float(grey.std()) > 0.2 * p.contrast + 6)
+
+
+def _on_tray(work: np.ndarray, box: tuple[int, int, int, int], tray: np.ndarray) -> bool:
+    """Whether the pixels just around a box mostly have the tray's colour (the frame's median)."""
+    x, y, w, h = box
+    m = max(3, max(w, h) // 4)
+    H, W = work.shape[:2]
+    x0, y0, x1, y1 = max(0, x - m), max(0, y - m), min(W, x + w + m), min(H, y + h + m)
+    patch = work[y0:y1, x0:x1].astype(np.int16)
+    border = np.concatenate([patch[:2].reshape(-1, 3), patch[-2:].reshape(-1, 3),
+                             patch[:, :2].reshape(-1, 3), patch[:, -2:].reshape(-1, 3)])
+    close = np.abs(border - tray).max(axis=1) <= 40
+    return bool(close.mean() >= 0.5)
 
 
 def _read_closer(frame: np.ndarray, box: tuple[int, int, int, int], scale: float) -> Face | None:
