@@ -228,6 +228,8 @@ def read_table(frame: np.ndarray, *, calibration: Calibration | None = None, zon
                 continue
         if b.circularity < TOKEN_ROUNDNESS and not min_side <= max(b.box[2:]) <= max_side:
             continue
+        if max(b.box[2:]) < side / 40:
+            continue        # a speck: too small to be read, or to be told from dirt
         box = to_frame(b.box)
         x0, y0, cw, ch = box
         crop = frame[y0 : y0 + ch, x0 : x0 + cw]
