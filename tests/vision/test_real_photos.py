@@ -1,7 +1,8 @@
-"""Accuracy on a sample of the real labelled photos (see benchmarks/vision_eval.py for the full run).
+"""Accuracy on the real labelled photos (see benchmarks/vision_eval.py for the full run and the rules).
 
-Thresholds are the accuracy documented in docs/cli.md (scan), measured on the full matteop65 set,
-minus a margin for the sample: the test fails if the reader gets worse than documented.
+The thresholds are the accuracy documented in docs/cli.md (scan section) minus a small margin for
+sampling: the tests fail if the reader gets worse than documented. The held-out split (every 5th
+matteop65 photo) was never looked at while tuning; it is read whole, the development split sampled.
 """
 
 import importlib.util
@@ -19,12 +20,29 @@ _spec.loader.exec_module(vision_eval)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("split", ["dev", "held-out"])
-def test_matteop65_sample_meets_documented_accuracy(photos, split):
-    chosen = [p for p in photo_set("matteop65") if (split == "held-out") == p.held_out][::4]
+def test_matteop65_development_sample(photos):
+    chosen = [p for p in photo_set("matteop65") if not p.held_out][::4]
     r = vision_eval.evaluate("matteop65", chosen)
-    assert r["labelled"] >= 60
-    assert r["found_pct"] >= 94.0, r
-    assert r["right_pct"] >= 88.0, r
-    assert r["phantom_per_100"] <= 40.0, r
+    assert r["labelled"] >= 200
+    assert r["found_pct"] >= 98.0, r
+    assert r["right_pct"] >= 96.0, r
+    assert r["phantom_per_100"] <= 8.0, r
 
+
+@pytest.mark.slow
+def test_matteop65_held_out_split(photos):
+    chosen = [p for p in photo_set("matteop65") if p.held_out]
+    r = vision_eval.evaluate("matteop65", chosen)
+    assert r["labelled"] == 246
+    assert r["found_pct"] >= 98.5, r
+    assert r["right_pct"] >= 97.5, r
+    assert r["phantom_per_100"] <= 4.0, r
+
+
+@pytest.mark.slow
+def test_translucent_casino_dice_crops(photos):
+    """The chase crops: red and blue translucent dice, white pips, ~70 px crops (enlarged)."""
+    r = vision_eval.evaluate("chase", photo_set("chase")[::5])
+    assert r["frames"] >= 50
+    assert r["found_pct"] >= 85.0, r
+    assert r["right_pct"] >= 40.0, r
