@@ -161,9 +161,8 @@ def read_table(frame: np.ndarray, *, calibration: Calibration | None = None, zon
         ref_work = working_image(reference)[0]
     gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
     faces = [f for f in group_faces(find_pips(work, gray), work) if f.value is not None]
+    faces = [f for f in faces if not _lone_light_pip_is_a_die(frame, work, f, scale)]
     faces = _side_faces_dropped(_drop_overlaps(faces))
-    if scale < 1.0:
-        faces = [f for f in faces if not _lone_light_pip_is_a_die(frame, f, scale)]
 
     def to_frame(box: tuple[float, float, float, float]) -> BBox:
         x, y, bw, bh = (v / scale for v in box)
@@ -256,12 +255,28 @@ def read_table(frame: np.ndarray, *, calibration: Calibration | None = None, zon
     return TableReading(w, h, tuple(dice), tuple(tokens))
 
 
-def _lone_light_pip_is_a_die(frame: np.ndarray, face: Face, scale: float) -> bool:
-    """A small white die far away looks like one big light "pip" on a dark tray at working scale; at
-    full resolution its own pips show inside it."""
+def _lone_light_pip_is_a_die(frame: np.ndarray, work: np.ndarray, face: Face, scale: float) -> bool:
+    """Whether a lone light "pip" is in fact a whole light die (or token) on a darker tray.
+
+    A real 1 sits on a face about 4 pip radii wide, beyond which lies the tray, of another colour; a
+    whole die's surroundings are the tray all the way out. And a far die seen at working scale shows
+    its own pips inside when looked at in the full-resolution frame.
+    """
     if len(face.pips) != 1 or face.pips[0].dark:
         return False
     p = face.pips[0]
+    h, w = work.shape[:2]
+    angles = np.linspace(0, 2 * np.pi, 24, endpoint=False)
+    xs = (p.x + 6.5 * p.r * np.cos(angles)).astype(np.intp)
+    ys = (p.y + 6.5 * p.r * np.sin(angles)).astype(np.intp)
+    keep = (xs >= 0) & (ys >= 0) & (xs < w) & (ys < h)
+    if keep.sum() >= 8:
+        far = work[ys[keep], xs[keep]].astype(np.float64)
+        same = np.abs(far - np.array(p.ring)).max(axis=1) <= max(20.0, 0.25 * p.contrast)
+        if same.mean() >= 0.7:
+            return True
+    if scale >= 1.0:
+        return False
     r = 0.7 * p.r / scale
     x, y = p.x / scale, p.y / scale
     H, W = frame.shape[:2]

@@ -123,3 +123,29 @@ def test_large_frames_are_read_on_a_working_copy():
     assert [(d.value, d.zone) for d in reading.dice] == [(6, "p0"), (2, "p1")]
     x, y, w, h = reading.dice[0].bbox
     assert abs(x + w / 2 - 1000) < 40 and abs(y + h / 2 - 1500) < 40
+
+
+def test_non_pip_dice_are_unknown_and_go_to_vision_ii_when_installed(monkeypatch):
+    """A die with no pips (a numeral die) reads sides=None, value=None, low confidence; when
+    ``vision.poly.read_polyhedral`` exists, read_table hands it the die's crop."""
+    import sys
+    import types
+
+    img = synth.tray(kind="felt", seed=8)
+    synth.draw_die(img, 200, 240, 60, 1, pip=(235, 235, 235))      # a blank face: no pips
+    synth.draw_die(img, 450, 240, 60, 3)
+    monkeypatch.setitem(sys.modules, "vision.poly", None)            # Vision II absent
+    reading = read_table(img)
+    assert [(d.sides, d.value) for d in reading.dice] == [(None, None), (6, 3)]
+    assert reading.dice[0].confidence < 0.5
+
+    crops = []
+
+    def read_polyhedral(crop):
+        crops.append(crop.shape)
+        return types.SimpleNamespace(sides=8, sides_confidence=0.9, value=7, value_confidence=0.8)
+
+    monkeypatch.setitem(sys.modules, "vision.poly", types.SimpleNamespace(read_polyhedral=read_polyhedral))
+    reading = read_table(img)
+    assert [(d.sides, d.value) for d in reading.dice] == [(8, 7), (6, 3)]
+    assert reading.dice[0].confidence == 0.8 and len(crops) == 1 and crops[0][0] >= 50

@@ -82,3 +82,19 @@ def test_teach_validates_kind_and_label():
         Calibration().teach(img, kind="coin", label="alive")  # type: ignore[arg-type]
     with pytest.raises(InvalidVisionInput, match="label"):
         Calibration().teach(img, kind="token", label=" ")
+
+
+def test_taught_tokens_read_under_other_lights_and_trays():
+    """A small token set: both faces drawn (printed-like renders, not photos) on three trays under
+    four lights; taught once under plain light on felt, every other picture is read right."""
+    cal = _taught()
+    lights = [dict(gain=0.6, gradient=0.0), dict(gain=1.25, gradient=0.0), dict(gain=1.0, gradient=0.45),
+              dict(gain=0.85, gradient=0.2)]
+    for t, kind in enumerate(["felt", "wood", "white"]):
+        for k, light in enumerate(lights):
+            img = synth.tray(kind=kind, seed=20 + k)
+            synth.draw_token(img, 200, 240, 76, "alive", angle=37 * k + t)
+            synth.draw_token(img, 440, 240, 76, "dead", angle=-53 * k)
+            img = synth.lighting(img, noise=3.0, seed=k, **light)
+            reading = read_table(img, calibration=cal)
+            assert [t_.face for t_ in reading.tokens] == ["alive", "dead"], (kind, light, reading)
