@@ -257,7 +257,7 @@ def _same_face(a: Pip, b: Pip, work: np.ndarray) -> bool:
     contrast = min(a.contrast, b.contrast)
     # a coloured (or translucent) face is told by its hue: its brightness varies (pips seen through
     # it, gradients), its chromaticity much less; a white or grey face by its grey level
-    coloured = _chroma(a.ring) >= 40 and _chroma(b.ring) >= 40
+    coloured = chroma(a.ring) >= 40 and chroma(b.ring) >= 40
     # light pips sit on dark, coloured or translucent faces, whose look varies more than a white face
     tol = max(12.0, (0.5 if coloured else 0.15 if a.dark else 0.3) * contrast)
     if max(abs(u - v) for u, v in zip(a.ring, b.ring, strict=True)) > tol:
@@ -471,7 +471,7 @@ def _leftovers(group: list[Pip], top: list[Pip]) -> list[Face]:
     return out
 
 
-def _chroma(bgr: tuple[float, float, float]) -> float:
+def chroma(bgr: tuple[float, float, float]) -> float:
     """How coloured a face is, in grey levels (0 for white, grey and black faces)."""
     return max(bgr) - min(bgr)
 
@@ -490,10 +490,6 @@ def _read_group(group: list[Pip]) -> Face:
     else:
         err = _fit(pts, n, r, group)
         if n == 1 and not group[0].wide:
-            value, conf = None, 0.1
-            half = 2.4 * r
-        elif n == 1 and not group[0].dark and _chroma(group[0].ring) < 40:
-            # a lone light pip on a grey or black face: too often a symbol on a key or a glint
             value, conf = None, 0.1
             half = 2.4 * r
         elif n == 1:

@@ -15,7 +15,7 @@ import numpy as np
 
 from vision import _cv
 from vision.errors import InvalidVisionInput
-from vision.pips import Face, find_pips, group_faces
+from vision.pips import Face, chroma, find_pips, group_faces
 from vision.reading import BBox, Die, TableReading, Token
 from vision.zones import Zones
 
@@ -161,7 +161,9 @@ def read_table(frame: np.ndarray, *, calibration: Calibration | None = None, zon
         ref_work = working_image(reference)[0]
     gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
     faces = [f for f in group_faces(find_pips(work, gray), work) if f.value is not None]
-    faces = [f for f in faces if not _lone_light_pip_is_a_die(frame, work, f, scale)]
+    tray = np.median(work.reshape(-1, 3)[::7], axis=0)
+    faces = [f for f in faces if not _lone_light_pip_is_a_die(frame, work, f, scale)
+             and not _light_symbol_off_tray(work, f, tray)]
     faces = _side_faces_dropped(_drop_overlaps(faces))
 
     def to_frame(box: tuple[float, float, float, float]) -> BBox:
@@ -207,7 +209,6 @@ def read_table(frame: np.ndarray, *, calibration: Calibration | None = None, zon
     else:
         min_side, max_side = side / 80, side / 5
     poly = _poly_reader()
-    tray = np.median(work.reshape(-1, 3)[:: 7], axis=0)
     for b in bodies:
         if any(inside(f, b) for f in faces):
             continue
@@ -283,6 +284,16 @@ def _lone_light_pip_is_a_die(frame: np.ndarray, work: np.ndarray, face: Face, sc
     inner = frame[max(0, int(y - r)) : min(H, int(y + r) + 1), max(0, int(x - r)) : min(W, int(x + r) + 1)]
     grey = cv2.cvtColor(inner, cv2.COLOR_BGR2GRAY) if inner.size else inner
     return bool(inner.size and float(grey.std()) > 0.2 * p.contrast + 6)
+
+
+def _light_symbol_off_tray(work: np.ndarray, face: Face, tray: np.ndarray) -> bool:
+    """One or two light marks on a grey or black patch that is not on the tray: the symbols of a
+    keyboard's keys, a label. A black die with white pips lies on the tray and keeps its reading."""
+    p = face.pips[0]
+    if p.dark or len(face.pips) > 2 or chroma(p.ring) >= 40:
+        return False
+    x, y, w, h = face.box
+    return not _on_tray(work, (int(x), int(y), int(w), int(h)), tray)
 
 
 def _on_tray(work: np.ndarray, box: tuple[int, int, int, int], tray: np.ndarray) -> bool:
