@@ -3,7 +3,7 @@
 Example (every value shown is the default; ``goblin-companion serve --print-config`` prints them)::
 
     host = "0.0.0.0"          # where the phone page listens
-    port = 8080
+    port = 8080               # 0: any free port (the start-up line says which)
     language = "it"           # the page's default language: "it" or "en"
     pin = ""                  # the table PIN control actions need; "" for none
     state_dir = ""            # "" : $STATE_DIRECTORY (systemd), else ~/.local/state/goblin-companion
@@ -146,7 +146,8 @@ def _pin(value: Any, key: str) -> Pin:
         raise ConfigError(f"{key} must be a BCM pin 0..27, not {value}")
     if isinstance(value, str) and not value.strip():
         raise ConfigError(f"{key} must name a pin, not an empty string")
-    return value
+    pin: Pin = value
+    return pin
 
 
 def _section(raw: Any, cls: type, prefix: str) -> Any:
@@ -155,7 +156,8 @@ def _section(raw: Any, cls: type, prefix: str) -> Any:
     names = {f.name for f in fields(cls)}
     unknown = sorted(set(raw) - names)
     if unknown:
-        raise ConfigError(f"unknown setting {prefix}.{unknown[0]}; [{prefix}] has: {', '.join(sorted(names))}")
+        raise ConfigError(f"unknown setting {prefix}.{unknown[0]}; "
+                          f"[{prefix}] has: {', '.join(sorted(names))}")
     values: dict[str, Any] = {}
     for name, value in raw.items():
         key = f"{prefix}.{name}"
@@ -173,7 +175,8 @@ def _section(raw: Any, cls: type, prefix: str) -> Any:
 
 def _zones(raw: Any) -> dict[str, list[list[float]]]:
     if not isinstance(raw, dict) or not raw:
-        raise ConfigError(f"[zones] must name at least one zone, e.g. p0 = [[0, 0], [0.5, 0], ...], not {raw!r}")
+        raise ConfigError("[zones] must name at least one zone, e.g. p0 = [[0, 0], [0.5, 0], ...], "
+                          f"not {raw!r}")
     out = {}
     for name, polygon in raw.items():
         key = f"zones.{name}"
@@ -210,7 +213,7 @@ def parse_config(raw: Mapping[str, Any], *, source: str = "") -> Config:
             values[key] = _zones(value)
         elif key in ("port", "threads"):
             number = _check(value, int, key, "a whole number")
-            low, high = (1, 65535) if key == "port" else (4, 1000)
+            low, high = (0, 65535) if key == "port" else (4, 1000)
             if not low <= number <= high:
                 raise ConfigError(f"{key} must be {low}..{high}, not {number}")
             values[key] = number
@@ -230,7 +233,8 @@ def parse_config(raw: Mapping[str, Any], *, source: str = "") -> Config:
     buttons = values.get("buttons", config.buttons)
     pins = [buttons.confirm, buttons.next, buttons.undo]
     if len(set(pins)) != 3:
-        raise ConfigError(f"buttons.confirm, buttons.next and buttons.undo need three different pins, not {pins}")
+        raise ConfigError("buttons.confirm, buttons.next and buttons.undo need three different pins, "
+                          f"not {pins}")
     led = values.get("led", config.led)
     if led.enabled and buttons.enabled and led.pin in pins:
         raise ConfigError(f"led.pin {led.pin!r} is already a button's pin")

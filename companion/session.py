@@ -104,6 +104,7 @@ class TableSession:
         self._image: bytes | None = None
         self._camera: dict[str, Any] = {"state": "none", "message": ""}
         self._notice: str | None = None
+        self._message: str | None = None
         self._snapshot_text: str | None = None
         self._snapshot_version = -1
         with self._lock:
@@ -132,7 +133,7 @@ class TableSession:
             events.append(event)
         self._game_id, self._flow, self._setup = record.id, flow, record.setup
         self._states, self._events = states, events
-        self._reset_turn()
+        self._choices = None
 
     def _reset_turn(self) -> None:
         self._choices = None
@@ -140,6 +141,8 @@ class TableSession:
         self._proposal = None
         self._proposal_state = None
         self._reading = None
+        self._notice = None
+        self._message = None
 
     def _bump(self) -> None:
         self._version += 1
@@ -229,6 +232,7 @@ class TableSession:
             "can_undo": bool(self._events),
             "image": self._image is not None,
             "notice": self._notice,
+            "message": self._message,
             "games": available_games(),
         }
 
@@ -263,7 +267,6 @@ class TableSession:
             game_id = self.store.start_game(flow.game, setup)
             self._game_id, self._flow, self._setup = game_id, flow, _plain(dict(setup))
             self._states, self._events = [state], []
-            self._notice = None
             self._reset_turn()
             self._bump()
             log.info("new game %d: %s", game_id, flow.game)
@@ -409,6 +412,12 @@ class TableSession:
                 self._image = bytes(image)
             self._bump()
             return self.snapshot()
+
+    def note(self, message: str) -> None:
+        """Show a passing message (e.g. why a button press did nothing) until the table moves on."""
+        with self._lock:
+            self._message = str(message)
+            self._bump()
 
     def set_image(self, image: bytes) -> None:
         """Show a new annotated camera JPEG without a reading."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -27,10 +28,10 @@ PAIRS = (
 QUALITY = 82
 
 
-def build(source: Path) -> list[dict[str, object]]:
+def build(source: Path) -> list[dict[str, Any]]:
     labels = json.loads((source / "labels.json").read_text())
     by_file = {image["file"]: image for image in labels["images"]}
-    out = []
+    out: list[dict[str, Any]] = []
     for n, pair in enumerate(PAIRS, 1):
         halves, dice = [], []
         for side, name in enumerate(pair):
@@ -54,4 +55,4 @@ def build(source: Path) -> list[dict[str, object]]:
 
 if __name__ == "__main__":  # pragma: no cover
     for image in build(Path(sys.argv[1])):
-        print(image["file"], [d["value"] for d in image["dice"]])  # type: ignore[index]
+        print(image["file"], [d["value"] for d in image["dice"]])
