@@ -478,7 +478,9 @@
     const root = $("view");
     root.replaceChildren();
     if (s.view) {
+      const own = window.goblinViews && window.goblinViews[s.game];  // dedicated views (static/games.js)
       if (s.game === "button-goblin" && Array.isArray(s.view.players)) renderButtonGoblin(s, root);
+      else if (own) own(s, root, { el, t, has, act, fmt, renderGeneric });
       else renderGeneric(s, root);
     }
     renderChoices(s);
