@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import importlib
 import json
 import logging
@@ -392,12 +393,10 @@ class Companion:
         try:
             replay = config.camera.replay or DEMO_DIR
             spec = camera or config.camera.source
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always")
+            with warnings.catch_warnings():  # the hardware modules log their own fallbacks
+                warnings.simplefilter("ignore")
                 choice = open_camera(spec, replay_default=replay, frame_interval=config.camera.frame_interval,
                                      photo_seconds=config.camera.photo_seconds)
-            for warning in caught:
-                log.warning("%s", warning.message)
             self.camera_reason = choice.reason
             self.holder = FrameHolder()
             self.capture = CaptureLoop(
@@ -425,25 +424,21 @@ class Companion:
         from hardware.buttons import TableButtons
 
         b = self.config.buttons
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
+        with warnings.catch_warnings():  # the hardware modules log their own fallbacks
+            warnings.simplefilter("ignore")
             buttons = TableButtons(b.confirm, b.next, b.undo, debounce=b.debounce, undo_hold=b.undo_hold,
                                    pull_up=b.pull_up, poll_interval=poll, pin_factory=pin_factory,
                                    **({"clock": clock} if clock is not None else {}))
-        for warning in caught:
-            log.warning("buttons: %s", warning.message)
         wire_buttons(buttons, self.session)
         return buttons
 
     def _led(self, pin_factory: Any) -> Any:
         from hardware.led import StatusLED
 
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
+        with warnings.catch_warnings():  # the hardware modules log their own fallbacks
+            warnings.simplefilter("ignore")
             led = StatusLED(self.config.led.pin, active_high=self.config.led.active_high,
                             pin_factory=pin_factory)
-        for warning in caught:
-            log.warning("LED: %s", warning.message)
         self.led_follower = LedFollower(self.session, led)
         return led
 
@@ -561,8 +556,16 @@ def run(companion: Companion) -> int:
     from waitress.server import create_server
 
     config = companion.config
-    server = create_server(companion.app, host=config.host, port=config.port, threads=config.threads,
-                           channel_timeout=120, ident="goblin-companion")
+    try:
+        server = create_server(companion.app, host=config.host, port=config.port, threads=config.threads,
+                               channel_timeout=120, ident="goblin-companion")
+    except OSError as error:
+        companion.close()
+        taken = error.errno == errno.EADDRINUSE
+        why = "is already in use" if taken else f"cannot be opened ({error.strerror})"
+        print(f"goblin-companion serve: {config.host}:{config.port} {why}; choose another with --port",
+              file=sys.stderr)
+        return 2
     port = int(getattr(server, "effective_port", config.port))
 
     def stop(signum: int, frame: FrameType | None) -> None:

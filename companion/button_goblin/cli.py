@@ -19,8 +19,10 @@ from companion.button_goblin.jsonio import (
     attack_to_json,
     position_from_json,
     position_to_json,
+    show,
 )
 from companion.errors import GoblinError, InvalidInput
+from companion.jsoncli import loads, read_text
 
 USAGE = "usage: goblin-companion button-goblin analyze|apply [--position NOTATION] < input.json"
 
@@ -48,14 +50,10 @@ def apply_json(position: Position, attack: JSON) -> dict[str, JSON]:
 
 
 def _read_json(stdin: TextIO, what: str) -> JSON:
-    text = stdin.read()
+    text = read_text(stdin)
     if not text.strip():
         raise InvalidInput(f"expected {what} as JSON on stdin, got nothing")
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        where = f"line {error.lineno} column {error.colno}"
-        raise InvalidInput(f"malformed JSON on stdin: {error.msg} at {where}") from None
+    return loads(text, "stdin", wording="malformed JSON on")
 
 
 def run(argv: Sequence[str], stdin: TextIO) -> dict[str, JSON]:
@@ -81,7 +79,7 @@ def run(argv: Sequence[str], stdin: TextIO) -> dict[str, JSON]:
         raise InvalidInput('apply expects a JSON object with an "attack" (and a "position", or --position)')
     extra = set(data) - {"position", "attack"}
     if extra:
-        raise InvalidInput(f"apply input has unknown key {sorted(extra)[0]!r}")
+        raise InvalidInput(f"apply input has unknown key {show(sorted(extra)[0])}")
     if notation is not None:
         if "position" in data:
             raise InvalidInput("give the position either with --position or in the JSON, not both")

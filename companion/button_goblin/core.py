@@ -45,6 +45,19 @@ FIRE_KINDS: Final[frozenset[str]] = frozenset({"power", "skill"})
 MAX_SIZE: Final = 1_000_000
 """Sanity bound on a die size (the roster's largest is Racca's 1000)."""
 
+MAX_DICE: Final = 12
+"""Sanity bound on the dice a player has in play, and on those captured (not a rule: the rulebook sets
+no limit and the roster's largest button, Madness, has 6). Legal attacks grow with the subsets of the
+dice (2^n), so the bound keeps any input answered within about 50 ms (12 speed dice against 12 ones)."""
+
+
+def read_number(digits: str, where: str) -> int:
+    """The decimal ``digits`` of a notation, refusing numbers far beyond any die (``where`` is quoted)."""
+    digits = digits.strip()
+    if len(digits) > len(str(MAX_SIZE)):
+        raise InvalidInput(f"number too large in {where[:60]!r}: {digits[:12]}... has {len(digits)} digits")
+    return int(digits)
+
 
 def half_up(n: int) -> int:
     """Half of ``n``, rounded up, as every half in the rulebook is."""
@@ -77,6 +90,8 @@ class Die:
             for s in self.sides:
                 if not 0 <= s <= MAX_SIZE:
                     raise InvalidInput(f"die size {s} is outside 0..{MAX_SIZE}")
+            if len(self.sides) == 2 and self.sides[0] != self.sides[1]:
+                raise InvalidInput(f"a twin (GE) is two equal dice, not ({self.sides[0]},{self.sides[1]})")
         for skill in self.skills:
             if skill not in SKILLS:
                 raise InvalidInput(f"unknown skill {skill!r}; one of: {', '.join(SKILLS)}")
@@ -84,6 +99,12 @@ class Die:
             raise InvalidInput("GE is written as two sizes, e.g. (10,10); it is not kept as a skill")
         if tuple(sorted(set(self.skills))) != self.skills:
             object.__setattr__(self, "skills", tuple(sorted(set(self.skills))))
+        if self.has_captured and "DS" not in self.skills:
+            raise InvalidInput(f"die {self.format()} is not a disintegration (DS) die: only DS dice "
+                               "record that they have captured (has_captured)")
+        if self.focus_reduced and "FO" not in self.skills:
+            raise InvalidInput(f"die {self.format()} is not a focus (FO) die: only focus dice are "
+                               "turned down by focus and barred (focus_reduced)")
         too_high = self.value is not None and self.high is not None and self.value > self.high
         if self.value is not None and (self.value < self.low or too_high):
             span = f"{self.low}..{self.high}"
@@ -100,9 +121,12 @@ class Die:
 
     @property
     def low(self) -> int:
-        """The lowest value the die can show (2 for a twin, 0 for a 0-sided die)."""
+        """The lowest value the die can show (2 for a twin, 0 for a 0-sided die).
+
+        Of unknown size: 0 if it shows 0 (only a d0 does), else 1, the floor of every die with a face.
+        """
         if self.sides is None:
-            return 0
+            return 0 if self.value in (None, 0) else 1
         return sum(1 for s in self.sides if s > 0)
 
     @property
@@ -191,16 +215,16 @@ def _die_from_match(match: re.Match[str], text: str) -> Die:
     sides: tuple[int, ...] | None
     value: int | None
     if match["bare"] is not None:
-        sides, value = None, int(match["bare"])
+        sides, value = None, read_number(match["bare"], text)
     else:
         raw = match["sides"]
-        value = int(match["value"]) if match["value"] is not None else None
+        value = read_number(match["value"], text) if match["value"] is not None else None
         if raw == "?":
             sides = None
         elif raw.startswith("("):
-            sides = tuple(int(p) for p in raw.strip("()").split(","))
+            sides = tuple(read_number(p, text) for p in raw.strip("()").split(","))
         else:
-            sides = (int(raw),)
+            sides = (read_number(raw, text),)
     if "GE" in skills:
         if sides is None or len(sides) != 2:
             raise InvalidInput(f"GE needs a twin size like d(10,10), in {text!r}")
@@ -214,6 +238,11 @@ def _die_from_match(match: re.Match[str], text: str) -> Die:
 # ------------------------------------------------------------------------------------------ position
 
 
+MAX_NAME: Final = 40
+NAME_FORBIDDEN: Final = frozenset(":|>{};")
+"""Characters the position notation uses to split a side: ``> Name: dice {captured} | ... ; passes 1``."""
+
+
 @dataclass(frozen=True)
 class Player:
     """One side of the table: a name, the dice in play and the dice captured from the opponent."""
@@ -224,13 +253,23 @@ class Player:
 
     def __post_init__(self) -> None:
         name = self.name.strip()
-        if not name or any(c in name for c in ":|>{}\n"):
-            raise InvalidInput(f"bad player name {self.name!r}: not empty, no ':', '|', '>', braces")
+        odd = any(c in NAME_FORBIDDEN or not c.isprintable() for c in name)
+        if not name or len(name) > MAX_NAME or odd:
+            raise InvalidInput(f"bad player name {self.name[:MAX_NAME + 10]!r}: 1..{MAX_NAME} printable "
+                               "characters, none of : | > { } ; (the notation's separators)")
         if name != self.name:
             object.__setattr__(self, "name", name)
+        for count, what in ((len(self.dice), "dice in play"), (len(self.captured), "captured dice")):
+            if count > MAX_DICE:
+                raise InvalidInput(f"{name} has {count} {what}; at most {MAX_DICE} are supported "
+                                   "(the largest roster button has 6)")
         for die in self.dice:
             if die.value is None:
                 raise InvalidInput(f"{name}'s die {die.format()} in play has no value")
+        for die in self.captured:
+            if die.focus_reduced:
+                raise InvalidInput(f"{name}'s captured die {die.format()} is marked focus_reduced: "
+                                   "only dice in play are barred by focus")
 
 
 @dataclass(frozen=True)
@@ -652,7 +691,8 @@ class LegalAttacks:
 def apply(position: Position, action: Action) -> Position:
     """The position after the mover's attack or pass; raises ``IllegalAction`` if not allowed.
 
-    The attacking dice keep their old values: ``rerolls`` names them, ``with_values`` sets them.
+    The attacking dice keep their old values: ``rerolls`` names them, ``with_values`` sets them. No
+    focus bar survives a turn, on either side: it covers only the initiative winner's first turn.
     """
     mover = position.mover
     cleared = tuple(replace(d, focus_reduced=False) if d.focus_reduced else d for d in mover.dice)
@@ -663,7 +703,7 @@ def apply(position: Position, action: Action) -> Position:
         if example is not None:
             raise IllegalAction(f"{mover.name} can attack ({describe(position, example)}) and may not pass")
         players = _replace_player(position, position.to_move, replace(mover, dice=cleared))
-        return Position(players, 1 - position.to_move, position.passes + 1)
+        return clear_focus(Position(players, 1 - position.to_move, position.passes + 1), 1 - position.to_move)
     if not isinstance(action, Attack):
         raise InvalidInput(f"not an action: {action!r}")
     reason = illegal_reason(position, action)
@@ -696,7 +736,7 @@ def apply(position: Position, action: Action) -> Position:
     players = _replace_player(position, position.to_move, new_mover)
     players = _replace_player(Position(players, position.to_move), 1 - position.to_move,
                               replace(opponent, dice=kept))
-    return Position(players, 1 - position.to_move, 0)
+    return clear_focus(Position(players, 1 - position.to_move, 0), 1 - position.to_move)
 
 
 def rerolls(action: Action) -> tuple[int, ...]:
@@ -826,8 +866,14 @@ def focus_dice(position: Position, player: int) -> list[int]:
 
 
 def focus_reduce(position: Position, player: int, values: Mapping[int, int]) -> Position:
-    """The position after ``player`` turns focus dice down to ``values``, which must win initiative."""
+    """The position after ``player``, who is without initiative, turns focus dice down to ``values``,
+    which must win it."""
     p = position.players[player]
+    holder = initiative(position).player
+    if holder is None:
+        raise IllegalAction("all dice are equal: nobody has initiative and the round is re-rolled, no focus")
+    if holder == player:
+        raise IllegalAction(f"{p.name} already has initiative: only the player without it may use focus")
     if not values:
         raise IllegalAction("a focus move turns at least one focus die down")
     dice = list(p.dice)
@@ -848,7 +894,11 @@ def focus_reduce(position: Position, player: int, values: Mapping[int, int]) -> 
 
 
 def focus_options(position: Position, player: int) -> list[dict[int, int]]:
-    """Sensible winning focus moves: each die alone at each winning value, and subsets all at minimum."""
+    """Sensible winning focus moves: each die alone at each winning value, and subsets all at minimum.
+
+    Empty unless ``player`` is without initiative: only that player may turn focus dice down."""
+    if initiative(position).player != 1 - player:
+        return []
     dice = position.players[player].dice
     idx = focus_dice(position, player)
     out: list[dict[int, int]] = []

@@ -72,6 +72,16 @@ GROUP_TITLES: Final[Mapping[str, str]] = {
     "pass": "Pass",
 }
 
+ACTION_KEYS: Final[Mapping[str, tuple[str, ...]]] = {
+    "swing": ("player", "sizes"),
+    "reading": ("values",),
+    "focus": ("player", "dice"),
+    "decline": ("player",),
+    "attack": ("kind", "attackers", "targets", "fire"),
+    "pass": (),
+}
+"""The keys each action type may carry besides ``type``."""
+
 
 @dataclass(frozen=True)
 class RoundResult:
@@ -306,6 +316,10 @@ class ButtonGoblinFlow:
         }
         if kind not in handlers:
             raise InvalidInput(f"unknown action type {kind!r}; one of: {', '.join(handlers)}")
+        unknown = sorted(set(action) - {"type", *ACTION_KEYS[kind]})
+        if unknown:
+            raise InvalidInput(f"a {kind!r} action has unknown key {unknown[0]!r}; "
+                               f"known: {', '.join(ACTION_KEYS[kind]) or 'none besides type'}")
         phase, handler = handlers[kind]
         if phase is not None and state.phase != phase:
             raise IllegalAction(f"a {kind!r} action does not fit now: the table is at {state.phase!r}")

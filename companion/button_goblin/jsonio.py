@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Mapping
 from typing import Any
 
@@ -10,37 +11,51 @@ from companion.errors import IllegalAction, InvalidInput
 
 JSON = Any
 
+_SHORT = reprlib.Repr()
+_SHORT.maxlevel, _SHORT.maxstring, _SHORT.maxother, _SHORT.maxlist, _SHORT.maxdict = 2, 40, 40, 4, 4
+
+
+def show(value: JSON) -> str:
+    """``value`` quoted for an error line: short, one line, safe on deeply nested input."""
+    return _SHORT.repr(value)
+
 
 def _int(value: JSON, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidInput(f"{what} must be an integer, not {value!r}")
+        raise InvalidInput(f"{what} must be an integer, not {show(value)}")
     return value
 
 
 def _obj(value: JSON, what: str) -> Mapping[str, JSON]:
     if not isinstance(value, dict):
-        raise InvalidInput(f"{what} must be a JSON object, not {value!r}")
+        raise InvalidInput(f"{what} must be a JSON object, not {show(value)}")
     return value
 
 
 def _list(value: JSON, what: str) -> list[JSON]:
     if not isinstance(value, list):
-        raise InvalidInput(f"{what} must be a JSON list, not {value!r}")
+        raise InvalidInput(f"{what} must be a JSON list, not {show(value)}")
     return value
+
+
+def _only(obj: Mapping[str, JSON], keys: tuple[str, ...], what: str) -> None:
+    unknown = sorted(set(obj) - set(keys))
+    if unknown:
+        raise InvalidInput(f"{what} has unknown key {show(unknown[0])}; known: {', '.join(keys)}")
 
 
 def die_from_json(data: JSON, what: str, *, captured: bool = False) -> Die:
     obj = _obj(data, what)
     unknown = set(obj) - {"sides", "value", "skills", "has_captured", "focus_reduced"}
     if unknown:
-        raise InvalidInput(f"{what} has unknown key {sorted(unknown)[0]!r}")
+        raise InvalidInput(f"{what} has unknown key {show(sorted(unknown)[0])}")
     raw = obj.get("sides")
     sides: tuple[int, ...] | None
     if raw is None:
         sides = None
     elif isinstance(raw, list):
         if len(raw) != 2:
-            raise InvalidInput(f"{what}: a twin die has two sizes, not {raw!r}")
+            raise InvalidInput(f"{what}: a twin die has two sizes, not {show(raw)}")
         sides = (_int(raw[0], f"{what} sides"), _int(raw[1], f"{what} sides"))
     else:
         sides = (_int(raw, f"{what} sides"),)
@@ -52,7 +67,7 @@ def die_from_json(data: JSON, what: str, *, captured: bool = False) -> Die:
     skills = []
     for code in _list(obj.get("skills", []), f"{what} skills"):
         if not isinstance(code, str):
-            raise InvalidInput(f"{what}: a skill is a two-letter code, not {code!r}")
+            raise InvalidInput(f"{what}: a skill is a two-letter code, not {show(code)}")
         skills.append(code)
     if "GE" in skills:
         if sides is None or len(sides) != 2:
@@ -62,7 +77,7 @@ def die_from_json(data: JSON, what: str, *, captured: bool = False) -> Die:
     for flag in ("has_captured", "focus_reduced"):
         if flag in obj:
             if not isinstance(obj[flag], bool):
-                raise InvalidInput(f"{what} {flag} must be true or false, not {obj[flag]!r}")
+                raise InvalidInput(f"{what} {flag} must be true or false, not {show(obj[flag])}")
             flags[flag] = obj[flag]
     try:
         return Die(sides, value, tuple(skills), **flags)
@@ -87,16 +102,17 @@ def position_from_json(data: JSON) -> Position:
     obj = _obj(data, "position")
     unknown = set(obj) - {"to_move", "players", "passes"}
     if unknown:
-        raise InvalidInput(f"position has unknown key {sorted(unknown)[0]!r}")
+        raise InvalidInput(f"position has unknown key {show(sorted(unknown)[0])}")
     players_raw = _list(obj.get("players"), "position players")
     if len(players_raw) != 2:
         raise InvalidInput(f"position needs two players, not {len(players_raw)}")
     players = []
     for n, raw in enumerate(players_raw):
         p = _obj(raw, f"player {n}")
+        _only(p, ("name", "dice", "captured"), f"player {n}")
         name = p.get("name", f"Player {n + 1}")
         if not isinstance(name, str):
-            raise InvalidInput(f"player {n} name must be a string, not {name!r}")
+            raise InvalidInput(f"player {n} name must be a string, not {show(name)}")
         dice = tuple(die_from_json(d, f"player {n} die {i}")
                      for i, d in enumerate(_list(p.get("dice", []), f"player {n} dice")))
         captured = tuple(die_from_json(d, f"player {n} captured die {i}", captured=True)
@@ -126,10 +142,10 @@ def attack_from_json(data: JSON, position: Position) -> Attack:
     obj = _obj(data, "attack")
     unknown = set(obj) - {"type", "attackers", "targets", "fire"}
     if unknown:
-        raise InvalidInput(f"attack has unknown key {sorted(unknown)[0]!r}")
+        raise InvalidInput(f"attack has unknown key {show(sorted(unknown)[0])}")
     kind = obj.get("type")
     if kind not in ATTACK_KINDS:
-        raise InvalidInput(f"unknown attack type {kind!r}; one of: {', '.join(ATTACK_KINDS)}")
+        raise InvalidInput(f"unknown attack type {show(kind)}; one of: {', '.join(ATTACK_KINDS)}")
     attackers = tuple(_int(i, "attacker index") for i in _list(obj.get("attackers"), "attackers"))
     targets = tuple(_int(i, "target index") for i in _list(obj.get("targets"), "targets"))
     raw_fire = obj.get("fire", [])
@@ -145,6 +161,7 @@ def attack_from_json(data: JSON, position: Position) -> Attack:
         entries = []
         for n, entry in enumerate(_list(raw_fire, "fire")):
             e = _obj(entry, f"fire entry {n}")
+            _only(e, ("die", "to"), f"fire entry {n}")
             die = _int(e.get("die"), f"fire entry {n} die")
             entries.append((die, _int(e.get("to"), f"fire entry {n} to")))
         fire = tuple(entries)

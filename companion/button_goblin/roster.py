@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Final, Literal, NoReturn
 
-from companion.button_goblin.core import SKILLS, Die
+from companion.button_goblin.core import SKILLS, Die, read_number
 from companion.errors import InvalidInput
 
 SWING_LETTERS: Final = ("X", "W", "Y")
@@ -71,6 +71,11 @@ def parse_recipe(text: str) -> tuple[DieSpec, ...]:
     while True:
         comma = _next_comma(text, pos)
         chunk = text[pos:comma]
+        if not chunk.strip():
+            return _missing(text, comma)
+        unclosed = _unclosed(text, pos, comma)
+        if unclosed is not None:
+            raise _error(text, unclosed, comma, f"unclosed {text[unclosed]!r}")
         match = _SPEC_RE.fullmatch(chunk)
         if match is None:
             raise _error(text, pos, comma, "bad die")
@@ -79,24 +84,46 @@ def parse_recipe(text: str) -> tuple[DieSpec, ...]:
             offset = pos + match.start("skills")
             for part in match["skills"].split(","):
                 code = part.strip()
+                if not code:
+                    start = offset + len(part)  # the ',' or ']' that closes the empty skill
+                    raise _error(text, start, start + 1, "empty skill")
                 if code not in SKILLS and code != UNDEFINED_SKILL:
-                    start = offset + (part.find(code) if code else 0)
-                    raise _error(text, start, start + max(len(code), 1), "unknown skill")
+                    start = offset + part.find(code)
+                    raise _error(text, start, start + len(code), "unknown skill")
                 skills.append(code)
                 offset += len(part) + 1
         if match["swing"]:
             spec = DieSpec(None, match["swing"], tuple(skills))
         elif match["size"] is not None:
-            spec = DieSpec((int(match["size"]),), None, tuple(skills))
+            spec = DieSpec((read_number(match["size"], chunk),), None, tuple(skills))
         else:
-            spec = DieSpec((int(match["a"]), int(match["b"])), None, tuple(skills))
+            pair = (read_number(match["a"], chunk), read_number(match["b"], chunk))
+            spec = DieSpec(pair, None, tuple(skills))
         twin = spec.sides is not None and len(spec.sides) == 2
+        if twin and spec.sides is not None and spec.sides[0] != spec.sides[1]:
+            raise _error(text, pos, comma, "a twin (GE) is two equal dice")
         if twin != ("GE" in skills):
             raise _error(text, pos, comma, "a twin die is written (N,N) [GE], and GE only on twins")
         specs.append(spec)
         if comma >= len(text):
             return tuple(specs)
         pos = comma + 1
+
+
+def _missing(text: str, comma: int) -> NoReturn:
+    token = text[comma] if comma < len(text) else "(end)"
+    raise InvalidInput(f"missing die: {token!r} at column {comma + 1} of {text!r}")
+
+
+def _unclosed(text: str, start: int, end: int) -> int | None:
+    """Index of the first '(' or '[' in ``text[start:end]`` that is never closed there, else None."""
+    stack: list[int] = []
+    for i in range(start, end):
+        if text[i] in "([":
+            stack.append(i)
+        elif text[i] in ")]" and stack:
+            stack.pop()
+    return stack[0] if stack else None
 
 
 def _next_comma(text: str, pos: int) -> int:
@@ -277,4 +304,4 @@ def find_button(name: str) -> Button:
     for button in ROSTER:
         if "".join(button.name.split()).casefold() == wanted:
             return button
-    raise InvalidInput(f"no button called {name!r} in the roster")
+    raise InvalidInput(f"no button called {name[:40]!r} in the roster")

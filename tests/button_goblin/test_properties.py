@@ -15,7 +15,7 @@ SKILL_SETS = [(), (), (), ("VA",), ("FG",), ("FU",), ("FU",), ("OM",), ("DS",), 
 
 
 @st.composite
-def dice(draw, *, compact=False):
+def dice(draw, *, compact=False, in_play=True):
     if compact:
         return Die(None, draw(st.integers(0, 20)))
     sides = draw(st.sampled_from(SIDES))
@@ -24,7 +24,7 @@ def dice(draw, *, compact=False):
     value = draw(st.integers(probe.low, min(high, 40)))
     skills = draw(st.sampled_from(SKILL_SETS))
     return Die(sides, value, skills, has_captured="DS" in skills and draw(st.booleans()),
-               focus_reduced="FO" in skills and draw(st.booleans()))
+               focus_reduced=in_play and "FO" in skills and draw(st.booleans()))
 
 
 @st.composite
@@ -32,7 +32,7 @@ def positions(draw, *, max_dice=5, compact=False):
     players = []
     for name in ("Anna", "Bruno Rossi"):
         mine = tuple(draw(st.lists(dice(compact=compact), max_size=max_dice)))
-        taken = tuple(draw(st.lists(dice(compact=compact), max_size=2)))
+        taken = tuple(draw(st.lists(dice(compact=compact, in_play=False), max_size=2)))
         players.append(Player(name, mine, taken))
     return Position((players[0], players[1]), draw(st.integers(0, 1)), draw(st.integers(0, 1)))
 

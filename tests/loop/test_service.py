@@ -152,3 +152,22 @@ def test_kill_9_in_the_middle_of_a_round_and_resume(tmp_path: Path, services: li
     assert any(e["source"] == "camera" for e in exported["events"])
     service.process.send_signal(signal.SIGTERM)
     assert service.process.wait(10) == 0
+
+
+def test_a_port_already_taken_is_one_clear_line_not_a_traceback(tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "companion.cli", "serve", "--state-dir", str(tmp_path),
+             "--camera", f"replay:{DEMO_DIR}", "--no-buttons", "--no-led",
+             "--host", "127.0.0.1", "--port", str(port)],
+            cwd=ROOT, capture_output=True, text=True, timeout=60,
+            env={**os.environ, "GPIOZERO_PIN_FACTORY": "mock", "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 2
+    assert f"127.0.0.1:{port} is already in use" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert done.stdout == ""

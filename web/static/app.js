@@ -250,11 +250,17 @@
     (die.skills || []).length ? el("i", { text: die.skills.join(" ") }) : null);
   }
 
+  /** "d6 #2 (4)": the size, which of that size when there are several (as the flow counts), the value. */
+  function dieName(dice, i) {
+    const d = dice[i];
+    if (!d) return `#${i + 1}`;
+    const same = dice.filter((x) => x.size === d.size);
+    const nth = same.length > 1 ? ` #${same.indexOf(d) + 1}` : "";
+    return `d${d.size}${nth} (${d.value})`;
+  }
+
   function describeDice(dice, indices) {
-    return indices.map((i) => {
-      const d = dice[i];
-      return d ? `d${d.size} (${d.value})` : `#${i + 1}`;
-    }).join(" + ");
+    return indices.map((i) => dieName(dice, i)).join(" + ");
   }
 
   /** Button Goblin's attack in the page's language, from the action and the dice it names. */
@@ -266,7 +272,7 @@
     const other = view.players[1 - view.turn.player];
     const fire = (a.fire || []).map((f) => {
       const d = mover.dice[f.die];
-      return d ? t("attack.fire_part", { die: `d${d.size}`, from: d.value, to: f.to }, `fire ${d.value}→${f.to}`) : "";
+      return d ? t("attack.fire_part", { die: dieName(mover.dice, f.die).replace(/ \(.*/, ""), from: d.value, to: f.to }, `fire ${d.value}→${f.to}`) : "";
     }).filter(Boolean);
     return t("attack.detail", {
       kind: t(`group.${a.kind}`, {}, a.kind),
@@ -314,7 +320,7 @@
     return Number.isInteger(n) ? String(n) : String(Math.round(n * 10) / 10).replace(".", M["number.decimal"] || ".");
   }
 
-  const SKIP = new Set(["game", "title", "choices", "forms", "expects", "prompts", "over", "attacks", "attack_groups"]);
+  const SKIP = new Set(["game", "title", "phase", "choices", "forms", "expects", "prompts", "over", "attacks", "attack_groups"]);
 
   function isScalar(v) {
     return v === null || ["string", "number", "boolean"].includes(typeof v);
@@ -384,6 +390,86 @@
     if (v.phase) card.append(el("p", { class: "phase" }, t("table.phase"), " ", el("b", { text: t(`${s.game}.phase.${v.phase}`, {}, String(v.phase)) })));
     card.append(genericValue(v, 0));
     root.append(card);
+    const forms = (Array.isArray(v.forms) ? v.forms : []).filter((f) => f && f.type && f.available !== false);
+    if (forms.length) root.append(renderForms(s, forms));
+  }
+
+  // --------------------------------------------------------------- the flows' parameterised actions
+
+  /** An input for one field of a flow's form, from its descriptor (a type word, options, or a sentence). */
+  function formInput(s, name, spec, path) {
+    const id = `form-${path.join("-")}`;
+    const players = (s.view && (s.view.players || s.view.bands)) || [];
+    if (Array.isArray(spec)) {
+      return el("select", { id, dataset: { path: path.join("."), kind: "option" } },
+        spec.map((o) => el("option", { value: JSON.stringify(o), text: o === null ? "—" : t(`option.${name}.${o}`, {}, String(o)) })));
+    }
+    const words = String(spec).toLowerCase();
+    if (words === "player" || words === "player index") {
+      return el("select", { id, dataset: { path: path.join("."), kind: "number" } },
+        players.map((p, i) => el("option", { value: i, text: p.name || `#${i + 1}` })));
+    }
+    if (words === "bool") return el("input", { id, type: "checkbox", dataset: { path: path.join("."), kind: "bool" } });
+    if (words.startsWith("list") || words.includes("indices")) {
+      return el("input", { id, type: "text", placeholder: spec, dataset: { path: path.join("."), kind: "json" } });
+    }
+    if (words === "int" || words === "card" || /\b(index|seconds|cm|goblins|number)\b/.test(words)) {
+      return el("input", { id, type: "number", inputmode: "numeric", placeholder: words === "int" ? "" : spec, dataset: { path: path.join("."), kind: "number" } });
+    }
+    return el("input", { id, type: "text", placeholder: words === "text" ? "" : spec, autocomplete: "off", dataset: { path: path.join("."), kind: "text" } });
+  }
+
+  function formFields(s, fields, path) {
+    const out = [];
+    for (const [name, spec] of Object.entries(fields || {})) {
+      if (spec && typeof spec === "object" && !Array.isArray(spec)) {
+        out.push(el("fieldset", { class: "group" }, el("legend", { text: humanise(name) }), formFields(s, spec, [...path, name])));
+        continue;
+      }
+      const input = formInput(s, name, spec, [...path, name]);
+      if (input.type === "checkbox") out.push(el("label", { class: "check" }, input, " ", humanise(name)));
+      else out.push(el("label", { for: input.id, text: humanise(name) }), input);
+    }
+    return out;
+  }
+
+  function readForm(form, type) {
+    const action = { type };
+    for (const input of form.querySelectorAll("[data-path]")) {
+      const kind = input.dataset.kind;
+      let value;
+      if (kind === "bool") value = input.checked;
+      else if (input.value === "") continue;
+      else if (kind === "number") value = Number(input.value);
+      else if (kind === "option") value = JSON.parse(input.value);
+      else if (kind === "json") {
+        try { value = JSON.parse(/^[\[{]/.test(input.value.trim()) ? input.value : `[${input.value}]`); } catch (error) { value = input.value; }
+      } else value = input.value.trim();
+      const keys = input.dataset.path.split(".").slice(1);
+      let target = action;
+      for (const key of keys.slice(0, -1)) target = target[key] = target[key] || {};
+      target[keys[keys.length - 1]] = value;
+    }
+    return action;
+  }
+
+  function renderForms(s, forms) {
+    const box = el("details", { class: "card forms", id: "forms", open: formsOpen ? true : null,
+      ontoggle: (event) => { formsOpen = event.target.open; } },
+      el("summary", { text: t("table.more_actions") }),
+      el("p", { class: "hint", text: t("table.more_actions_hint") }));
+    for (const f of forms) {
+      const title = t(`form.${s.game}.${f.type}`, {}, f.label || humanise(f.type));
+      const form = el("form", { class: "flow-form", dataset: { type: f.type }, novalidate: true },
+        formFields(s, f.fields, [f.type]),
+        el("button", { type: "submit", text: t("table.send") }));
+      form.onsubmit = (event) => {
+        event.preventDefault();
+        act("correct", { action: readForm(form, f.type) });
+      };
+      box.append(el("details", { class: "flow-form-box", dataset: { type: f.type } }, el("summary", { text: title }), form));
+    }
+    return box;
   }
 
   function groupTitle(s, group) {
@@ -398,7 +484,8 @@
     return t(c.key, c.params, c.label);
   }
 
-  let picked = null;  // the choice this phone tapped (the shared selection follows it)
+  let formsOpen = false;
+  const openGroups = new Set();  // groups this phone opened (kept open across updates)
 
   function renderChoices(s) {
     const box = $("choices");
@@ -412,14 +499,19 @@
     for (const group of order) {
       const members = choices.filter((c) => c.group === group);
       const hint = has(`group.${group}.hint`) ? el("p", { class: "hint", text: t(`group.${group}.hint`) }) : null;
-      groups.append(el("fieldset", { class: "choice-group", dataset: { group } },
-        el("legend", { text: `${groupTitle(s, group)} (${members.length})` }), hint,
+      // a long list folds by group, so a thumb finds the kind of move first; the selected one stays open
+      const open = choices.length <= 12 || members.some((c) => c.index === s.selected) || openGroups.has(group);
+      groups.append(el("details", {
+        class: "choice-group", dataset: { group }, open: open ? true : null,
+        ontoggle: (event) => { if (event.target.open) openGroups.add(group); else openGroups.delete(group); },
+      },
+        el("summary", { text: `${groupTitle(s, group)} (${members.length})` }), hint,
         members.map((c) => el("button", {
           type: "button",
           class: `choice${s.selected === c.index ? " selected" : ""}`,
           "aria-pressed": s.selected === c.index ? "true" : "false",
           dataset: { index: c.index, group: c.group },
-          onclick: () => { picked = c.index; act("select", { index: c.index }); },
+          onclick: () => act("select", { index: c.index }),
         }, choiceText(s, c)))));
     }
     const selected = choices.find((c) => c.index === s.selected);
@@ -462,7 +554,8 @@
     const params = Object.assign({}, a);
     if (a.values) params.values = Object.values(a.values).join(", ");
     const key = has(`history.${s.game}.${type}`) ? `history.${s.game}.${type}` : `history.${type}`;
-    let text = t(key, params, `${type} ${JSON.stringify(a)}`);
+    const details = Object.entries(a).filter(([k]) => k !== "type").map(([k, v]) => `${humanise(k)} ${fmt(v)}`).join(" · ");
+    let text = t(key, params, [humanise(type), details].filter(Boolean).join(": "));
     if (entry.manual) text += ` · ${t("history.manual")}`;
     return text;
   }
