@@ -325,8 +325,8 @@ class SkirmishFlow:
                 if not m.in_play or i in game.acted:
                     continue
                 for j, e in targets:
-                    shots_left = len(game.acted) < int(game.card[-1])  # Tiro 2/3: that many shooters
-                    if game.card.startswith("tiro") and m.tiro is not None and shots_left:
+                    tiro = game.card.startswith("tiro")
+                    if tiro and m.tiro is not None and len(game.acted) < int(game.card[-1]):  # 2/3 shooters
                         for cover in (False, True):
                             event = Shoot((Line(i, 0.0, cover=cover),), j)
                             text = f"{m.name} shoots {e.name}" + (" in cover" if cover else "")
