@@ -300,3 +300,36 @@ def test_a_flows_form_sends_its_action(table: Table, phone: Page) -> None:
                               "payoff": {"king": 3, "green": 1, "black": 0, "darth": -1}}
     assert last["manual"] is True
     expect(phone.locator("#status")).to_contain_text("partecipi alla Partita")
+
+
+def test_a_toss_of_goblin_tokens_is_corrected_as_alive_and_dead_counts(table: Table, phone: Page) -> None:
+    table.session.new_game("goblins", {"players": ["Ada", "Bea"], "terrains": ["Torre|walls|3|2|-"]})
+    for wanted in ("Take 2 goblins", "Face Torre"):
+        snap = table.session.snapshot()
+        index = next(c["index"] for c in snap["choices"] if c["label"].startswith(wanted))
+        table.session.choose(index, step=snap["step"])
+    expects = table.session.snapshot()["expects"]
+    assert expects["kind"] == "tokens" and expects["count"] == 3
+    phone.goto(table.url("/correct"))
+    expect(phone.locator("#correct-prompt")).to_contain_text("Ada: lancia 3 goblin truppa per le perdite")
+    expect(phone.locator("#correct-fields")).to_contain_text("Goblin lanciati: 3")
+    phone.fill("#tokens-alive", "2")
+    phone.fill("#tokens-dead", "1")
+    shot(phone, "11-goblins-toss")
+    phone.click("#correct-save")
+    phone.wait_for_url(table.url("/"))
+    last = table.session.snapshot()["history"][-1]
+    assert last == {**last, "action": {"type": "reading", "alive": 2, "dead": 1}, "manual": True}
+
+
+def test_focus_choices_name_the_dice_in_italian(table: Table, phone: Page) -> None:
+    table.session.new_game("button-goblin", {"players": [{"name": "Anna", "button": "Gjmbob"},
+                                                         {"name": "Bruno", "button": "Gjmbob"}]})
+    roll = {"p0.0": 2, "p0.1": 5, "p0.2": 2, "p0.3": 5, "p0.4": 4,
+            "p1.0": 4, "p1.1": 4, "p1.2": 8, "p1.3": 11, "p1.4": 13}
+    table.session.correct({"type": "reading", "values": roll}, step=0)
+    assert table.session.snapshot()["view"]["phase"] == "focus"
+    phone.goto(table.url("/"))
+    expect(phone.locator("#status")).to_contain_text("Bruno: puoi abbassare i dadi focus")
+    expect(phone.locator("button.choice").first).to_have_text("Bruno: abbassa d6 4→1 e prendi l'iniziativa")
+    expect(phone.locator("button.choice").last).to_have_text("Bruno: niente focus")

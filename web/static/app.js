@@ -504,6 +504,12 @@
 
   function choiceText(s, c) {
     if (s.game === "button-goblin" && c.action && c.action.type === "attack") return attackText(s, c);
+    if (s.game === "button-goblin" && c.action && c.action.type === "focus" && s.view && s.view.players) {
+      const player = s.view.players[c.action.player];
+      const dice = Object.entries(c.action.dice || {}).map(([i, to]) =>
+        `${dieName(player.dice, Number(i)).replace(/ \(.*/, "")} ${player.dice[i] ? player.dice[i].value : "?"}→${to}`);
+      return t("focus.detail", { player: player.name, dice }, c.label);
+    }
     return t(c.key, c.params, c.label);
   }
 
