@@ -333,3 +333,16 @@ def test_focus_choices_name_the_dice_in_italian(table: Table, phone: Page) -> No
     expect(phone.locator("#status")).to_contain_text("Bruno: puoi abbassare i dadi focus")
     expect(phone.locator("button.choice").first).to_have_text("Bruno: abbassa d6 4→1 e prendi l'iniziativa")
     expect(phone.locator("button.choice").last).to_have_text("Bruno: niente focus")
+
+
+def test_a_lost_camera_shows_on_every_page_live(table: Table, phone: Page) -> None:
+    table.session.set_camera_status({"state": "ok", "message": ""})
+    phone.goto(table.url("/"))
+    phone.wait_for_function("window.goblin.log.length > 0")
+    expect(phone.locator("#camera")).to_be_hidden()
+    table.session.set_camera_status({"state": "lost", "message": "no frame for 5 s; retrying in 2 s"})
+    expect(phone.locator("#camera")).to_have_text("Fotocamera persa")
+    assert phone.locator("#camera").get_attribute("title") == "no frame for 5 s; retrying in 2 s"
+    shot(phone, "12-camera-lost")
+    table.session.set_camera_status({"state": "ok", "message": ""})
+    expect(phone.locator("#camera")).to_be_hidden()
