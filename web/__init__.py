@@ -16,15 +16,28 @@ Configuration keys (``app.config``):
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from flask import Flask
 
 from web import api, errors, i18n, pages, stream
+from web.stream import stop_streams
+
+__all__ = ["EXTENSION", "create_app", "public_settings", "stop_streams"]
 
 EXTENSION = "goblin"
 """``app.extensions[EXTENSION]`` holds the table session."""
+
+
+SECRET_KEYS: Final = frozenset({"pin", "password", "secret", "token"})
+
+
+def public_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
+    """The settings without secrets, for a page anybody at the table may open (the table PIN is a
+    top-level ``pin``; ``led.pin`` and the buttons' pins are GPIO numbers and stay)."""
+    return {key: value for key, value in settings.items() if key.lower() not in SECRET_KEYS}
 
 
 def create_app(
@@ -61,7 +74,8 @@ def create_app(
         raise ValueError(f"DEFAULT_LANG must be one of {', '.join(i18n.LANGUAGES)}, "
                          f"not {app.config['DEFAULT_LANG']!r}")
     app.extensions[EXTENSION] = session
-    app.extensions["goblin.settings"] = dict(settings or {})
+    app.extensions["goblin.settings"] = public_settings(settings or {})
+    app.extensions[stream.STOP] = threading.Event()
     i18n.init_app(app)
     errors.init_app(app)
     app.register_blueprint(pages.bp)

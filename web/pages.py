@@ -3,6 +3,7 @@ from ``/api/state`` and keeps it live over ``/api/stream``."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from flask import Blueprint, current_app, render_template
@@ -11,6 +12,12 @@ from web.api import table, table_url
 from web.i18n import translate
 
 bp = Blueprint("pages", __name__)
+
+
+@bp.app_template_filter("shown")
+def shown(value: Any) -> str:
+    """A setting as people read it: text as is, anything else as JSON."""
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
 def _page(name: str, **context: Any) -> str:

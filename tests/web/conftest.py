@@ -70,7 +70,8 @@ def config() -> dict[str, Any]:
 
 @pytest.fixture
 def app(session: TableSession, config: dict[str, Any]) -> Flask:
-    settings = {"zones": {"p0": [[0, 0], [0.5, 0], [0.5, 1], [0, 1]]}, "pins": {"confirm": 17}}
+    settings = {"port": 8080, "pin": "97531", "zones": {"p0": [[0, 0], [0.5, 0], [0.5, 1], [0, 1]]},
+                "buttons": {"confirm": 17}, "led": {"pin": 23}}
     return create_app(config, session=session, settings=settings)
 
 

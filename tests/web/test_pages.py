@@ -87,6 +87,9 @@ def test_settings_page_shows_the_settings_read_only(client: FlaskClient) -> None
     assert "sola lettura" in html
     assert "Zone del vassoio" in html and "[[0, 0], [0.5, 0], [0.5, 1], [0, 1]]" in html
     assert "Pulsanti GPIO" in html and "17" in html
+    assert "LED di stato" in html and "23" in html
+    assert "8080" in html
+    assert "97531" not in html  # the table PIN is never shown to spectators
 
 
 def test_the_page_carries_its_catalogue(client: FlaskClient) -> None:

@@ -76,3 +76,15 @@ def test_fast_changes_coalesce_into_the_latest_state(client: FlaskClient, sessio
     assert last["version"] == session.version
     assert (last["game"], last["step"], last["proposal"]) == ("button-goblin", 0, None)
     assert last["expects"]["prompt"] == "roll.initial"
+
+
+def test_stop_streams_ends_open_streams_at_once(app: Any, client: FlaskClient) -> None:
+    from web import stop_streams
+
+    app.config["SSE_MAX_SECONDS"] = 60.0
+    app.config["SSE_HEARTBEAT"] = 30.0
+    threading.Timer(0.3, stop_streams, args=(app,)).start()
+    started = time.monotonic()
+    events, _, _ = read_events(client)
+    assert time.monotonic() - started < 1.5
+    assert len(events) == 1

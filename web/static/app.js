@@ -242,7 +242,7 @@
     const sides = die.sides && die.sides.length ? die.sides : null;
     const size = die.size === null || die.size === undefined ? "?" : die.size;
     return el("span", {
-      class: `die${die.barred ? " barred" : ""}${die.reroll ? " reroll" : ""}${opts && opts.captured ? " captured" : ""}`,
+      class: `die${die.barred ? " barred" : ""}${die.reroll ? " reroll" : ""}${die.proposed ? " proposed" : ""}${opts && opts.captured ? " captured" : ""}`,
       title: die.label || "",
     },
     el("b", { text: die.value === null || die.value === undefined ? "–" : die.value }),
@@ -302,11 +302,19 @@
         el("dd", { text: `${lr.scores.map(fmtScore).join(" – ")} · ${lr.tie ? t("bg.tie") : t("bg.winner", { name: v.players[lr.winner].name })}` }));
     }
     root.append(el("section", { class: "card" }, facts));
+    // the camera's reading, not confirmed yet, shows on the dice it is for (dashed)
+    const read = (s.proposal && s.proposal.action && s.proposal.action.values) || {};
+    const proposed = (p, i, die) => {
+      const one = read[`p${p}.${i}`];
+      const twin = read[`p${p}.${i}a`] !== undefined ? read[`p${p}.${i}a`] + read[`p${p}.${i}b`] : undefined;
+      const value = one !== undefined ? one : twin;
+      return value === undefined ? die : { ...die, value, proposed: true };
+    };
     v.players.forEach((p, i) => {
       const mine = v.turn && v.turn.player === i;
       root.append(el("section", { class: `card player${mine ? " to-move" : ""}`, id: `player-${i}` },
         el("h2", {}, p.name, " ", el("small", { text: `${p.button} · ${p.recipe}` })),
-        el("div", { class: "dice" }, p.dice.map((d) => dieChip(d))),
+        el("div", { class: "dice" }, p.dice.map((d, n) => dieChip(proposed(i, n, d)))),
         p.captured.length ? el("p", { class: "captured" }, t("bg.captured"), " ", p.captured.map((d) => dieChip(d, { captured: true }))) : null,
         el("p", { class: "meta" },
           p.score !== null && p.score !== undefined ? t("bg.score", { score: fmtScore(p.score) }) : "",
@@ -320,7 +328,9 @@
     return Number.isInteger(n) ? String(n) : String(Math.round(n * 10) / 10).replace(".", M["number.decimal"] || ".");
   }
 
-  const SKIP = new Set(["game", "title", "phase", "choices", "forms", "expects", "prompts", "over", "attacks", "attack_groups"]);
+  // shown elsewhere on the page (status line, choices, forms) or only for machines
+  const SKIP = new Set(["game", "title", "phase", "choices", "forms", "expects", "prompts", "over", "attacks",
+    "attack_groups", "awaiting", "message", "index"]);
 
   function isScalar(v) {
     return v === null || ["string", "number", "boolean"].includes(typeof v);
@@ -349,12 +359,25 @@
     const dl = el("dl", { class: "facts" });
     for (const [k, v] of Object.entries(value)) {
       if (SKIP.has(k) || v === null || v === undefined || (Array.isArray(v) && !v.length)) continue;
-      dl.append(el("dt", { text: humanise(k) }), el("dd", {}, genericValue(v, depth + 1)));
+      // nested objects and tables take the full width, under their name
+      const wide = !isScalar(v) && !(Array.isArray(v) && v.every(isScalar)) ? "wide" : null;
+      dl.append(el("dt", { class: wide, text: humanise(k) }), el("dd", { class: wide }, genericValue(v, depth + 1)));
     }
     return dl;
   }
 
+  /** A board of numbered squares (Dadoteck's): one tile per square with its pawn and its special rule. */
+  function boardGrid(rows) {
+    return el("div", { class: "board" }, rows.map((r) => el("div", {
+      class: `square${r.special && r.active !== false ? " special" : ""}${r.in_play === false ? " out" : ""}${r.name || r.pawn !== null && r.pawn !== undefined ? " taken" : ""}`,
+      title: r.special ? humanise(r.special) : "",
+      dataset: { square: r.square },
+    }, el("b", { text: r.square }), el("span", { text: r.name || "" }),
+    r.special ? el("small", { text: t(`square.${r.special}`, {}, humanise(r.special)) }) : null)));
+  }
+
   function genericTable(rows, depth) {
+    if (rows.every((r) => typeof r.square === "number")) return boardGrid(rows);
     const columns = [];
     for (const row of rows) {
       for (const [k, v] of Object.entries(row)) {
@@ -481,6 +504,12 @@
 
   function choiceText(s, c) {
     if (s.game === "button-goblin" && c.action && c.action.type === "attack") return attackText(s, c);
+    if (s.game === "button-goblin" && c.action && c.action.type === "focus" && s.view && s.view.players) {
+      const player = s.view.players[c.action.player];
+      const dice = Object.entries(c.action.dice || {}).map(([i, to]) =>
+        `${dieName(player.dice, Number(i)).replace(/ \(.*/, "")} ${player.dice[i] ? player.dice[i].value : "?"}→${to}`);
+      return t("focus.detail", { player: player.name, dice }, c.label);
+    }
     return t(c.key, c.params, c.label);
   }
 
@@ -537,9 +566,9 @@
     if (a.values) {
       const slots = (s.expects && s.expects.slots) || [];
       for (const [key, value] of Object.entries(a.values)) {
-        const slot = slots.find((x) => x.key === key) || { label: key, sides: null };
+        const slot = slots.find((x) => x.key === key) || { key, label: key, sides: null };
         dice.append(el("a", { class: "die tap", href: `/correct#slot-${key}`, title: t("correct.tap"), dataset: { slot: key } },
-          el("b", { text: value }), el("small", { text: slot.label })));
+          el("b", { text: value }), el("small", { text: slotLabel(s, { key, ...slot }) })));
       }
     } else if ("alive" in a || "dead" in a) {
       dice.append(el("p", { class: "tokens", text: t("tokens.count", { alive: a.alive, dead: a.dead }) }));
@@ -588,7 +617,21 @@
     $("confirm-choice").onclick = () => {
       if (state && state.selected !== null && state.selected !== undefined) act("choose", { index: state.selected });
     };
-    $("undo").onclick = () => act("undo");
+    // undo takes two taps (the second within 3 s), so a stray thumb takes nothing back
+    const undo = $("undo");
+    let disarm = null;
+    undo.onclick = () => {
+      clearTimeout(disarm);
+      if (undo.dataset.armed === "yes") {
+        undo.dataset.armed = "";
+        undo.textContent = t("action.undo");
+        act("undo");
+        return;
+      }
+      undo.dataset.armed = "yes";
+      undo.textContent = t("action.undo_again");
+      disarm = setTimeout(() => { undo.dataset.armed = ""; undo.textContent = t("action.undo"); }, 3000);
+    };
     listeners.push(renderTable);
   }
 
@@ -622,12 +665,30 @@
       for (let n = slot.low ?? 1; n <= high; n++) {
         select.append(el("option", { value: n, text: n, selected: values[slot.key] === n ? true : null }));
       }
-      fields.append(el("div", { class: "slot" },
-        el("label", { for: `slot-${slot.key}` }, slot.label, " ", el("small", { text: slot.sides ? `d${slot.sides}` : "" })),
+      const camera = values[slot.key] !== undefined ? t("correct.camera_read", { value: values[slot.key] }) : "";
+      fields.append(el("div", { class: "slot", dataset: { slot: slot.key } },
+        el("label", { for: `slot-${slot.key}` }, slotLabel(s, slot), " ", el("small", { text: camera })),
         select));
     }
     const target = location.hash.slice(1);
     if (target && $(target)) $(target).focus();
+  }
+
+  /** Which die a slot is, in words a player can match with the tray: Button Goblin's slots name the
+      die's place in the button and its skills; other games' labels stand as the flow wrote them. */
+  function slotLabel(s, slot) {
+    const m = /^p(\d+)\.(\d+)([ab]?)$/.exec(slot.key);
+    const players = s.view && s.view.players;
+    if (s.game === "button-goblin" && m && players && players[m[1]]) {
+      const player = players[m[1]];
+      const die = player.dice[Number(m[2])];
+      if (die) {
+        const half = m[3] ? ` (${m[3] === "a" ? 1 : 2}/2)` : "";
+        return t("correct.bg_die", { player: player.name, n: Number(m[2]) + 1, die: `d${slot.sides}${half}`,
+          skills: die.skills.length ? ` ${die.skills.join(" ")}` : "" }, slot.label);
+      }
+    }
+    return slot.sides && !slot.label.includes(`d${slot.sides}`) ? `${slot.label} d${slot.sides}` : slot.label;
   }
 
   function initCorrect() {
