@@ -150,4 +150,5 @@ def test_every_message_the_page_names_is_in_both_catalogues() -> None:
     assert len(used) > 40
     for lang in ("it", "en"):
         messages = json.loads((CATALOGUES / f"{lang}.json").read_text(encoding="utf-8"))
-        assert sorted(used - set(messages)) == [], lang
+        # a prefix such as "nav." is completed at run time
+        assert sorted(k for k in used - set(messages) if not k.endswith(".")) == [], lang
