@@ -29,6 +29,17 @@ def find_contours(mask: np.ndarray, *, external: bool = True) -> Sequence[np.nda
     return tuple(contours)
 
 
+def component_outlines(mask: np.ndarray) -> Sequence[np.ndarray]:
+    """The outer outline of every connected blob of a binary uint8 mask, blobs inside holes of other
+    blobs included (``RETR_CCOMP``, keeping the contours that have no parent)."""
+    found = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    contours, hierarchy = (found[0], found[1]) if len(found) == 2 else (found[1], found[2])
+    if hierarchy is None:
+        return ()
+    parents = hierarchy.reshape(-1, 4)[:, 3]
+    return tuple(c for c, parent in zip(contours, parents, strict=True) if parent < 0)
+
+
 def decode_image(data: bytes) -> np.ndarray | None:
     """Decode an encoded image (JPEG, PNG, ...) to BGR uint8, or ``None`` if OpenCV cannot."""
     buffer = np.frombuffer(data, dtype=np.uint8)

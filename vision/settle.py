@@ -1,8 +1,9 @@
 """Settle detection over a stream of frames: are the dice still rolling?
 
-``settle_step(state, frame)`` is pure: it returns a new ``SettleState`` and keeps only a small grey
-thumbnail of the frame. Each frame is scaled to 80 px wide, blurred (camera noise), and its brightness
-normalised (a passing cloud or a lamp changes every pixel a little; a die changes a few pixels a lot).
+``settle_step(state, frame)`` is pure: it returns a new ``SettleState`` and keeps only a small colour
+thumbnail of the frame. Each frame is scaled to 80 px wide, blurred (camera noise), and its
+brightness normalised per frame (a passing cloud or a lamp changes every pixel a little; a die changes
+a few pixels a lot).
 
 - *moving*: more than ``MOTION_FRACTION`` of the thumbnail changed since the previous frame.
 - *settled*: no motion for ``STILL_FRAMES`` frames, and the picture is the accepted baseline or close to
@@ -43,6 +44,7 @@ class SettleState:
     still_frames: int
     frames: int
     changed: float            # fraction of pixels changed since the previous frame
+    shape: tuple[int, ...]    # frame shape the state belongs to
     thumb: np.ndarray = field(repr=False, compare=False)
     baseline: np.ndarray | None = field(repr=False, compare=False, default=None)
 
@@ -51,14 +53,14 @@ def _thumb(frame: np.ndarray) -> np.ndarray:
     h, w = frame.shape[:2]
     tw = min(THUMB_WIDTH, w)
     th = max(1, round(h * tw / w))
-    grey = cv2.cvtColor(cv2.resize(frame, (tw, th), interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
-    grey = cv2.GaussianBlur(grey, (3, 3), 0).astype(np.float32)
-    mean = float(grey.mean())
-    return grey * (128.0 / mean) if mean > 8 else grey
+    small = cv2.resize(frame, (tw, th), interpolation=cv2.INTER_AREA)
+    small = cv2.GaussianBlur(small, (3, 3), 0).astype(np.float32)
+    mean = float(small.mean())
+    return small * (128.0 / mean) if mean > 8 else small
 
 
 def _changed(a: np.ndarray, b: np.ndarray) -> float:
-    return float((np.abs(a - b) > PIXEL_DELTA).mean())
+    return float((np.abs(a - b).max(axis=2) > PIXEL_DELTA).mean())
 
 
 def settle_step(state: SettleState | None, frame: np.ndarray) -> SettleState:
@@ -68,8 +70,9 @@ def settle_step(state: SettleState | None, frame: np.ndarray) -> SettleState:
     """
     frame = check_frame(frame)
     thumb = _thumb(frame)
-    if state is None or state.thumb.shape != thumb.shape:
-        return SettleState(moving=True, settled=False, still_frames=0, frames=1, changed=1.0, thumb=thumb)
+    if state is None or state.shape != frame.shape:
+        return SettleState(moving=True, settled=False, still_frames=0, frames=1, changed=1.0,
+                           shape=frame.shape, thumb=thumb)
     changed = _changed(thumb, state.thumb)
     moving = changed > MOTION_FRACTION
     still = 0 if moving else state.still_frames + 1
@@ -80,4 +83,4 @@ def settle_step(state: SettleState | None, frame: np.ndarray) -> SettleState:
         settled = True
         baseline = thumb
     return SettleState(moving=moving, settled=settled, still_frames=still, frames=state.frames + 1,
-                       changed=changed, thumb=thumb, baseline=baseline)
+                       changed=changed, shape=frame.shape, thumb=thumb, baseline=baseline)
