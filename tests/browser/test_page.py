@@ -346,3 +346,25 @@ def test_a_lost_camera_shows_on_every_page_live(table: Table, phone: Page) -> No
     shot(phone, "12-camera-lost")
     table.session.set_camera_status({"state": "ok", "message": ""})
     expect(phone.locator("#camera")).to_be_hidden()
+
+
+def test_a_skirmish_roll_shows_its_target_modifiers_and_chance(table: Table, phone: Page) -> None:
+    table.session.new_game("skirmish", {"bands": [
+        {"name": "Elfi", "models": ["Lorien|T3|A3|S4|P20|eroe2|capitano", "Arc|T4|A4|S5|P10"]},
+        {"name": "Orchi", "models": ["Grok|T4|A3|S4|P15|capitano", "Ugg|T5|A4|S5|P8"]}]})
+    for _ in range(2):  # deployment and first-card rolls
+        table.session.correct({"type": "reading", "values": {"p0": 2, "p1": 5}}, step=table.session.step)
+    for label in ("Elfi plays first", "Elfi plays Tiro 2", "Lorien shoots Grok in cover"):
+        snap = table.session.snapshot()
+        table.session.choose(next(c["index"] for c in snap["choices"] if c["label"].startswith(label)),
+                             step=snap["step"])
+    check = table.session.snapshot()["expects"]["params"]["check"]
+    phone.goto(table.url("/"))
+    box = phone.locator("#check")
+    expect(box).to_be_visible()
+    expect(box).to_contain_text(f"Serve {check['needs']} su 1d6")
+    expect(box).to_contain_text(f"probabilità {check['chance']}")
+    expect(box.locator("ul.modifiers li")).to_have_text(["copertura -1"])
+    expect(box).to_contain_text("Con 2 punti eroismo")
+    expect(phone.locator("#status")).to_contain_text("Lorien: test di tiro")
+    shot(phone, "13-skirmish-check")
