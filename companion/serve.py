@@ -569,9 +569,14 @@ def run(companion: Companion) -> int:
     port = int(getattr(server, "effective_port", config.port))
 
     def stop(signum: int, frame: FrameType | None) -> None:
+        # End the phones' live streams first: waitress waits for its busy threads before it lets go.
+        from web import stop_streams
+
+        stop_streams(companion.app)
         raise SystemExit(0)
 
     signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
     companion.start()
     urls = urls_for(config.host, port)
     print(json.dumps({"event": "serving", "url": urls[0], "urls": urls, "port": port,

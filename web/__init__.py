@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from flask import Flask
+from flask.json.provider import DefaultJSONProvider
 
 from web import api, errors, i18n, pages, stream
 from web.stream import stop_streams
@@ -66,13 +67,14 @@ def create_app(
         DEFAULT_LANG="it",
         SSE_HEARTBEAT=10.0,
         SSE_MAX_SECONDS=600.0,
-        JSON_SORT_KEYS=False,
     )
     if config is not None:
         app.config.from_mapping(config)
     if app.config["DEFAULT_LANG"] not in i18n.LANGUAGES:
         raise ValueError(f"DEFAULT_LANG must be one of {', '.join(i18n.LANGUAGES)}, "
                          f"not {app.config['DEFAULT_LANG']!r}")
+    if isinstance(app.json, DefaultJSONProvider):
+        app.json.sort_keys = False  # keep the session's order: version and step first
     app.extensions[EXTENSION] = session
     app.extensions["goblin.settings"] = public_settings(settings or {})
     app.extensions[stream.STOP] = threading.Event()

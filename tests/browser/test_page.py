@@ -300,3 +300,71 @@ def test_a_flows_form_sends_its_action(table: Table, phone: Page) -> None:
                               "payoff": {"king": 3, "green": 1, "black": 0, "darth": -1}}
     assert last["manual"] is True
     expect(phone.locator("#status")).to_contain_text("partecipi alla Partita")
+
+
+def test_a_toss_of_goblin_tokens_is_corrected_as_alive_and_dead_counts(table: Table, phone: Page) -> None:
+    table.session.new_game("goblins", {"players": ["Ada", "Bea"], "terrains": ["Torre|walls|3|2|-"]})
+    for wanted in ("Take 2 goblins", "Face Torre"):
+        snap = table.session.snapshot()
+        index = next(c["index"] for c in snap["choices"] if c["label"].startswith(wanted))
+        table.session.choose(index, step=snap["step"])
+    expects = table.session.snapshot()["expects"]
+    assert expects["kind"] == "tokens" and expects["count"] == 3
+    phone.goto(table.url("/correct"))
+    expect(phone.locator("#correct-prompt")).to_contain_text("Ada: lancia 3 goblin truppa per le perdite")
+    expect(phone.locator("#correct-fields")).to_contain_text("Goblin lanciati: 3")
+    phone.fill("#tokens-alive", "2")
+    phone.fill("#tokens-dead", "1")
+    shot(phone, "11-goblins-toss")
+    phone.click("#correct-save")
+    phone.wait_for_url(table.url("/"))
+    last = table.session.snapshot()["history"][-1]
+    assert last == {**last, "action": {"type": "reading", "alive": 2, "dead": 1}, "manual": True}
+
+
+def test_focus_choices_name_the_dice_in_italian(table: Table, phone: Page) -> None:
+    table.session.new_game("button-goblin", {"players": [{"name": "Anna", "button": "Gjmbob"},
+                                                         {"name": "Bruno", "button": "Gjmbob"}]})
+    roll = {"p0.0": 2, "p0.1": 5, "p0.2": 2, "p0.3": 5, "p0.4": 4,
+            "p1.0": 4, "p1.1": 4, "p1.2": 8, "p1.3": 11, "p1.4": 13}
+    table.session.correct({"type": "reading", "values": roll}, step=0)
+    assert table.session.snapshot()["view"]["phase"] == "focus"
+    phone.goto(table.url("/"))
+    expect(phone.locator("#status")).to_contain_text("Bruno: puoi abbassare i dadi focus")
+    expect(phone.locator("button.choice").first).to_have_text("Bruno: abbassa d6 4→1 e prendi l'iniziativa")
+    expect(phone.locator("button.choice").last).to_have_text("Bruno: niente focus")
+
+
+def test_a_lost_camera_shows_on_every_page_live(table: Table, phone: Page) -> None:
+    table.session.set_camera_status({"state": "ok", "message": ""})
+    phone.goto(table.url("/"))
+    phone.wait_for_function("window.goblin.log.length > 0")
+    expect(phone.locator("#camera")).to_be_hidden()
+    table.session.set_camera_status({"state": "lost", "message": "no frame for 5 s; retrying in 2 s"})
+    expect(phone.locator("#camera")).to_have_text("Fotocamera persa")
+    assert phone.locator("#camera").get_attribute("title") == "no frame for 5 s; retrying in 2 s"
+    shot(phone, "12-camera-lost")
+    table.session.set_camera_status({"state": "ok", "message": ""})
+    expect(phone.locator("#camera")).to_be_hidden()
+
+
+def test_a_skirmish_roll_shows_its_target_modifiers_and_chance(table: Table, phone: Page) -> None:
+    table.session.new_game("skirmish", {"bands": [
+        {"name": "Elfi", "models": ["Lorien|T3|A3|S4|P20|eroe2|capitano", "Arc|T4|A4|S5|P10"]},
+        {"name": "Orchi", "models": ["Grok|T4|A3|S4|P15|capitano", "Ugg|T5|A4|S5|P8"]}]})
+    for _ in range(2):  # deployment and first-card rolls
+        table.session.correct({"type": "reading", "values": {"p0": 2, "p1": 5}}, step=table.session.step)
+    for label in ("Elfi plays first", "Elfi plays Tiro 2", "Lorien shoots Grok in cover"):
+        snap = table.session.snapshot()
+        table.session.choose(next(c["index"] for c in snap["choices"] if c["label"].startswith(label)),
+                             step=snap["step"])
+    check = table.session.snapshot()["expects"]["params"]["check"]
+    phone.goto(table.url("/"))
+    box = phone.locator("#check")
+    expect(box).to_be_visible()
+    expect(box).to_contain_text(f"Serve {check['needs']} su 1d6")
+    expect(box).to_contain_text(f"probabilità {check['chance']}")
+    expect(box.locator("ul.modifiers li")).to_have_text(["copertura -1"])
+    expect(box).to_contain_text("Con 2 punti eroismo")
+    expect(phone.locator("#status")).to_contain_text("Lorien: test di tiro")
+    shot(phone, "13-skirmish-check")

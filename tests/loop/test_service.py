@@ -171,3 +171,21 @@ def test_a_port_already_taken_is_one_clear_line_not_a_traceback(tmp_path: Path) 
     assert f"127.0.0.1:{port} is already in use" in done.stderr
     assert "Traceback" not in done.stderr
     assert done.stdout == ""
+
+
+def test_sigterm_ends_the_service_promptly_even_with_phones_streaming(
+    tmp_path: Path, services: list[Service]
+) -> None:
+    config = tmp_path / "companion.toml"
+    config.write_text("")
+    services.append(Service(tmp_path / "state", config))
+    service = services[-1]
+    streams = [urllib.request.urlopen(service.url + "api/stream", timeout=10) for _ in range(3)]
+    try:
+        for stream in streams:
+            assert stream.readline()  # the stream is open and speaking
+        service.process.send_signal(signal.SIGTERM)
+        assert service.process.wait(5) == 0
+    finally:
+        for stream in streams:
+            stream.close()

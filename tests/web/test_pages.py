@@ -140,3 +140,15 @@ def test_button_goblins_message_keys_are_translated(session: TableSession) -> No
     for key, params in seen.items():
         assert key in italian, key
         assert placeholders(italian[key]) <= params, (key, italian[key], params)
+
+
+def test_every_message_the_page_names_is_in_both_catalogues() -> None:
+    web = CATALOGUES.parent
+    used = set(re.findall(r'\bt\("([a-z_.\-]+)"', (web / "static" / "app.js").read_text(encoding="utf-8")))
+    for template in (web / "templates").glob("*.html"):
+        used |= set(re.findall(r"""\bt\(\s*["']([a-z_.\-]+)["']""", template.read_text(encoding="utf-8")))
+    assert len(used) > 40
+    for lang in ("it", "en"):
+        messages = json.loads((CATALOGUES / f"{lang}.json").read_text(encoding="utf-8"))
+        # a prefix such as "nav." is completed at run time
+        assert sorted(k for k in used - set(messages) if not k.endswith(".")) == [], lang

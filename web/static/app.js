@@ -504,6 +504,12 @@
 
   function choiceText(s, c) {
     if (s.game === "button-goblin" && c.action && c.action.type === "attack") return attackText(s, c);
+    if (s.game === "button-goblin" && c.action && c.action.type === "focus" && s.view && s.view.players) {
+      const player = s.view.players[c.action.player];
+      const dice = Object.entries(c.action.dice || {}).map(([i, to]) =>
+        `${dieName(player.dice, Number(i)).replace(/ \(.*/, "")} ${player.dice[i] ? player.dice[i].value : "?"}→${to}`);
+      return t("focus.detail", { player: player.name, dice }, c.label);
+    }
     return t(c.key, c.params, c.label);
   }
 
@@ -583,18 +589,39 @@
     return text;
   }
 
+  /** A roll's target before it is read (the skirmish tests): what it needs, every modifier, the chance. */
+  function renderCheck(s) {
+    const box = $("check");
+    const check = s.expects && s.expects.params && s.expects.params.check;
+    show(box, !!check);
+    if (!check) return;
+    const mods = (check.modifiers || []).map((m) =>
+      el("li", { text: `${t(`modifier.${m.label}`, {}, m.label)} ${m.value > 0 ? "+" : ""}${m.value}` }));
+    box.replaceChildren(
+      el("h2", { text: t("check.title") }),
+      el("p", { class: "needs" }, el("b", { text: t("check.needs", { needs: check.needs, dice: check.dice }) }),
+        " · ", t("check.chance", { chance: check.chance, percent: fmtScore(check.chance_percent) })),
+      el("p", { class: "hint", text: check.label || "" }),
+      el("p", { text: t("check.characteristic", { kind: t(`check.kind.${check.kind}`, {}, check.kind), value: check.characteristic }) }),
+      mods.length ? el("ul", { class: "modifiers" }, mods) : el("p", { class: "hint", text: t("check.no_modifiers") }),
+      check.heroism ? el("p", { text: t("check.heroism", { points: check.heroism, chance: check.chance_with_heroism }) }) : null);
+  }
+
   function renderTable(s) {
     show($("no-game"), !s.game);
     const status = $("status");
     const lines = statusLines(s);
     status.replaceChildren(...lines.map((line) => el("p", { text: line })));
     show(status, lines.length > 0);
+    renderCheck(s);
     renderProposal(s);
     renderSnapshotImage(s, false);
     const root = $("view");
     root.replaceChildren();
     if (s.view) {
+      const own = window.goblinViews && window.goblinViews[s.game];  // dedicated views (static/games.js)
       if (s.game === "button-goblin" && Array.isArray(s.view.players)) renderButtonGoblin(s, root);
+      else if (own) own(s, root, { el, t, has, act, fmt, renderGeneric });
       else renderGeneric(s, root);
     }
     renderChoices(s);
