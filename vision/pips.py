@@ -110,6 +110,16 @@ class Pip:
     dark: bool          # dark pip on a lighter face
     roundness: float = 1.0  # minor / major axis of the blob (1 = circle)
     wide: bool = True       # the face stays uniform out to 3.4 r (a lone pip needs room: a die's 1)
+    cov: tuple[float, float, float] = (1.0, 1.0, 0.0)  # second moments (xx, yy, xy): the blob's shape
+
+    def stretch(self, dx: float, dy: float) -> float:
+        """Extent of the blob along (dx, dy) over its extent across it: < 1 when squashed along it."""
+        n = math.hypot(dx, dy) or 1.0
+        ux, uy = dx / n, dy / n
+        xx, yy, xy = self.cov
+        along = ux * ux * xx + uy * uy * yy + 2 * ux * uy * xy
+        across = uy * uy * xx + ux * ux * yy - 2 * ux * uy * xy
+        return math.sqrt(max(along, 1e-9) / max(across, 1e-9))
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,7 +171,7 @@ def find_pips(work: np.ndarray, gray: np.ndarray | None = None, *, min_r: float 
             y0, y1 = max(0, int(y - 0.7 * r)), min(h, int(y + 0.7 * r) + 1)
             if float(gray[y0:y1, x0:x1].std()) > 0.2 * p.contrast + 6:
                 continue
-            pips.append(Pip(x, y, r, p.contrast, p.ring, p.dark, p.roundness, p.wide))
+            pips.append(Pip(x, y, r, p.contrast, p.ring, p.dark, p.roundness, p.wide, p.cov))
     return pips
 
 
@@ -240,7 +250,8 @@ def _measure(work: np.ndarray, gray: np.ndarray, blob: np.ndarray, mask: np.ndar
         tol = max(18.0, 0.3 * contrast)
         wide = bool((np.abs(far - colour).max(axis=1) <= tol).mean() >= 0.75)
     ring_bgr = (float(colour[0]), float(colour[1]), float(colour[2]))
-    return Pip(float(cx), float(cy), r, float(contrast), ring_bgr, dark, math.sqrt(l2 / l1), wide)
+    return Pip(float(cx), float(cy), r, float(contrast), ring_bgr, dark, math.sqrt(l2 / l1), wide,
+               (mu20, mu02, mu11))
 
 
 def _same_face(a: Pip, b: Pip, work: np.ndarray) -> bool:
@@ -395,12 +406,19 @@ def _split_group(group: list[Pip]) -> list[Face]:
         # whose parts read best
         best_parts: tuple[int, list[Face]] | None = None
         for k in (2, 3):
-            if len(likely) < 2 * k:
+            if len(group) < 2 * k:
                 break
-            parts = [_read_group(c) for c in _kmeans(likely, k)]
-            explained = sum(len(f.pips) for f in parts if f.value is not None and f.confidence >= 0.5)
-            if best_parts is None or explained > best_parts[0]:
-                best_parts = (explained, parts)
+            seen: set[tuple[int, ...]] = set()
+            for start in range(min(len(group), 6)):
+                split = _kmeans(group, k, start=start)
+                key = tuple(sorted(id(part[0]) for part in split))
+                if key in seen or any(len(part) >= len(group) for part in split):
+                    continue
+                seen.add(key)
+                parts = [f for part in split for f in _split_group(part)]
+                explained = sum(len(f.pips) for f in parts if f.value is not None and f.confidence >= 0.5)
+                if best_parts is None or explained > best_parts[0]:
+                    best_parts = (explained, parts)
         if best_parts is None or best_parts[0] == 0:
             return [face]
         return [f for f in best_parts[1] if f.value is not None]
@@ -432,10 +450,10 @@ def _nearest(q: tuple[float, float], centres: list[tuple[float, float]]) -> int:
     return dists.index(min(dists))
 
 
-def _kmeans(pips: list[Pip], k: int, rounds: int = 8) -> list[list[Pip]]:
-    """Split pips into k groups by place (k-means, farthest-point start: deterministic)."""
+def _kmeans(pips: list[Pip], k: int, rounds: int = 8, start: int = 0) -> list[list[Pip]]:
+    """Split pips into k groups by place (k-means from pip ``start`` and the farthest points)."""
     pts = [(p.x, p.y) for p in pips]
-    centres = [pts[0]]
+    centres = [pts[start]]
     while len(centres) < k:
         centres.append(max(pts, key=lambda q: min(math.hypot(q[0] - c[0], q[1] - c[1]) for c in centres)))
     assign = [0] * len(pts)
