@@ -112,15 +112,6 @@ class Pip:
     wide: bool = True       # the face stays uniform out to 3.4 r (a lone pip needs room: a die's 1)
     cov: tuple[float, float, float] = (1.0, 1.0, 0.0)  # second moments (xx, yy, xy): the blob's shape
 
-    def stretch(self, dx: float, dy: float) -> float:
-        """Extent of the blob along (dx, dy) over its extent across it: < 1 when squashed along it."""
-        n = math.hypot(dx, dy) or 1.0
-        ux, uy = dx / n, dy / n
-        xx, yy, xy = self.cov
-        along = ux * ux * xx + uy * uy * yy + 2 * ux * uy * xy
-        across = uy * uy * xx + ux * ux * yy - 2 * ux * uy * xy
-        return math.sqrt(max(along, 1e-9) / max(across, 1e-9))
-
 
 @dataclass(frozen=True, slots=True)
 class Face:
