@@ -2,27 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import pytest
-from gpiozero import Device
-from gpiozero.pins.mock import MockFactory
-
-
-@pytest.fixture
-def mock_factory() -> Iterator[MockFactory]:
-    """gpiozero's own mock pins; the factory is reset afterwards."""
-    saved = Device.pin_factory
-    factory = MockFactory()
-    Device.pin_factory = factory
-    try:
-        yield factory
-    finally:
-        factory.reset()
-        Device.pin_factory = saved
 
 
 class Clock:

@@ -3,14 +3,9 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
-
 from companion.session import TableSession
-from companion.store import Store
 
 #: Two Lobo buttons with every swing die a d6: a match of d6s only (plus each button's d0).
 D6_SETUP: dict[str, Any] = {"players": [
@@ -51,17 +46,3 @@ def play_step(session: TableSession, rng: random.Random) -> dict[str, Any]:
     return session.choose(rng.randrange(len(snap["choices"])), step=snap["step"])
 
 
-@pytest.fixture
-def db(tmp_path: Path) -> Path:
-    return tmp_path / "state" / "companion.sqlite3"
-
-
-@pytest.fixture
-def store(db: Path) -> Iterator[Store]:
-    with Store(db) as store:
-        yield store
-
-
-@pytest.fixture
-def session(store: Store) -> TableSession:
-    return TableSession(store)

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,7 +10,6 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.session import TableSession
-from companion.store import Store
 from web import create_app
 
 #: Two Lobo buttons with every swing die a d6: the whole match is d6s (plus each button's d0).
@@ -47,20 +44,7 @@ def play_step(session: TableSession, rng: random.Random) -> dict[str, Any]:
     return session.choose(rng.randrange(len(snap["choices"])), step=snap["step"])
 
 
-@pytest.fixture
-def db(tmp_path: Path) -> Path:
-    return tmp_path / "state" / "companion.sqlite3"
 
-
-@pytest.fixture
-def store(db: Path) -> Iterator[Store]:
-    with Store(db) as store:
-        yield store
-
-
-@pytest.fixture
-def session(store: Store) -> TableSession:
-    return TableSession(store)
 
 
 @pytest.fixture
