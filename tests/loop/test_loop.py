@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -137,3 +138,28 @@ def test_a_round_at_the_table_with_buttons_and_the_camera(make_table: Callable[[
     snap = again.session.snapshot()
     assert snap["step"] == at and snap["view"]["rounds"][0]["scores"] == score
     assert led_state(snap) in ("waiting", "pending")
+
+
+def test_the_real_vision_reads_the_first_demo_roll_and_confirm_takes_it(
+    tmp_path: Path, mock_factory: MockFactory
+) -> None:
+    """No labels here: the bundled photo goes through vision's settle detection and pip reader."""
+    clock = Clock()
+    config = replace(Config(), state_dir=str(tmp_path / "state"), led=LedConfig(pin=23),
+                     camera=replace(Config().camera, frame_interval=0.02, photo_seconds=1000.0))
+    companion = Companion(config, camera=f"replay:{DEMO_DIR}", pin_factory=mock_factory, button_clock=clock,
+                          button_poll=None, web=False)
+    try:
+        table = Table(companion.start(), mock_factory, clock)
+        table.session.new_game("button-goblin", DEMO_SETUP)
+        snap = table.wait_for_proposal()
+        photo = next(r for r in labelled.labels().values() if r["file"] == "table_01.jpg")
+        proposed = snap["proposal"]["action"]["values"]
+        labelled_values = Counter(d["value"] for d in photo["dice"])
+        agree = sum((Counter(proposed.values()) & labelled_values).values())
+        assert len(proposed) == 8 and agree >= 6, (proposed, labelled_values)  # today: a side face and a cut die
+        table.press("confirm")
+        after = table.session.snapshot()
+        assert after["step"] == 1 and after["history"][0]["action"]["values"] == proposed
+    finally:
+        companion.close()
