@@ -23,10 +23,52 @@ class Parser(argparse.ArgumentParser):
         raise InvalidInput(f"{message} (try --help)")
 
 
+def read_text(stdin: TextIO) -> str:
+    """Stdin as text: strict UTF-8 (a leading byte order mark is dropped), whatever the locale says."""
+    buffer = getattr(stdin, "buffer", None)
+    try:
+        if buffer is not None:
+            raw: bytes = buffer.read()
+            return raw.decode("utf-8-sig")
+        text: str = stdin.read()
+        text.encode("utf-8")  # a text stream with surrogateescape smuggles undecodable bytes as surrogates
+        return text.removeprefix("\ufeff")
+    except UnicodeDecodeError as error:
+        bad = error.object[error.start]
+        raise InvalidInput(f"stdin is not UTF-8 text: byte 0x{bad:02x} at offset {error.start}") from None
+    except UnicodeEncodeError as error:
+        bad = ord(error.object[error.start]) & 0xFF
+        raise InvalidInput(f"stdin is not UTF-8 text: byte 0x{bad:02x} at character {error.start}") from None
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object, refusing a key given twice (``json`` would silently keep the last)."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise InvalidInput(f"key {key[:60]!r} given twice in one object")
+        out[key] = value
+    return out
+
+
+def loads(text: str, where: str, wording: str = "bad JSON in") -> Any:
+    """Strict JSON: duplicated keys, too-deep nesting and giant numbers are clear errors, not tracebacks."""
+    try:
+        return json.loads(text, object_pairs_hook=_no_duplicates)
+    except json.JSONDecodeError as exc:
+        raise InvalidInput(f"{wording} {where}: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    except InvalidInput as exc:
+        raise InvalidInput(f"{wording} {where}: {exc}") from None
+    except RecursionError:
+        raise InvalidInput(f"{wording} {where}: nested too deeply") from None
+    except ValueError as exc:  # e.g. an integer of more than 4300 digits
+        raise InvalidInput(f"{wording} {where}: a number too large ({str(exc).split(';')[0]})") from None
+
+
 def read_json(source: str | None, stdin: TextIO | None = None) -> Any:
     """JSON from a file path, from ``-``/None (stdin), or inline when ``source`` starts with ``{``/``[``."""
     if source is None or source == "-":
-        text = (stdin or sys.stdin).read()
+        text = read_text(stdin or sys.stdin)
         where = "stdin"
     elif source.lstrip().startswith(("{", "[")):
         text, where = source, "the argument"
@@ -35,13 +77,12 @@ def read_json(source: str | None, stdin: TextIO | None = None) -> Any:
             text = Path(source).read_text(encoding="utf-8")
         except OSError as exc:
             raise InvalidInput(f"cannot read {source!r}: {exc.strerror or exc}") from exc
+        except UnicodeDecodeError as exc:
+            raise InvalidInput(f"{source!r} is not UTF-8 text: byte at offset {exc.start}") from None
         where = repr(source)
     if not text.strip():
         raise InvalidInput(f"no JSON on {where}")
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InvalidInput(f"bad JSON in {where}: {exc.msg} at line {exc.lineno} column {exc.colno}") from exc
+    return loads(text, where)
 
 
 def emit(value: Any) -> None:
@@ -96,3 +137,21 @@ def state_document(document: Any) -> Any:
     if isinstance(document, dict) and "state" in document:
         return document["state"]
     return document
+
+
+def read_argument(args: Sequence[str]) -> Any:
+    """The JSON input of a one-argument command: the argument, ``@FILE``, or stdin (absent or ``-``)."""
+    if len(args) > 1:
+        raise InvalidInput(f"expected one JSON argument, got {len(args)}: {list(args)!r}")
+    if not args or args[0] == "-":
+        text, where = read_text(sys.stdin), "stdin"
+    elif args[0].startswith("@"):
+        try:
+            text, where = Path(args[0][1:]).read_text(encoding="utf-8"), args[0][1:]
+        except OSError as exc:
+            raise InvalidInput(f"cannot read {args[0][1:]!r}: {exc.strerror}") from None
+        except UnicodeDecodeError as exc:
+            raise InvalidInput(f"{args[0][1:]!r} is not UTF-8 text: byte at offset {exc.start}") from None
+    else:
+        text, where = args[0], "the argument"
+    return loads(text, where, wording="not valid JSON in")

@@ -27,3 +27,25 @@ def test_python_dash_m_runs_the_same_entry_point():
     done = subprocess.run([sys.executable, "-m", "companion", "--version"], capture_output=True, text=True)
     assert done.returncode == 0
     assert done.stdout.strip() == "0.1.0"
+
+
+# Every game's command line reads JSON through companion.jsoncli; hostile bytes get one clear line each.
+HOSTILE = [
+    (b'{"state": \xff\xfe}', "not UTF-8"),
+    (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
+    (b'{"state": ' + b"9" * 5000 + b"}", "number too large"),
+    (b'{"state": {}, "state": {}}', "given twice"),
+]
+
+
+def test_every_game_cli_refuses_hostile_json_with_one_line():
+    for game in ("dadoteck", "gobcon", "goblins", "skirmish", "button-goblin"):
+        for data, quoted in HOSTILE:
+            command = "analyze" if game == "button-goblin" else "apply"
+            done = subprocess.run(
+                [sys.executable, "-m", "companion", game, command], input=data, capture_output=True
+            )
+            lines = done.stderr.decode().strip().splitlines()
+            assert done.returncode == 2, (game, quoted, done.stderr[-300:])
+            assert len(lines) == 1 and quoted in lines[0], (game, lines)
+            assert done.stdout == b""

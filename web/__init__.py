@@ -1,1 +1,86 @@
-"""The phone page: a thin Flask layer over the table session (app factory, JSON API, live updates)."""
+"""The phone page: a thin Flask layer over the table session (app factory, JSON API, live updates).
+
+``create_app(config=None, *, session=None, settings=None)`` builds the app; the composition root
+(``companion/serve.py``) passes the ``TableSession`` it owns. Views call one session method each and
+serialise its result: there is no rules logic here.
+
+Configuration keys (``app.config``):
+
+- ``TABLE_PIN``: the PIN control actions need (``None`` or ``""``: no PIN);
+- ``TABLE_URL``: the address the join page and its QR code show (default: ``http://<LAN IP>:<port>/``);
+- ``DEFAULT_LANG``: ``"it"`` (default) or ``"en"``;
+- ``SSE_HEARTBEAT``: seconds between keep-alive comments on the live stream (default 10);
+- ``SSE_MAX_SECONDS``: a stream ends after this long and the browser reconnects (default 600), so a
+  phone that went away frees its server thread.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping
+from typing import Any, Final
+
+from flask import Flask
+from flask.json.provider import DefaultJSONProvider
+
+from web import api, errors, i18n, pages, stream
+from web.stream import stop_streams
+
+__all__ = ["EXTENSION", "create_app", "public_settings", "stop_streams"]
+
+EXTENSION = "goblin"
+"""``app.extensions[EXTENSION]`` holds the table session."""
+
+
+SECRET_KEYS: Final = frozenset({"pin", "password", "secret", "token"})
+
+
+def public_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
+    """The settings without secrets, for a page anybody at the table may open (the table PIN is a
+    top-level ``pin``; ``led.pin`` and the buttons' pins are GPIO numbers and stay)."""
+    return {key: value for key, value in settings.items() if key.lower() not in SECRET_KEYS}
+
+
+def create_app(
+    config: Mapping[str, Any] | None = None,
+    *,
+    session: Any = None,
+    settings: Mapping[str, Any] | None = None,
+) -> Flask:
+    """The companion's Flask app.
+
+    Parameters
+    ----------
+    config:
+        Flask configuration overrides (see the module docstring for the companion's own keys).
+    session:
+        The ``companion.session.TableSession`` to drive. Required.
+    settings:
+        What the settings page shows read-only (camera, zones, pins, port...), as JSON.
+    """
+    if session is None:
+        raise ValueError("create_app needs the table session: create_app(session=TableSession(...))")
+    app = Flask(__name__)
+    app.config.from_mapping(
+        TABLE_PIN=None,
+        TABLE_URL=None,
+        DEFAULT_LANG="it",
+        SSE_HEARTBEAT=10.0,
+        SSE_MAX_SECONDS=600.0,
+    )
+    if config is not None:
+        app.config.from_mapping(config)
+    if app.config["DEFAULT_LANG"] not in i18n.LANGUAGES:
+        raise ValueError(f"DEFAULT_LANG must be one of {', '.join(i18n.LANGUAGES)}, "
+                         f"not {app.config['DEFAULT_LANG']!r}")
+    if isinstance(app.json, DefaultJSONProvider):
+        app.json.sort_keys = False  # keep the session's order: version and step first
+    app.extensions[EXTENSION] = session
+    app.extensions["goblin.settings"] = public_settings(settings or {})
+    app.extensions[stream.STOP] = threading.Event()
+    i18n.init_app(app)
+    errors.init_app(app)
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(api.bp)
+    app.register_blueprint(stream.bp)
+    return app

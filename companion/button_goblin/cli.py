@@ -22,6 +22,7 @@ from companion.button_goblin.jsonio import (
     show,
 )
 from companion.errors import GoblinError, InvalidInput
+from companion.jsoncli import loads, read_text
 
 USAGE = "usage: goblin-companion button-goblin analyze|apply [--position NOTATION] < input.json"
 
@@ -48,48 +49,11 @@ def apply_json(position: Position, attack: JSON) -> dict[str, JSON]:
     return {"position": position_to_json(after), "reroll": list(rerolls(action))}
 
 
-def _read_text(stdin: TextIO) -> str:
-    """Stdin as text: strict UTF-8 (a leading byte order mark is dropped), whatever the locale says."""
-    buffer = getattr(stdin, "buffer", None)
-    try:
-        if buffer is not None:
-            raw: bytes = buffer.read()
-            return raw.decode("utf-8-sig")
-        text = stdin.read()
-        text.encode("utf-8")  # a text stream with surrogateescape smuggles undecodable bytes as surrogates
-        return text.removeprefix("\ufeff")
-    except UnicodeDecodeError as error:
-        bad = error.object[error.start]
-        raise InvalidInput(f"stdin is not UTF-8 text: byte 0x{bad:02x} at offset {error.start}") from None
-    except UnicodeEncodeError as error:
-        bad = ord(error.object[error.start]) & 0xFF
-        raise InvalidInput(f"stdin is not UTF-8 text: byte 0x{bad:02x} at character {error.start}") from None
-
-
-def _no_duplicates(pairs: list[tuple[str, JSON]]) -> dict[str, JSON]:
-    """A JSON object, refusing a key given twice (``json`` would silently keep the last)."""
-    out: dict[str, JSON] = {}
-    for key, value in pairs:
-        if key in out:
-            raise InvalidInput(f"malformed JSON on stdin: key {show(key)} given twice in one object")
-        out[key] = value
-    return out
-
-
 def _read_json(stdin: TextIO, what: str) -> JSON:
-    text = _read_text(stdin)
+    text = read_text(stdin)
     if not text.strip():
         raise InvalidInput(f"expected {what} as JSON on stdin, got nothing")
-    try:
-        return json.loads(text, object_pairs_hook=_no_duplicates)
-    except json.JSONDecodeError as error:
-        where = f"line {error.lineno} column {error.colno}"
-        raise InvalidInput(f"malformed JSON on stdin: {error.msg} at {where}") from None
-    except RecursionError:
-        raise InvalidInput("malformed JSON on stdin: nested too deeply") from None
-    except ValueError as error:  # e.g. an integer of more than 4300 digits
-        detail = str(error).split(";")[0]
-        raise InvalidInput(f"malformed JSON on stdin: a number too large ({detail})") from None
+    return loads(text, "stdin", wording="malformed JSON on")
 
 
 def run(argv: Sequence[str], stdin: TextIO) -> dict[str, JSON]:

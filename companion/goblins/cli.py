@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 from companion.errors import GoblinError, InvalidInput
@@ -35,6 +34,7 @@ from companion.goblins.core import (
     requirements_met,
     wins,
 )
+from companion.jsoncli import read_argument
 
 JSON = Any
 PROG = "goblin-companion goblins"
@@ -42,23 +42,7 @@ PROG = "goblin-companion goblins"
 
 def read_input(args: Sequence[str]) -> JSON:
     """The JSON input: the argument, ``@FILE``, or stdin."""
-    if len(args) > 1:
-        raise InvalidInput(f"expected one JSON argument, got {len(args)}: {list(args)!r}")
-    if not args or args[0] == "-":
-        text, where = sys.stdin.read(), "stdin"
-    elif args[0].startswith("@"):
-        try:
-            text, where = Path(args[0][1:]).read_text(encoding="utf-8"), args[0][1:]
-        except OSError as exc:
-            raise InvalidInput(f"cannot read {args[0][1:]!r}: {exc.strerror}") from None
-    else:
-        text, where = args[0], "the argument"
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InvalidInput(
-            f"{where} is not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno}): {text[:60]!r}"
-        ) from None
+    return read_argument(args)
 
 
 def _obj(value: JSON, what: str) -> Mapping[str, JSON]:

@@ -93,6 +93,22 @@ def _label(game: Game, a: Mapping[str, JSON]) -> str:
     return "End the turn"
 
 
+def _key(game: Game, a: Mapping[str, JSON]) -> tuple[str, dict[str, JSON]]:
+    """The message key and params of a listed choice: each option of a yes/no step has its own key."""
+    kind = a["type"]
+    params = dict(a)
+    if kind == "declare":
+        return f"goblins.declare.{'epic' if a['epic'] else 'normal'}", params
+    if kind == "fire_cannon":
+        return f"goblins.fire_cannon.{'fire' if a['fire'] else 'hold'}", params
+    if kind in ("brawl", "shout"):
+        params["name"] = game.armies[a["defender" if kind == "brawl" else "player"]].name
+        return f"goblins.{kind}_with" if kind == "brawl" else "goblins.shout", params
+    if kind == "recrew":
+        params["name"] = game.armies[game.current].machines[a["machine"]].name
+    return f"goblins.{kind}", params
+
+
 class GoblinsFlow:
     """The table flow of Goblins: Epic Death (``companion.flow.Flow``)."""
 
@@ -247,7 +263,7 @@ class GoblinsFlow:
         for event in game.legal:
             action = event_to_json(event)
             kind = action["type"]
-            out.append(Choice(action, _label(game, action), kind, f"goblins.{kind}", action))
+            out.append(Choice(action, _label(game, action), kind, *_key(game, action)))
         if wait is None and game.outcome is None and game.phase in ("A", "B"):
             army = game.armies[game.current]
             taken = Counter(t for a in game.armies for t in a.pile)

@@ -325,7 +325,8 @@ class SkirmishFlow:
                 if not m.in_play or i in game.acted:
                     continue
                 for j, e in targets:
-                    if game.card.startswith("tiro") and m.tiro is not None:
+                    tiro = game.card.startswith("tiro")
+                    if tiro and m.tiro is not None and len(game.acted) < int(game.card[-1]):  # 2/3 shooters
                         for cover in (False, True):
                             event = Shoot((Line(i, 0.0, cover=cover),), j)
                             text = f"{m.name} shoots {e.name}" + (" in cover" if cover else "")
@@ -412,6 +413,18 @@ class SkirmishFlow:
                 "spend_at_least": need[0] if need else None,
                 "points": need[1] if need else 0,
             }
+        pending = [
+            {
+                "kind": p.kind,
+                "band": p.band,
+                "band_name": game.bands[p.band].name,
+                "model": p.model,
+                "model_name": None if p.model is None else game.bands[p.band].models[p.model].name,
+                "dice": p.dice,
+                "what": ROLL_PROMPTS.get(p.kind, p.kind),
+            }
+            for p in game.pending
+        ]
         outcome = game.outcome
         return {
             "game": self.game,
@@ -424,6 +437,7 @@ class SkirmishFlow:
             "deploys_first": game.deploys_first,
             "chooser": game.chooser,
             "awaiting": awaiting,
+            "pending": pending,
             "held": held,
             "near": list(state.near),
             "points": list(game.points),

@@ -11,8 +11,6 @@ from typing import Any, ClassVar
 import cv2
 import numpy as np
 import pytest
-from gpiozero import Device
-from gpiozero.pins.mock import MockFactory
 
 
 def solid(colour: tuple[int, int, int], size: tuple[int, int] = (48, 64)) -> np.ndarray:
@@ -124,16 +122,3 @@ def fake_picamera2(monkeypatch: pytest.MonkeyPatch) -> Iterator[type[FakePicamer
 def no_picamera2(monkeypatch: pytest.MonkeyPatch) -> None:
     """Make ``import picamera2`` fail, as on a laptop, even where it is installed."""
     monkeypatch.setitem(sys.modules, "picamera2", None)
-
-
-@pytest.fixture
-def mock_factory() -> Iterator[MockFactory]:
-    """gpiozero's own mock pins; devices made in the test are closed and the factory reset afterwards."""
-    saved = Device.pin_factory
-    factory = MockFactory()
-    Device.pin_factory = factory
-    try:
-        yield factory
-    finally:
-        factory.reset()
-        Device.pin_factory = saved

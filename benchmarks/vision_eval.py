@@ -1,0 +1,215 @@
+"""Accuracy and speed of ``vision.read_table`` on the labelled dice photos.
+
+    python3 benchmarks/vision_eval.py [--set matteop65|chase|burks|all] [--split all|dev|held-out]
+                                      [--sample N] [--no-12mp] [--json]
+
+Per photo set it prints: dice found / missed / phantom, values right / wrong, a confusion table of faces,
+and median and 95th-percentile milliseconds per frame (one OpenCV thread, ``cv2.setNumThreads(1)``;
+decoding the JPEG is not counted, as the camera delivers decoded frames), both wall-clock and CPU time
+(the process's CPU time is the fairer figure on a machine shared with other jobs).
+
+Matching rule (documented because the sets label different things): the matteop65 boxes surround the
+pip pattern of the top face, ours the estimated top face; a label and a detection match when the
+distance between their box centres is at most 0.6 x the larger side of the two boxes, greedily, nearest
+pairs first, one to one. Every unmatched detection is a phantom (also a die we report with
+``value=None``); every unmatched label is missed. "Read right" = matched and same value.
+The chase set is single-die crops (the whole crop is the die): found = at least one die, read right =
+the most confident die has the label's value; extra dice are phantoms.
+The burks set is one polyhedral die per photo (Vision II reads the numerals): only found / phantom.
+
+12 MP timing: no 12-megapixel photo in the sets, so a matteop65 frame is upscaled to 4000x3000 and
+timed (this measures the resize to the working size plus the same reading).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from vision import read_table
+from vision._cv import set_threads
+from vision.data import LabelledPhoto, iter_split, photo_set
+from vision.reading import Die
+
+
+def match(labels: list[tuple[float, float, float, float]], dets: list[Die]) -> list[tuple[int, int]]:
+    """Greedy one-to-one matching of label boxes to detections by centre distance (see module doc)."""
+    pairs = []
+    for i, (lx, ly, lw, lh) in enumerate(labels):
+        for j, d in enumerate(dets):
+            dx, dy, dw, dh = d.bbox
+            dist = float(np.hypot(lx + lw / 2 - dx - dw / 2, ly + lh / 2 - dy - dh / 2))
+            if dist <= 0.6 * max(lw, lh, dw, dh):
+                pairs.append((dist, i, j))
+    pairs.sort()
+    used_l: set[int] = set()
+    used_d: set[int] = set()
+    out = []
+    for _, i, j in pairs:
+        if i not in used_l and j not in used_d:
+            used_l.add(i)
+            used_d.add(j)
+            out.append((i, j))
+    return out
+
+
+def percentile(values: list[float], q: float) -> float:
+    return float(np.percentile(values, q)) if values else float("nan")
+
+
+def evaluate(name: str, photos: list[LabelledPhoto]) -> dict[str, Any]:
+    stats = {"frames": 0, "labelled": 0, "found": 0, "missed": 0, "phantom": 0, "right": 0, "wrong": 0}
+    confusion: dict[str, dict[str, int]] = {}
+    ms: list[float] = []
+    cpu: list[float] = []
+    failures: list[str] = []
+    for photo in photos:
+        image = photo.load()
+        t0, c0 = time.perf_counter(), time.process_time()
+        reading = read_table(image)
+        ms.append((time.perf_counter() - t0) * 1000)
+        cpu.append((time.process_time() - c0) * 1000)
+        stats["frames"] += 1
+        stats["labelled"] += len(photo.dice)
+        dice = list(reading.dice)
+        if name == "chase":
+            truth = photo.dice[0].value
+            if dice:
+                best = max(dice, key=lambda d: d.confidence)
+                stats["found"] += 1
+                stats["phantom"] += len(dice) - 1
+                got = "-" if best.value is None else str(best.value)
+                confusion.setdefault(str(truth), {}).setdefault(got, 0)
+                confusion[str(truth)][got] += 1
+                ok = best.value == truth
+                stats["right" if ok else "wrong"] += 1
+                if not ok:
+                    failures.append(f"{photo.path.name}: {truth} read {got}")
+            else:
+                stats["missed"] += 1
+                confusion.setdefault(str(truth), {}).setdefault("missed", 0)
+                confusion[str(truth)]["missed"] += 1
+                failures.append(f"{photo.path.name}: {truth} missed")
+            continue
+        if name == "burks":
+            if photo.dice:
+                stats["found"] += min(1, len(dice))
+                stats["missed"] += 0 if dice else 1
+                stats["phantom"] += max(0, len(dice) - 1)
+            else:
+                stats["phantom"] += len(dice)
+            continue
+        labels = [d.bbox for d in photo.dice if d.bbox is not None]
+        pairs = match(labels, dice)
+        stats["found"] += len(pairs)
+        stats["missed"] += len(labels) - len(pairs)
+        stats["phantom"] += len(dice) - len(pairs)
+        matched_l = {i for i, _ in pairs}
+        for i, j in pairs:
+            truth, got = photo.dice[i].value, dice[j].value
+            g = "-" if got is None else str(got)
+            confusion.setdefault(str(truth), {}).setdefault(g, 0)
+            confusion[str(truth)][g] += 1
+            stats["right" if got == truth else "wrong"] += 1
+            if got != truth:
+                failures.append(f"{photo.path.name}: {truth} read {g} at {dice[j].bbox}")
+        for i, d in enumerate(photo.dice):
+            if i not in matched_l:
+                confusion.setdefault(str(d.value), {}).setdefault("missed", 0)
+                confusion[str(d.value)]["missed"] += 1
+                failures.append(f"{photo.path.name}: {d.value} missed at {d.bbox}")
+        if len(dice) > len(pairs):
+            used = {j for _, j in pairs}
+            failures += [f"{photo.path.name}: phantom {dice[j].value} at {dice[j].bbox}"
+                         for j in range(len(dice)) if j not in used]
+    labelled = max(1, stats["labelled"])
+    return {"set": name, **stats,
+            "found_pct": round(100 * stats["found"] / labelled, 2),
+            "right_pct": round(100 * stats["right"] / labelled, 2),
+            "phantom_per_100": round(100 * stats["phantom"] / max(1, stats["frames"]), 2),
+            "ms_median": round(statistics.median(ms), 2) if ms else None,
+            "ms_p95": round(percentile(ms, 95), 2),
+            "cpu_ms_median": round(statistics.median(cpu), 2) if cpu else None,
+            "cpu_ms_p95": round(percentile(cpu, 95), 2),
+            "confusion": confusion, "failures": failures}
+
+
+def time_12mp(photo: LabelledPhoto, repeats: int = 15) -> dict[str, Any]:
+    big = cv2.resize(photo.load(), (4000, 3000), interpolation=cv2.INTER_CUBIC)
+    ms, cpu = [], []
+    for _ in range(repeats):
+        t0, c0 = time.perf_counter(), time.process_time()
+        read_table(big)
+        ms.append((time.perf_counter() - t0) * 1000)
+        cpu.append((time.process_time() - c0) * 1000)
+    return {"source": f"{photo.path.name} upscaled to 4000x3000",
+            "ms_median": round(statistics.median(ms), 2), "ms_p95": round(percentile(ms, 95), 2),
+            "cpu_ms_median": round(statistics.median(cpu), 2), "cpu_ms_p95": round(percentile(cpu, 95), 2)}
+
+
+def print_report(r: dict[str, Any], split: str, show_failures: int) -> None:
+    print(f"== {r['set']} ({split}): {r['frames']} frames, {r['labelled']} labelled dice")
+    print(f"   found {r['found']} ({r['found_pct']}%), missed {r['missed']}, phantom {r['phantom']} "
+          f"({r['phantom_per_100']} per 100 frames)")
+    print(f"   values right {r['right']} ({r['right_pct']}% of labelled), wrong {r['wrong']}")
+    print(f"   ms per frame: median {r['ms_median']}, p95 {r['ms_p95']} (wall clock); "
+          f"CPU median {r['cpu_ms_median']}, p95 {r['cpu_ms_p95']}")
+    if r["confusion"]:
+        cols = sorted({c for row in r["confusion"].values() for c in row}, key=lambda c: (len(c), c))
+        print("   confusion (rows: label, columns: read; '-' = read as unknown)")
+        print("   " + "label".ljust(6) + "".join(c.rjust(8) for c in cols))
+        for row in sorted(r["confusion"]):
+            print("   " + row.ljust(6) + "".join(str(r["confusion"][row].get(c, 0)).rjust(8) for c in cols))
+    for f in r["failures"][:show_failures]:
+        print("     " + f)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--set", default="all", choices=["all", "matteop65", "chase", "burks"])
+    ap.add_argument("--split", default="both", choices=["both", "all", "dev", "held-out"])
+    ap.add_argument("--sample", type=int, default=0, help="every Nth photo only (speed)")
+    ap.add_argument("--failures", type=int, default=0, help="print the first N failures")
+    ap.add_argument("--no-12mp", action="store_true")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    set_threads(1)
+    names = ["matteop65", "chase", "burks"] if args.set == "all" else [args.set]
+    splits = ["dev", "held-out"] if args.split == "both" else [args.split]
+    results = []
+    for name in names:
+        photos = photo_set(name)
+        for split in splits if name == "matteop65" else ["all"]:
+            chosen = list(iter_split(photos, split))
+            if args.sample > 1:
+                chosen = chosen[:: args.sample]
+            r = evaluate(name, chosen)
+            r["split"] = split
+            results.append(r)
+            if not args.json:
+                print_report(r, split, args.failures)
+    if not args.no_12mp:
+        t = time_12mp(photo_set("matteop65")[50])
+        results.append({"set": "12mp", **t})
+        if not args.json:
+            print(f"== 12 MP: {t['source']}: median {t['ms_median']} ms, p95 {t['ms_p95']} ms (wall clock); "
+                  f"CPU median {t['cpu_ms_median']} ms, p95 {t['cpu_ms_p95']} ms")
+    if args.json:
+        for r in results:
+            r.pop("failures", None)
+        print(json.dumps(results))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

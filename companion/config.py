@@ -1,0 +1,266 @@
+"""The companion's settings: one TOML file, every key optional.
+
+Example (every value shown is the default; ``goblin-companion serve --print-config`` prints them)::
+
+    host = "0.0.0.0"          # where the phone page listens
+    port = 8080               # 0: any free port (the start-up line says which)
+    language = "it"           # the page's default language: "it" or "en"
+    pin = ""                  # the table PIN control actions need; "" for none
+    state_dir = ""            # "" : $STATE_DIRECTORY (systemd), else ~/.local/state/goblin-companion
+    threads = 32              # waitress threads: each phone's live stream holds one
+
+    [camera]
+    source = "auto"           # auto, picamera2[:N], opencv[:N|:PATH], replay[:PATH]
+    replay = ""               # photos a bare "replay" (or auto without a camera) shows; "" : the demo
+    frame_interval = 0.2      # seconds between replayed frames
+    photo_seconds = 5.0       # seconds each replayed photo stays
+
+    [buttons]
+    enabled = true
+    confirm = 17              # BCM pin numbers (or gpiozero names such as "GPIO17")
+    next = 27
+    undo = 22
+    undo_hold = 1.5           # seconds UNDO must be held
+    debounce = 0.05
+    pull_up = true            # buttons wired to ground
+
+    [led]
+    enabled = true
+    pin = 23
+    active_high = true
+
+    [zones]                   # tray zones, polygons in fractions of the frame: [[x, y], ...]
+    p0 = [[0.0, 0.0], [0.5, 0.0], [0.5, 1.0], [0.0, 1.0]]
+    p1 = [[0.5, 0.0], [1.0, 0.0], [1.0, 1.0], [0.5, 1.0]]
+
+Bad keys and values raise :class:`ConfigError` naming the key, e.g. ``buttons.confirm``.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any, Final
+
+from companion.errors import InvalidInput
+
+#: Environment variable naming the config file when ``--config`` is not given.
+CONFIG_ENV: Final = "GOBLIN_CONFIG"
+LANGUAGES: Final = ("it", "en")
+
+
+class ConfigError(InvalidInput):
+    """A configuration file or value that cannot be used; the message names the key."""
+
+
+Pin = int | str
+
+
+@dataclass(frozen=True)
+class CameraConfig:
+    source: str = "auto"
+    replay: str = ""
+    frame_interval: float = 0.2
+    photo_seconds: float = 5.0
+
+
+@dataclass(frozen=True)
+class ButtonsConfig:
+    enabled: bool = True
+    confirm: Pin = 17
+    next: Pin = 27
+    undo: Pin = 22
+    undo_hold: float = 1.5
+    debounce: float = 0.05
+    pull_up: bool = True
+
+
+@dataclass(frozen=True)
+class LedConfig:
+    enabled: bool = True
+    pin: Pin = 23
+    active_high: bool = True
+
+
+def _default_zones() -> dict[str, list[list[float]]]:
+    return {"p0": [[0.0, 0.0], [0.5, 0.0], [0.5, 1.0], [0.0, 1.0]],
+            "p1": [[0.5, 0.0], [1.0, 0.0], [1.0, 1.0], [0.5, 1.0]]}
+
+
+@dataclass(frozen=True)
+class Config:
+    """All settings; ``Config()`` is the default table."""
+
+    host: str = "0.0.0.0"
+    port: int = 8080
+    language: str = "it"
+    pin: str = ""
+    state_dir: str = ""
+    threads: int = 32
+    camera: CameraConfig = field(default_factory=CameraConfig)
+    buttons: ButtonsConfig = field(default_factory=ButtonsConfig)
+    led: LedConfig = field(default_factory=LedConfig)
+    zones: dict[str, list[list[float]]] = field(default_factory=_default_zones)
+    source: str = ""
+    """The file these settings came from ("" for the defaults)."""
+
+    def state_path(self, env: Mapping[str, str] | None = None) -> Path:
+        """The state directory: ``state_dir``, else systemd's ``$STATE_DIRECTORY``, else
+        ``$XDG_STATE_HOME/goblin-companion`` (``~/.local/state/goblin-companion``)."""
+        env = os.environ if env is None else env
+        if self.state_dir:
+            return Path(self.state_dir).expanduser()
+        if env.get("STATE_DIRECTORY"):
+            return Path(env["STATE_DIRECTORY"].split(":")[0])
+        base = env.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+        return Path(base) / "goblin-companion"
+
+    def to_json(self) -> dict[str, Any]:
+        """Everything but the PIN (the settings page shows this)."""
+        out = asdict(self)
+        out["pin"] = "set" if self.pin else ""
+        return out
+
+
+def _check(value: Any, kind: type | tuple[type, ...], key: str, what: str) -> Any:
+    if isinstance(value, bool) and bool not in (kind if isinstance(kind, tuple) else (kind,)):
+        raise ConfigError(f"{key} must be {what}, not {value!r}")
+    if not isinstance(value, kind):
+        raise ConfigError(f"{key} must be {what}, not {value!r}")
+    return value
+
+
+def _positive(value: Any, key: str) -> float:
+    _check(value, (int, float), key, "a number of seconds")
+    if value <= 0:
+        raise ConfigError(f"{key} must be more than 0 seconds, not {value!r}")
+    return float(value)
+
+
+def _pin(value: Any, key: str) -> Pin:
+    _check(value, (int, str), key, "a BCM pin number such as 17 or a name such as \"GPIO17\"")
+    if isinstance(value, int) and not 0 <= value <= 27:
+        raise ConfigError(f"{key} must be a BCM pin 0..27, not {value}")
+    if isinstance(value, str) and not value.strip():
+        raise ConfigError(f"{key} must name a pin, not an empty string")
+    pin: Pin = value
+    return pin
+
+
+def _section(raw: Any, cls: type, prefix: str) -> Any:
+    if not isinstance(raw, dict):
+        raise ConfigError(f"[{prefix}] must be a table of settings, not {raw!r}")
+    names = {f.name for f in fields(cls)}
+    unknown = sorted(set(raw) - names)
+    if unknown:
+        raise ConfigError(f"unknown setting {prefix}.{unknown[0]}; "
+                          f"[{prefix}] has: {', '.join(sorted(names))}")
+    values: dict[str, Any] = {}
+    for name, value in raw.items():
+        key = f"{prefix}.{name}"
+        default = getattr(cls(), name)
+        if name in ("confirm", "next", "undo", "pin"):
+            values[name] = _pin(value, key)
+        elif isinstance(default, bool):
+            values[name] = _check(value, bool, key, "true or false")
+        elif isinstance(default, float):
+            values[name] = _positive(value, key)
+        else:
+            values[name] = _check(value, str, key, "text")
+    return cls(**values)
+
+
+def _zones(raw: Any) -> dict[str, list[list[float]]]:
+    if not isinstance(raw, dict) or not raw:
+        raise ConfigError("[zones] must name at least one zone, e.g. p0 = [[0, 0], [0.5, 0], ...], "
+                          f"not {raw!r}")
+    out = {}
+    for name, polygon in raw.items():
+        key = f"zones.{name}"
+        if not isinstance(polygon, list) or len(polygon) < 3:
+            raise ConfigError(f"{key} must be a polygon of at least 3 [x, y] points, not {polygon!r}")
+        points = []
+        for point in polygon:
+            if (not isinstance(point, list) or len(point) != 2
+                    or not all(isinstance(c, int | float) and not isinstance(c, bool) for c in point)):
+                raise ConfigError(f"{key}: each point is [x, y] in fractions of the frame, not {point!r}")
+            if not all(0.0 <= c <= 1.0 for c in point):
+                raise ConfigError(f"{key}: point {point!r} is outside the frame (0..1)")
+            points.append([float(point[0]), float(point[1])])
+        out[str(name)] = points
+    return out
+
+
+def parse_config(raw: Mapping[str, Any], *, source: str = "") -> Config:
+    """Settings from a parsed TOML document; missing keys keep their defaults."""
+    config = Config(source=source)
+    known = {f.name for f in fields(Config)} - {"source"}
+    unknown = sorted(set(raw) - known)
+    if unknown:
+        raise ConfigError(f"unknown setting {unknown[0]!r}; known: {', '.join(sorted(known))}")
+    values: dict[str, Any] = {}
+    for key, value in raw.items():
+        if key == "camera":
+            values[key] = _section(value, CameraConfig, key)
+        elif key == "buttons":
+            values[key] = _section(value, ButtonsConfig, key)
+        elif key == "led":
+            values[key] = _section(value, LedConfig, key)
+        elif key == "zones":
+            values[key] = _zones(value)
+        elif key in ("port", "threads"):
+            number = _check(value, int, key, "a whole number")
+            low, high = (0, 65535) if key == "port" else (4, 1000)
+            if not low <= number <= high:
+                raise ConfigError(f"{key} must be {low}..{high}, not {number}")
+            values[key] = number
+        elif key == "language":
+            if value not in LANGUAGES:
+                raise ConfigError(f"language must be one of {', '.join(LANGUAGES)}, not {value!r}")
+            values[key] = value
+        elif key == "pin":
+            if isinstance(value, int) and not isinstance(value, bool):
+                value = str(value)
+            _check(value, str, key, "text such as \"1234\"")
+            if value and not (value.isdigit() and 3 <= len(value) <= 12):
+                raise ConfigError(f"pin must be 3 to 12 digits (or \"\" for none), not {value!r}")
+            values[key] = value
+        else:
+            values[key] = _check(value, str, key, "text")
+    buttons = values.get("buttons", config.buttons)
+    pins = [buttons.confirm, buttons.next, buttons.undo]
+    if len(set(pins)) != 3:
+        raise ConfigError("buttons.confirm, buttons.next and buttons.undo need three different pins, "
+                          f"not {pins}")
+    led = values.get("led", config.led)
+    if led.enabled and buttons.enabled and led.pin in pins:
+        raise ConfigError(f"led.pin {led.pin!r} is already a button's pin")
+    return replace(config, **values)
+
+
+def load_config(path: str | Path | None = None, *, env: Mapping[str, str] | None = None) -> Config:
+    """Read the settings file ``path`` (else ``$GOBLIN_CONFIG``); with neither, the defaults.
+
+    A file named explicitly must exist; a file named by the environment variable too.
+    """
+    env = os.environ if env is None else env
+    if path is None:
+        path = env.get(CONFIG_ENV) or None
+    if path is None:
+        return Config()
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise ConfigError(f"cannot read the config file {str(path)!r}: {error.strerror or error}") from error
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"config file {str(path)!r} is not valid TOML: {error}") from error
+    try:
+        return parse_config(raw, source=str(path))
+    except ConfigError as error:
+        raise ConfigError(f"{path}: {error}") from None

@@ -1,0 +1,108 @@
+"""``goblin-companion scan IMAGE... [--json] [--annotate DIR] [--calibration FILE] [--zones JSON]``.
+
+Reads dice and tokens in photo files. Per image, one line on stdout: with ``--json`` the reading as JSON
+(``file``, ``width``, ``height``, ``ms``, ``dice``, ``tokens``), else a short text summary. A file that
+cannot be read (missing, empty, corrupt, not an image, too large) gets an error line of its own
+(``{"file": ..., "error": ...}``) and the other files are still read; the exit status is then 2
+(0 when every file was read). Usage errors (no image, a bad calibration or zones file) are one stderr
+line and exit status 2, before any image is read.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from companion.errors import GoblinError, InvalidInput
+from companion.jsoncli import Parser, read_json
+
+#: files larger than this are refused unread (a 12 MP JPEG is ~3-8 MB; a 12 MP PNG can reach ~40 MB)
+MAX_FILE_BYTES = 64 * 1024 * 1024
+
+
+def _parser() -> Parser:
+    p = Parser(prog="goblin-companion scan", description="read dice and tokens in photos, print JSON")
+    p.add_argument("images", nargs="+", metavar="IMAGE", help="photo files (JPEG, PNG, ...)")
+    p.add_argument("--json", action="store_true", help="one JSON object per image (default: a text line)")
+    p.add_argument("--annotate", metavar="DIR", help="write an annotated copy of each image into DIR")
+    p.add_argument("--calibration", metavar="FILE", help="taught faces (tokens, icon dice) from teach mode")
+    p.add_argument("--zones", metavar="JSON", help='zones file or inline JSON {"p0": [[x, y], ...], ...}')
+    return p
+
+
+def read_image(path: Path) -> Any:
+    """Decode ``path`` to a BGR array, or raise ``InvalidInput`` saying why it cannot be read."""
+    from vision import _cv
+    from vision.table import MAX_PIXELS
+
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise InvalidInput(f"{str(path)!r} is too large ({size} bytes; at most {MAX_FILE_BYTES})")
+        data = path.read_bytes()
+    except OSError as exc:
+        raise InvalidInput(f"cannot read {str(path)!r}: {exc.strerror or exc}") from None
+    if not data:
+        raise InvalidInput(f"{str(path)!r} is empty")
+    dims = _cv.image_size(data)
+    if dims is not None and dims[0] * dims[1] > MAX_PIXELS:
+        raise InvalidInput(f"{str(path)!r} is too large ({dims[0]}x{dims[1]} pixels; at most {MAX_PIXELS})")
+    image = _cv.decode_image(data)
+    if image is None:
+        raise InvalidInput(f"{str(path)!r} is not an image OpenCV can decode (corrupt or another format)")
+    return image
+
+
+def _summary(result: dict[str, Any]) -> str:
+    if "error" in result:
+        return f"{result['file']}: error: {result['error']}"
+    dice = " ".join(f"{'?' if d['value'] is None else d['value']}({d['confidence']:.2f},{d['zone']})"
+                    for d in result["dice"])
+    tokens = " ".join(f"{t['face'] or '?'}({t['confidence']:.2f},{t['zone']})" for t in result["tokens"])
+    return (f"{result['file']}: {result['width']}x{result['height']} {result['ms']} ms; "
+            f"{len(result['dice'])} dice: {dice or '-'}; {len(result['tokens'])} tokens: {tokens or '-'}")
+
+
+def main(argv: Sequence[str]) -> int:
+    try:
+        args = _parser().parse_args(list(argv))
+        import cv2
+
+        from vision import Calibration, Zones, annotate, read_table
+
+        calibration = Calibration.load(args.calibration) if args.calibration else None
+        zones = Zones.from_json(read_json(args.zones)) if args.zones else None
+        out_dir = Path(args.annotate) if args.annotate else None
+        if out_dir is not None:
+            try:
+                out_dir.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise InvalidInput(
+                    f"--annotate: cannot create {str(out_dir)!r}: {exc.strerror or exc}") from None
+    except (GoblinError, ValueError) as exc:
+        print(f"goblin-companion scan: {exc}", file=sys.stderr)
+        return 2
+    failed = 0
+    for name in args.images:
+        result: dict[str, Any] = {"file": name}
+        try:
+            image = read_image(Path(name))
+            t0 = time.perf_counter()
+            reading = read_table(image, calibration=calibration, zones=zones)
+            ms = round((time.perf_counter() - t0) * 1000, 1)
+            body = reading.to_json()
+            result.update(width=body["width"], height=body["height"], ms=ms, dice=body["dice"],
+                          tokens=body["tokens"])
+            if out_dir is not None:
+                target = out_dir / (Path(name).stem + ".annotated.jpg")
+                if not cv2.imwrite(str(target), annotate(image, reading)):
+                    raise InvalidInput(f"cannot write the annotated copy {str(target)!r}")
+        except (GoblinError, ValueError) as exc:
+            failed += 1
+            result = {"file": name, "error": str(exc)}
+        print(json.dumps(result) if args.json else _summary(result), flush=True)
+    return 2 if failed else 0

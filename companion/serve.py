@@ -1,0 +1,602 @@
+"""``goblin-companion serve``: the composition root that wires camera, vision, buttons, LED, session and page.
+
+    goblin-companion serve [--camera auto|picamera2[:N]|opencv[:N|:PATH]|replay[:PATH]] [--config FILE]
+                           [--host HOST] [--port N] [--state-dir DIR] [--pin PIN] [--lang it|en]
+                           [--no-buttons] [--no-led] [--reader MODULE:FUNCTION] [--print-config]
+
+What runs where:
+
+- the **capture loop** (``hardware.frames.CaptureLoop``) reads the camera into a ``FrameHolder`` on its own
+  thread, survives a lost camera, and pings systemd's watchdog with every frame;
+- the **vision worker** (:class:`VisionWorker`) waits for each new frame, runs ``vision.settle_step`` and,
+  once the tray is still and the game expects a reading, ``vision.read_table`` and ``vision.annotate``,
+  and offers the reading (with a JPEG) to the session: a *proposal* that a person confirms;
+- **buttons** (``hardware.buttons.TableButtons``): CONFIRM, NEXT and UNDO (held) call the session;
+- the **status LED** (:class:`LedFollower`): steady while waiting for a roll, blinking while a reading waits
+  for confirmation, fast on a problem;
+- the **page** (``web.create_app``) served by waitress with a thread per open live stream.
+
+On start one JSON line goes to stdout: ``{"event": "serving", "url": ..., "urls": [...], ...}``; logs go
+to stderr. Bad arguments or settings exit with status 2 and one line on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import errno
+import importlib
+import json
+import logging
+import os
+import signal
+import socket
+import sys
+import threading
+import time
+import warnings
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from types import FrameType
+from typing import Any
+
+from companion.config import Config, ConfigError, load_config
+from companion.errors import GoblinError
+from companion.session import TableSession
+from companion.store import Store
+
+log = logging.getLogger("companion.serve")
+
+Frame = Any
+"""A BGR uint8 HxWx3 numpy array."""
+Reader = Callable[[Frame], Any]
+"""frame -> a reading: a JSON mapping (``vision`` shape) or an object with ``to_json()`` (a TableReading)."""
+Annotator = Callable[[Frame, Any], Frame]
+Settle = Callable[[Any, Frame], Any]
+"""(state or None, frame) -> state with ``.settled`` (``vision.settle_step``)."""
+
+
+# ---------------------------------------------------------------------------------------- the camera
+
+
+def camera_status_json(status: Any) -> dict[str, Any]:
+    """A ``hardware.frames.CameraStatus`` in the session's shape (``state``, ``message`` and details)."""
+    message = f"camera {status.source} ok" if status.state == "ok" else status.summary()
+    return {"state": status.state, "message": message, "source": status.source,
+            "error": status.error, "retry_in": status.retry_in, "attempts": status.attempts}
+
+
+def _vision(*needs: str) -> Any:
+    """The vision package if it has ``needs``, else None (it lands separately from the session)."""
+    try:
+        vision = importlib.import_module("vision")
+    except ImportError:
+        return None
+    return vision if all(hasattr(vision, name) for name in needs) else None
+
+
+@dataclass(frozen=True)
+class StillState:
+    """State of :func:`still_frames`: ``settled`` after ``STILL_FRAMES`` frames like the one before."""
+
+    settled: bool
+    still: int
+    thumb: Any
+
+
+STILL_FRAMES = 3
+
+
+def still_frames(state: StillState | None, frame: Frame) -> StillState:
+    """A stand-in for ``vision.settle_step`` while vision is not installed: a grey 64-px thumbnail that
+    changes by less than 3 grey levels on average counts as a still frame."""
+    import cv2
+    import numpy as np
+
+    height, width = frame.shape[:2]
+    small = cv2.resize(frame, (64, max(1, round(64 * height / width))), interpolation=cv2.INTER_AREA)
+    thumb = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    if state is None or state.thumb.shape != thumb.shape or float(np.abs(thumb - state.thumb).mean()) > 3:
+        return StillState(False, 0, thumb)
+    return StillState(state.still + 1 >= STILL_FRAMES, state.still + 1, thumb)
+
+
+def vision_reader(config: Config) -> tuple[Reader, Annotator]:
+    """``vision.read_table`` with the configured zones, and ``vision.annotate``."""
+    vision = _vision("read_table", "annotate", "Zones")
+    if vision is None:
+        raise ConfigError("the vision package (read_table, annotate, Zones) is not installed")
+    zones = vision.Zones.from_json(config.zones)
+
+    def read(frame: Frame) -> Any:
+        return vision.read_table(frame, zones=zones)
+
+    return read, vision.annotate
+
+
+def load_reader(spec: str) -> Reader:
+    """``MODULE:FUNCTION`` -> the function (a reader to use instead of ``vision.read_table``)."""
+    module_name, sep, name = spec.partition(":")
+    if not sep or not module_name or not name:
+        raise ConfigError(f"--reader must be MODULE:FUNCTION, not {spec!r}")
+    try:
+        reader = getattr(importlib.import_module(module_name), name)
+    except (ImportError, AttributeError) as error:
+        raise ConfigError(f"--reader {spec!r}: {error}") from error
+    if not callable(reader):
+        raise ConfigError(f"--reader {spec!r} is not callable")
+    return reader  # type: ignore[no-any-return]
+
+
+def encode_jpeg(image: Frame, quality: int = 80) -> bytes | None:
+    import cv2
+
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    return bytes(data) if ok else None
+
+
+class VisionWorker:
+    """Offers a reading to the session once per settled scene, when the game expects one.
+
+    A *scene* is the tray between two movements. The worker offers each scene at most once per step,
+    and never offers, after a confirm, the scene that was already lying there: after an attack the
+    camera must see the re-roll, not the dice as they were. After a new game or an undo, the scene that
+    lies there is offered again (the dice were rolled before the players pressed the button).
+
+    Parameters
+    ----------
+    session, holder
+        Where readings go, and where frames come from (a ``hardware.frames.FrameHolder``).
+    reader, annotator, settle
+        Injected vision (defaults: ``vision.read_table`` with the configured zones, ``vision.annotate``,
+        ``vision.settle_step``), so tests can pass their own reader.
+    """
+
+    def __init__(
+        self,
+        session: TableSession,
+        holder: Any,
+        *,
+        reader: Reader | None = None,
+        annotator: Annotator | None = None,
+        settle: Settle | None = None,
+        config: Config | None = None,
+        timeout: float = 1.0,
+    ) -> None:
+        self.session = session
+        self.holder = holder
+        self.config = config or Config()
+        if reader is None:
+            if _vision("read_table", "annotate", "Zones") is not None:
+                reader, default_annotator = vision_reader(self.config)
+                annotator = annotator or default_annotator
+            else:
+                log.warning("vision is not installed: the camera picture is shown, nothing is read")
+        if settle is None:
+            vision = _vision("settle_step")
+            settle = vision.settle_step if vision is not None else still_frames
+        self.reader: Reader | None = reader
+        self.annotator = annotator
+        self.settle: Settle = settle
+        self.timeout = timeout
+        self.errors = 0
+        self.offers = 0
+        self._settle_state: Any = None
+        self._scene = 0
+        self._was_settled = False
+        self._where: tuple[int | None, int] = (None, 0)
+        self._scene_floor = 0
+        self._offered: tuple[int, int | None, int] | None = None
+        self._shown = 0
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def _track_step(self) -> None:
+        where = (self.session.game_id, self.session.step)
+        if where == self._where:
+            return
+        game, step = where
+        if game == self._where[0] and step > self._where[1]:
+            self._scene_floor = self._scene + (0 if not self._was_settled else 1)  # needs a new scene
+        else:
+            self._scene_floor = 0  # new game, or undo: the scene lying there counts
+            self._offered = None
+        self._where = where
+
+    def feed(self, frame: Frame) -> bool:
+        """One frame; True when a reading was offered."""
+        self._track_step()
+        self._settle_state = self.settle(self._settle_state, frame)
+        settled = bool(self._settle_state.settled)
+        if settled and not self._was_settled:
+            self._scene += 1
+        self._was_settled = settled
+        if not settled or self._scene < self._scene_floor:
+            return False
+        key = (self._scene, *self._where)
+        if key == self._offered:
+            return False
+        if self.reader is None or self.session.expecting() is None:
+            if self._scene != self._shown:  # no reading wanted: still show each new scene
+                self._shown = self._scene
+                image = encode_jpeg(frame)
+                if image is not None:
+                    self.session.set_image(image)
+            return False
+        self._offered = key
+        self._shown = self._scene
+        result = self.reader(frame)
+        reading = result.to_json() if hasattr(result, "to_json") else dict(result)
+        image = frame
+        if self.annotator is not None:
+            try:
+                image = self.annotator(frame, result)
+            except Exception:
+                log.exception("annotating the frame failed; showing it bare")
+        self.session.offer_reading(reading, image=encode_jpeg(image))
+        self.offers += 1
+        return True
+
+    def run(self) -> None:
+        from hardware.errors import FramesEnded, FrameTimeout
+
+        previous = 0
+        while not self._stop.is_set():
+            try:
+                previous, frame = self.holder.wait_for_frame(previous, timeout=self.timeout)
+            except FrameTimeout:
+                continue
+            except FramesEnded:
+                return
+            try:
+                self.feed(frame)
+            except Exception:  # a bad frame or a vision bug must not stop the table
+                self.errors += 1
+                log.exception("vision worker: frame %d", previous)
+
+    def start(self) -> VisionWorker:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self.run, name="vision", daemon=True)
+            self._thread.start()
+        return self
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self._stop.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout)
+
+
+# ------------------------------------------------------------------------------------- buttons, LED
+
+
+def led_state(snapshot: Mapping[str, Any]) -> str:
+    """What the LED shows for a snapshot: ``problem``, ``pending``, ``waiting`` or ``off``."""
+    if snapshot.get("camera", {}).get("state") == "lost" or snapshot.get("notice"):
+        return "problem"
+    if snapshot.get("proposal") is not None or snapshot.get("selected") is not None:
+        return "pending"
+    if snapshot.get("game") is None or snapshot.get("over"):
+        return "off"
+    return "waiting"
+
+
+class LedFollower:
+    """Keeps the status LED in step with the session (a thread waiting for changes)."""
+
+    def __init__(self, session: TableSession, led: Any, *, poll: float = 1.0) -> None:
+        self.session = session
+        self.led = led
+        self.poll = poll
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self.run, name="led", daemon=True)
+
+    def update(self) -> str:
+        state = led_state(self.session.snapshot())
+        self.led.set(state)
+        return state
+
+    def run(self) -> None:
+        version = -1
+        while not self._stop.is_set():
+            current = self.session.wait_for_change(version, self.poll)
+            if current != version:
+                version = current
+                try:
+                    self.update()
+                except Exception:
+                    log.exception("status LED")
+
+    def start(self) -> LedFollower:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(2.0)
+
+
+def wire_buttons(buttons: Any, session: TableSession) -> None:
+    """CONFIRM, NEXT and UNDO (held) call the session; a press that does not fit is shown, not raised."""
+
+    def press(name: str, action: Callable[[], Any]) -> Callable[[], None]:
+        def handler() -> None:
+            try:
+                action()
+            except GoblinError as error:
+                log.info("button %s: %s", name.upper(), error)
+                session.note(f"{name.upper()}: {error}")
+
+        return handler
+
+    buttons.when_confirm = press("confirm", session.confirm)
+    buttons.when_next = press("next", session.next_choice)
+    buttons.when_undo = press("undo", session.undo)
+
+
+# ------------------------------------------------------------------------------------------ serving
+
+
+def lan_addresses() -> list[str]:
+    """This machine's LAN IPv4 address (the one a route to the outside uses), or nothing."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: no packet is sent for a UDP connect
+            address = str(probe.getsockname()[0])
+    except OSError:
+        return []
+    return [] if address.startswith("127.") else [address]
+
+
+def urls_for(host: str, port: int) -> list[str]:
+    hosts = [*lan_addresses(), "127.0.0.1"] if host in ("0.0.0.0", "::", "") else [host]
+    return [f"http://{h}:{port}/" for h in hosts]
+
+
+class Companion:
+    """Everything ``serve`` runs, built from a :class:`~companion.config.Config`; a context manager.
+
+    The parts are attributes (``store``, ``session``, ``capture``, ``worker``, ``buttons``, ``led``,
+    ``app``) so tests can drive them.
+    """
+
+    def __init__(
+        self,
+        config: Config,
+        *,
+        camera: str | None = None,
+        reader: Reader | None = None,
+        annotator: Annotator | None = None,
+        settle: Settle | None = None,
+        pin_factory: Any = None,
+        button_clock: Callable[[], float] | None = None,
+        button_poll: float | None = 0.05,
+        notifier: Any = None,
+        web: bool = True,
+    ) -> None:
+        from companion.demo import DEMO_DIR
+        from hardware.camera import open_camera
+        from hardware.frames import CaptureLoop, FrameHolder
+        from hardware.sdnotify import Notifier
+
+        self.config = config
+        self.notifier = notifier if notifier is not None else Notifier()
+        self.state_dir = config.state_path()
+        self.store = Store(self.state_dir)
+        self.session = TableSession(self.store)
+        self.buttons: Any = None
+        self.led: Any = None
+        self.led_follower: LedFollower | None = None
+        self.app: Any = None
+        self.capture: Any = None
+        self.worker: VisionWorker | None = None
+        try:
+            replay = config.camera.replay or DEMO_DIR
+            spec = camera or config.camera.source
+            with warnings.catch_warnings():  # the hardware modules log their own fallbacks
+                warnings.simplefilter("ignore")
+                choice = open_camera(spec, replay_default=replay, frame_interval=config.camera.frame_interval,
+                                     photo_seconds=config.camera.photo_seconds)
+            self.camera_reason = choice.reason
+            self.holder = FrameHolder()
+            self.capture = CaptureLoop(
+                choice.source, self.holder,
+                on_status=lambda status: self.session.set_camera_status(camera_status_json(status)),
+                on_heartbeat=self._watchdog)
+            self.session.set_camera_status({"state": "starting", "message": f"camera {choice.source.name}",
+                                            "source": choice.source.name})
+            self.worker = VisionWorker(self.session, self.holder, reader=reader, annotator=annotator,
+                                       settle=settle, config=config)
+            if config.buttons.enabled:
+                self.buttons = self._buttons(pin_factory, button_clock, button_poll)
+            if config.led.enabled:
+                self.led = self._led(pin_factory)
+            if web:
+                self.app = self._app()
+        except BaseException:
+            self.close()
+            raise
+
+    def _watchdog(self) -> None:
+        self.notifier.watchdog()
+
+    def _buttons(self, pin_factory: Any, clock: Callable[[], float] | None, poll: float | None) -> Any:
+        from hardware.buttons import TableButtons
+
+        b = self.config.buttons
+        with warnings.catch_warnings():  # the hardware modules log their own fallbacks
+            warnings.simplefilter("ignore")
+            buttons = TableButtons(b.confirm, b.next, b.undo, debounce=b.debounce, undo_hold=b.undo_hold,
+                                   pull_up=b.pull_up, poll_interval=poll, pin_factory=pin_factory,
+                                   **({"clock": clock} if clock is not None else {}))
+        wire_buttons(buttons, self.session)
+        return buttons
+
+    def _led(self, pin_factory: Any) -> Any:
+        from hardware.led import StatusLED
+
+        with warnings.catch_warnings():  # the hardware modules log their own fallbacks
+            warnings.simplefilter("ignore")
+            led = StatusLED(self.config.led.pin, active_high=self.config.led.active_high,
+                            pin_factory=pin_factory)
+        self.led_follower = LedFollower(self.session, led)
+        return led
+
+    def _app(self) -> Any:
+        web = importlib.import_module("web")
+        settings = self.config.to_json()
+        settings["state_file"] = str(self.store.path)
+        settings["camera"] = dict(settings["camera"], chosen=self.capture.source.name,
+                                  reason=self.camera_reason)
+        return web.create_app({"TABLE_PIN": self.config.pin or None, "DEFAULT_LANG": self.config.language},
+                              session=self.session, settings=settings)
+
+    def start(self) -> Companion:
+        self.capture.start()
+        assert self.worker is not None
+        self.worker.start()
+        if self.led_follower is not None:
+            self.led_follower.start()
+        return self
+
+    def close(self) -> None:
+        """Stop every thread and release camera, pins and file. Idempotent."""
+        if self.worker is not None:
+            self.worker.stop()
+        if self.capture is not None:
+            self.capture.stop()
+        if self.led_follower is not None:
+            self.led_follower.stop()
+        for part in (self.buttons, self.led):
+            if part is not None:
+                with contextlib.suppress(Exception):
+                    part.close()
+        self.store.close()
+
+    def __enter__(self) -> Companion:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+# ------------------------------------------------------------------------------------- command line
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise ConfigError(message)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="goblin-companion serve", description="Run the companion: camera, buttons, page.")
+    parser.add_argument("--config", help="TOML settings file (default: $GOBLIN_CONFIG, else the defaults)")
+    parser.add_argument("--camera", help="auto, picamera2[:N], opencv[:N|:PATH] or replay[:PATH] (default: "
+                                         "the config's camera.source, else $GOBLIN_CAMERA, else auto)")
+    parser.add_argument("--host", help="address to listen on (default 0.0.0.0: every interface)")
+    parser.add_argument("--port", type=int, help="port of the page (default 8080; 0 picks a free one)")
+    parser.add_argument("--state-dir", help="where the event log lives")
+    parser.add_argument("--pin", help="table PIN for control actions")
+    parser.add_argument("--lang", choices=("it", "en"), help="default language of the page")
+    parser.add_argument("--threads", type=int, help="waitress threads (each live stream holds one)")
+    parser.add_argument("--no-buttons", action="store_true", help="no GPIO buttons")
+    parser.add_argument("--no-led", action="store_true", help="no status LED")
+    parser.add_argument("--reader", help="MODULE:FUNCTION reading a frame instead of vision.read_table")
+    parser.add_argument("--print-config", action="store_true", help="print the settings in effect and exit")
+    parser.add_argument("-v", "--verbose", action="store_true", help="debug logs")
+    return parser
+
+
+def settings_from(args: argparse.Namespace, env: Mapping[str, str] | None = None) -> Config:
+    """The config file's settings with the command line's overrides applied."""
+    config = load_config(args.config, env=env)
+    overrides: dict[str, Any] = {}
+    for option, key in (("host", "host"), ("port", "port"), ("state_dir", "state_dir"), ("pin", "pin"),
+                        ("lang", "language"), ("threads", "threads")):
+        value = getattr(args, option)
+        if value is not None:
+            overrides[key] = value
+    if overrides:
+        from companion.config import parse_config
+
+        merged = {k: v for k, v in config.to_json().items() if k in overrides}
+        merged.update(overrides)
+        checked = parse_config(merged)  # the same checks as the file's
+        config = replace(config, **{k: getattr(checked, k) for k in overrides})
+    if args.no_buttons:
+        config = replace(config, buttons=replace(config.buttons, enabled=False))
+    if args.no_led:
+        config = replace(config, led=replace(config.led, enabled=False))
+    return config
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
+        config = settings_from(args)
+        if args.print_config:
+            print(json.dumps(config.to_json(), indent=2))
+            return 0
+        reader = load_reader(args.reader) if args.reader else None
+    except ConfigError as error:
+        print(f"goblin-companion serve: {error}", file=sys.stderr)
+        return 2
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO, stream=sys.stderr,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        companion = Companion(config, camera=args.camera, reader=reader)
+    except (GoblinError, ValueError, OSError, ImportError, AttributeError) as error:
+        print(f"goblin-companion serve: {error}", file=sys.stderr)
+        return 2
+    return run(companion)
+
+
+def run(companion: Companion) -> int:
+    """Serve until SIGTERM or Ctrl-C; the event log is already safe after every confirmed step."""
+    from waitress.server import create_server
+
+    config = companion.config
+    try:
+        server = create_server(companion.app, host=config.host, port=config.port, threads=config.threads,
+                               channel_timeout=120, ident="goblin-companion")
+    except OSError as error:
+        companion.close()
+        taken = error.errno == errno.EADDRINUSE
+        why = "is already in use" if taken else f"cannot be opened ({error.strerror})"
+        print(f"goblin-companion serve: {config.host}:{config.port} {why}; choose another with --port",
+              file=sys.stderr)
+        return 2
+    port = int(getattr(server, "effective_port", config.port))
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        # End the phones' live streams first: waitress waits for its busy threads before it lets go.
+        from web import stop_streams
+
+        stop_streams(companion.app)
+        raise SystemExit(0)
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    companion.start()
+    urls = urls_for(config.host, port)
+    print(json.dumps({"event": "serving", "url": urls[0], "urls": urls, "port": port,
+                      "camera": companion.capture.source.name, "camera_reason": companion.camera_reason,
+                      "state": str(companion.store.path), "game": companion.session.snapshot()["game"],
+                      "step": companion.session.step, "buttons": companion.buttons is not None,
+                      "pid": os.getpid()}), flush=True)
+    companion.notifier.ready(f"serving {urls[0]}")
+    started = time.monotonic()
+    try:
+        server.run()
+    except (KeyboardInterrupt, SystemExit):
+        pass
+    finally:
+        companion.notifier.stopping("stopping")
+        log.info("stopping after %.0f s", time.monotonic() - started)
+        server.close()
+        companion.close()
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,486 @@
+"""The table session: one game at the table, driven by the camera, the buttons and the phones.
+
+The session is game-agnostic: it drives any ``companion.flow.Flow`` and keeps the rules out of its own
+code. What it owns:
+
+- **the log**: every confirmed action goes to the :class:`~companion.store.Store` before the session
+  moves on, and on start the session replays the log through the flow, so after a crash it stands at
+  exactly the last confirmed step;
+- **the camera proposes, a person confirms**: :meth:`TableSession.offer_reading` only makes a *proposal*;
+  nothing changes until CONFIRM (:meth:`~TableSession.confirm`) or a correction
+  (:meth:`~TableSession.correct`, kept in the log with ``"manual": true``);
+- **the selected choice** that the NEXT button moves and CONFIRM applies;
+- **a version** that grows with every change the page should see, and :meth:`~TableSession.wait_for_change`
+  for the page's live stream.
+
+Thread-safe: GPIO callbacks, the vision worker and the web server's threads call in at once, so every
+public method runs under one re-entrant lock. Errors (``companion.errors``) leave everything as it was;
+``step=`` arguments guard against a phone acting on a table that moved on (:class:`StaleStep`).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Final
+
+from companion.errors import GoblinError, IllegalAction, InvalidInput
+from companion.flow import Action, Choice, Expectation, Flow
+from companion.games import available_games, find_game
+from companion.store import Event, GameRecord, Source, Store
+
+log = logging.getLogger(__name__)
+
+#: Camera states the page knows.
+CAMERA_STATES: Final = ("starting", "ok", "lost", "retrying", "stopped", "none")
+
+
+class StaleStep(IllegalAction):
+    """A request made for a step the table has left (another phone or a button was quicker)."""
+
+
+def _check_int(value: object, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidInput(f"{what} must be an integer, not {value!r}")
+    return value
+
+
+def _plain(value: Any) -> Any:
+    """A JSON-plain deep copy (tuples become lists, mappings dicts)."""
+    return json.loads(json.dumps(value, allow_nan=False))
+
+
+def expectation_json(expectation: Expectation | None) -> dict[str, Any] | None:
+    """The page's form of a flow's :class:`~companion.flow.Expectation`."""
+    if expectation is None:
+        return None
+    return {
+        "kind": expectation.kind,
+        "prompt": expectation.prompt,
+        "params": _plain(dict(expectation.params)),
+        "zone": expectation.zone,
+        "count": expectation.count,
+        "slots": [{"key": s.key, "label": s.label, "sides": s.sides, "zone": s.zone, "low": s.low,
+                   "high": s.high if s.high is not None else s.sides} for s in expectation.slots],
+    }
+
+
+def choice_json(index: int, choice: Choice) -> dict[str, Any]:
+    return {"index": index, "label": choice.label, "key": choice.key, "params": _plain(dict(choice.params)),
+            "group": choice.group, "action": _plain(dict(choice.action))}
+
+
+class TableSession:
+    """One table: the current game, rebuilt from the log, and what the camera and the players are doing.
+
+    Parameters
+    ----------
+    store
+        The event log; the session replays its current game on start.
+    flows
+        ``name -> Flow`` (default :func:`companion.games.find_game`); raises ``InvalidInput`` for an
+        unknown game.
+    """
+
+    def __init__(self, store: Store, *, flows: Callable[[str], Flow[Any]] = find_game) -> None:
+        self.store = store
+        self._flows = flows
+        self._lock = threading.RLock()
+        self._changed = threading.Condition(self._lock)
+        self._version = 0
+        self._game_id: int | None = None
+        self._flow: Flow[Any] | None = None
+        self._setup: dict[str, Any] = {}
+        self._states: list[Any] = []
+        self._events: list[Event] = []
+        self._choices: list[Choice] | None = None
+        self._selected: int | None = None
+        self._proposal: dict[str, Any] | None = None
+        self._proposal_state: Any = None
+        self._reading: dict[str, Any] | None = None
+        self._image: bytes | None = None
+        self._camera: dict[str, Any] = {"state": "none", "message": ""}
+        self._notice: str | None = None
+        self._message: str | None = None
+        self._snapshot_text: str | None = None
+        self._snapshot_version = -1
+        with self._lock:
+            record = store.load()
+            if record is not None:
+                self._replay(record)
+
+    # -- loading ----------------------------------------------------------------------------------
+
+    def _replay(self, record: GameRecord) -> None:
+        """Rebuild ``record``'s state; an event the flow no longer accepts is dropped with what follows."""
+        flow = self._flows(record.game)
+        states = [flow.start(record.setup)]
+        events: list[Event] = []
+        for event in record.events:
+            try:
+                states.append(flow.apply(states[-1], event.action))
+            except GoblinError as error:
+                reason = f"replay: {error}"
+                log.error("event log: step %d of game %d no longer applies (%s); it and the %d after it "
+                          "are set aside", event.step, record.id, error, record.step - event.step)
+                self.store.undo(record.id, event.step, reason)
+                self._notice = (f"step {event.step} of the saved game no longer applies ({error}); "
+                                f"the table resumes at step {event.step - 1}")
+                break
+            events.append(event)
+        self._game_id, self._flow, self._setup = record.id, flow, record.setup
+        self._states, self._events = states, events
+        self._choices = None
+
+    def _reset_turn(self) -> None:
+        self._choices = None
+        self._selected = None
+        self._proposal = None
+        self._proposal_state = None
+        self._reading = None
+        self._notice = None
+        self._message = None
+
+    def _bump(self) -> None:
+        self._version += 1
+        self._changed.notify_all()
+
+    # -- state -------------------------------------------------------------------------------------
+
+    @property
+    def version(self) -> int:
+        with self._lock:
+            return self._version
+
+    @property
+    def step(self) -> int:
+        """How many actions of the current game are confirmed (0 before the first, or with no game)."""
+        with self._lock:
+            return len(self._events)
+
+    @property
+    def game_id(self) -> int | None:
+        """The log's id of the current game (a new game gets a new id)."""
+        with self._lock:
+            return self._game_id
+
+    def _state(self) -> Any:
+        return self._states[-1]
+
+    def _need_game(self) -> Flow[Any]:
+        if self._flow is None:
+            raise IllegalAction("no game is being played: start one first")
+        return self._flow
+
+    def _check_step(self, step: int | None) -> None:
+        if step is None:
+            return
+        _check_int(step, "step")
+        current = len(self._events)
+        if step != current:
+            raise StaleStep(f"step {step} is stale: the table is at step {current}")
+
+    def _current_choices(self) -> list[Choice]:
+        if self._choices is None:
+            self._choices = [] if self._flow is None else list(self._flow.choices(self._state()))
+        return self._choices
+
+    def expecting(self) -> dict[str, Any] | None:
+        """What the camera should read now (the snapshot's ``expects``), or None."""
+        with self._lock:
+            if self._flow is None:
+                return None
+            return expectation_json(self._flow.expects(self._state()))
+
+    # -- the page's view ---------------------------------------------------------------------------
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything the page shows, as plain JSON data (a fresh copy)."""
+        return dict(json.loads(self.snapshot_json()))
+
+    def snapshot_json(self) -> str:
+        """:meth:`snapshot` as JSON text, computed once per version (cheap for many live streams)."""
+        with self._lock:
+            if self._snapshot_version != self._version or self._snapshot_text is None:
+                self._snapshot_text = json.dumps(self._build_snapshot(), allow_nan=False)
+                self._snapshot_version = self._version
+            return self._snapshot_text
+
+    def _build_snapshot(self) -> dict[str, Any]:
+        flow = self._flow
+        view = None if flow is None else _plain(dict(flow.view(self._state())))
+        expects = None if flow is None else expectation_json(flow.expects(self._state()))
+        return {
+            "version": self._version,
+            "step": len(self._events),
+            "game_id": self._game_id,
+            "game": None if flow is None else flow.game,
+            "title": None if flow is None else flow.title,
+            "view": view,
+            "expects": expects,
+            "proposal": None if self._proposal is None else _plain(self._proposal),
+            "reading": self._reading,
+            "choices": [choice_json(i, c) for i, c in enumerate(self._current_choices())],
+            "selected": self._selected,
+            "history": [{"step": e.step, "action": e.action, "manual": e.manual, "source": e.source}
+                        for e in self._events],
+            "camera": dict(self._camera),
+            "over": bool(view.get("over")) if view is not None else False,
+            "can_undo": bool(self._events),
+            "image": self._image is not None,
+            "notice": self._notice,
+            "message": self._message,
+            "games": available_games(),
+        }
+
+    def wait_for_change(self, version: int, timeout: float) -> int:
+        """Block until the version is above ``version`` or ``timeout`` seconds pass; the version now."""
+        with self._changed:
+            self._changed.wait_for(lambda: self._version > version, timeout)
+            return self._version
+
+    def image(self) -> bytes | None:
+        """The latest annotated camera JPEG, or None."""
+        with self._lock:
+            return self._image
+
+    def setup_schema(self, game: str) -> dict[str, Any]:
+        """What the setup page asks for ``game``."""
+        flow = self._flows(game)
+        return dict(_plain(dict(flow.setup_schema())), game=flow.game, title=flow.title)
+
+    # -- game -------------------------------------------------------------------------------------
+
+    def new_game(self, game: str, setup: Mapping[str, Any], *, step: int | None = None) -> dict[str, Any]:
+        """Start ``game`` with ``setup`` (the setup page's JSON); the log keeps the previous games."""
+        with self._lock:
+            self._check_step(step)
+            if not isinstance(game, str):
+                raise InvalidInput(f"game must be a name such as 'button-goblin', not {game!r}")
+            if not isinstance(setup, Mapping):
+                raise InvalidInput(f"setup must be a JSON object, not {setup!r}")
+            flow = self._flows(game)
+            state = flow.start(setup)
+            game_id = self.store.start_game(flow.game, setup)
+            self._game_id, self._flow, self._setup = game_id, flow, _plain(dict(setup))
+            self._states, self._events = [state], []
+            self._reset_turn()
+            self._bump()
+            log.info("new game %d: %s", game_id, flow.game)
+            return self.snapshot()
+
+    def _commit(self, action: Action, source: Source, *, new_state: Any = None,
+                proposal: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        flow = self._need_game()
+        if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
+            raise InvalidInput(f"an action is a JSON object with a \"type\", not {action!r}")
+        plain = _plain(dict(action))
+        if new_state is None:
+            new_state = flow.apply(self._state(), plain)
+        assert self._game_id is not None
+        event = self.store.append(
+            self._game_id, len(self._events) + 1, plain, source=source,
+            proposal=None if proposal is None else proposal.get("action"),
+            reading=None if proposal is None else proposal.get("reading"))
+        self._states.append(new_state)
+        self._events.append(event)
+        self._reset_turn()
+        if flow.view(new_state).get("over"):
+            self.store.finish(self._game_id)
+        self._bump()
+        log.info("step %d (%s): %s", event.step, source, plain)
+        return self.snapshot()
+
+    def confirm(self, *, step: int | None = None) -> dict[str, Any]:
+        """CONFIRM: accept the camera's proposal if one waits, else apply the selected choice."""
+        with self._lock:
+            self._check_step(step)
+            self._need_game()
+            if self._proposal is not None:
+                return self._commit(self._proposal["action"], "camera", new_state=self._proposal_state,
+                                    proposal=self._proposal)
+            if self._selected is not None:
+                return self._commit(self._current_choices()[self._selected].action, "choice")
+            expects = self.expecting()
+            if expects is not None:
+                raise IllegalAction("nothing to confirm: the camera has no reading that fits "
+                                    f"({expects['prompt']}); roll, or enter the values by hand")
+            raise IllegalAction("nothing to confirm: select a choice first (NEXT)")
+
+    def next_choice(self, *, step: int | None = None) -> dict[str, Any]:
+        """NEXT: select the next legal choice (after the last comes the first)."""
+        with self._lock:
+            self._check_step(step)
+            self._need_game()
+            choices = self._current_choices()
+            if not choices:
+                raise IllegalAction("there is nothing to choose now"
+                                    + (": the camera should read the dice" if self.expecting() else ""))
+            self._selected = 0 if self._selected is None else (self._selected + 1) % len(choices)
+            self._bump()
+            return self.snapshot()
+
+    def _choice_index(self, index: object) -> int:
+        index = _check_int(index, "choice index")
+        choices = self._current_choices()
+        if not 0 <= index < len(choices):
+            raise InvalidInput(f"no choice {index}: there are {len(choices)} choices now"
+                               + (f" (0..{len(choices) - 1})" if choices else ""))
+        return index
+
+    def select(self, index: int, *, step: int | None = None) -> dict[str, Any]:
+        """Select choice ``index`` (what CONFIRM will apply), without applying it."""
+        with self._lock:
+            self._check_step(step)
+            self._need_game()
+            self._selected = self._choice_index(index)
+            self._bump()
+            return self.snapshot()
+
+    def choose(self, index: int, *, step: int | None = None) -> dict[str, Any]:
+        """Apply choice ``index`` at once (a tap on the page)."""
+        with self._lock:
+            self._check_step(step)
+            self._need_game()
+            return self._commit(self._current_choices()[self._choice_index(index)].action, "choice")
+
+    def correct(self, action: Mapping[str, Any], *, step: int | None = None) -> dict[str, Any]:
+        """Apply an action a person entered (usually a reading that fixes the camera's); logged as manual."""
+        with self._lock:
+            self._check_step(step)
+            self._need_game()
+            return self._commit(action, "manual", proposal=self._proposal)
+
+    def undo(self, *, step: int | None = None) -> dict[str, Any]:
+        """Take back the last confirmed step of the current game (also after a restart)."""
+        with self._lock:
+            self._check_step(step)
+            self._need_game()
+            if not self._events:
+                raise IllegalAction("nothing to undo: no step of this game is confirmed yet")
+            assert self._game_id is not None
+            last = self._events[-1]
+            was_over = bool(self._need_game().view(self._state()).get("over"))
+            self.store.undo(self._game_id, last.step)
+            self._events.pop()
+            self._states.pop()
+            if was_over:
+                self.store.finish(self._game_id, False)
+            self._reset_turn()
+            self._bump()
+            log.info("undo step %d: %s", last.step, last.action)
+            return self.snapshot()
+
+    # -- camera ------------------------------------------------------------------------------------
+
+    def offer_reading(self, reading: Mapping[str, Any], *, image: bytes | None = None) -> dict[str, Any]:
+        """What the camera read (``vision`` JSON): becomes the proposal if it fits what is expected.
+
+        Nothing is confirmed. A reading that does not fit clears the proposal (the table changed).
+        """
+        if not isinstance(reading, Mapping):
+            raise InvalidInput(f"a reading is a JSON object with \"dice\" and \"tokens\", not {reading!r}")
+        if image is not None and not isinstance(image, bytes | bytearray):
+            raise InvalidInput(f"image must be JPEG bytes, not {type(image).__name__}")
+        plain = _plain(dict(reading))
+        with self._lock:
+            proposal: dict[str, Any] | None = None
+            proposal_state: Any = None
+            why = "nothing is expected now"
+            if self._flow is not None and self._flow.expects(self._state()) is not None:
+                try:
+                    action = self._flow.propose(self._state(), plain)
+                except Exception as error:
+                    raise InvalidInput(f"the reading does not fit the game: {error}") from error
+                why = "the reading does not fit what is expected"
+                if action is not None:
+                    try:
+                        proposal_state = self._flow.apply(self._state(), action)
+                    except GoblinError as error:
+                        why = f"the proposal does not apply: {error}"
+                        log.warning("camera proposal %s does not apply: %s", action, error)
+                    else:
+                        proposal = {"action": _plain(dict(action)), "reading": plain,
+                                    "image": image is not None}
+            self._proposal, self._proposal_state = proposal, proposal_state
+            self._reading = {"dice": len(plain.get("dice") or ()), "tokens": len(plain.get("tokens") or ()),
+                             "fits": proposal is not None, "why": None if proposal is not None else why}
+            if image is not None:
+                self._image = bytes(image)
+            self._bump()
+            return self.snapshot()
+
+    def note(self, message: str) -> None:
+        """Show a passing message (e.g. why a button press did nothing) until the table moves on."""
+        with self._lock:
+            self._message = str(message)
+            self._bump()
+
+    def set_image(self, image: bytes) -> None:
+        """Show a new annotated camera JPEG without a reading."""
+        with self._lock:
+            self._image = bytes(image)
+            self._bump()
+
+    def set_camera_status(self, status: Mapping[str, Any]) -> None:
+        """``{"state": "ok"|"lost"|"retrying"|..., "message": str}``; the page shows it."""
+        if not isinstance(status, Mapping) or status.get("state") not in CAMERA_STATES:
+            raise InvalidInput(f"camera status needs \"state\" in {CAMERA_STATES}, not {status!r}")
+        new = {"message": "", **_plain(dict(status))}
+        with self._lock:
+            if new != self._camera:
+                self._camera = new
+                self._bump()
+
+    # -- export ------------------------------------------------------------------------------------
+
+    def export(self, game_id: int | None = None) -> dict[str, Any]:
+        """A game (default: the current one) as JSON: setup, every live step, what was undone, final view."""
+        with self._lock:
+            record = self.store.load(game_id if game_id is not None else self._game_id, with_undone=True)
+            if record is None:
+                raise IllegalAction("no game has been played yet" if game_id is None
+                                    else f"no game {game_id} in the log")
+            flow = self._flows(record.game)
+            live = sorted((e for e in record.events if e.undone is None), key=lambda e: e.step)
+            if record.id == self._game_id:
+                state = self._state()
+            else:
+                state = flow.start(record.setup)
+                for event in live:
+                    state = flow.apply(state, event.action)
+            view = _plain(dict(flow.view(state)))
+            return {
+                "format": "goblin-companion/match-1",
+                "game_id": record.id,
+                "game": record.game,
+                "title": flow.title,
+                "setup": record.setup,
+                "started": record.started,
+                "finished": record.finished,
+                "over": bool(view.get("over")),
+                "steps": len(live),
+                "events": [e.to_json() for e in live],
+                "undone": [e.to_json() for e in record.events if e.undone is not None],
+                "view": view,
+                "exported": time.time(),
+            }
+
+    def games(self) -> list[dict[str, Any]]:
+        """Every game in the log, newest first."""
+        return self.store.games()
+
+    def __repr__(self) -> str:
+        game = None if self._flow is None else self._flow.game
+        return f"<TableSession {game or 'no game'} step={len(self._events)} version={self._version}>"
+
+
+def replay_actions(flow: Flow[Any], setup: Mapping[str, Any], actions: Sequence[Action]) -> Any:
+    """The state after ``actions`` from ``setup`` (a helper for tests and tools)."""
+    state = flow.start(setup)
+    for action in actions:
+        state = flow.apply(state, action)
+    return state

@@ -1,0 +1,109 @@
+"""A real server (waitress, as in production) over a real TableSession and SQLite file, and Debian's
+chromium driven headless by Playwright at a phone-sized viewport. One browser per module."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from playwright.sync_api import Browser, ConsoleMessage, Page, sync_playwright
+from waitress import wasyncore
+from waitress.server import create_server
+
+from companion.session import TableSession
+from companion.store import Store
+from web import create_app
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+PHONE = {"width": 390, "height": 844}
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "browser"
+
+
+class Table:
+    """The server under test: its base URL, app and session."""
+
+    def __init__(self, base: str, app: Flask, session: TableSession) -> None:
+        self.base, self.app, self.session = base, app, session
+
+    def url(self, path: str) -> str:
+        return self.base + path
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Table]:
+    path = tmp_path_factory.mktemp("browser") / "companion.sqlite3"
+    with Store(path) as store:
+        session = TableSession(store)
+        app = create_app({"SSE_HEARTBEAT": 0.5, "SSE_MAX_SECONDS": 30.0}, session=session,
+                         settings={"camera": {"source": "replay"}, "pins": {"confirm": 17, "next": 27}})
+        server = create_server(app, host="127.0.0.1", port=0, threads=24)
+        stop = threading.Event()
+
+        def serve() -> None:  # waitress's own run() has no clean stop while streams are open
+            while not stop.is_set():
+                wasyncore.loop(timeout=0.05, map=server._map, count=1)
+
+        thread = threading.Thread(target=serve, daemon=True)
+        thread.start()
+        yield Table(f"http://127.0.0.1:{server.effective_port}", app, session)  # type: ignore[union-attr]
+        stop.set()
+        thread.join(5)
+        server.task_dispatcher.shutdown(timeout=2)
+        server.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page_errors() -> list[str]:
+    return []
+
+
+def open_phone(browser: Browser, errors: list[str]) -> Page:
+    """A fresh phone (own cookies and storage) whose script errors are collected."""
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.on("pageerror", lambda error: errors.append(f"pageerror: {error}"))
+
+    def console(message: ConsoleMessage) -> None:
+        # an HTTP error status the test provokes (403, 409) is logged by chromium too; the tests check those
+        if message.type == "error" and not message.text.startswith("Failed to load resource"):
+            errors.append(f"console: {message.text}")
+
+    page.on("console", console)
+    return page
+
+
+@pytest.fixture
+def phone(browser: Browser, page_errors: list[str]) -> Iterator[Page]:
+    page = open_phone(browser, page_errors)
+    yield page
+    page.context.close()
+    assert not page_errors, page_errors
+
+
+def shot(page: Page, name: str) -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def record(name: str, data: Any) -> None:
+    """Keep a measurement next to the screenshots (and print it for the test log)."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    (ARTIFACTS / f"{name}.json").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    print(name, json.dumps(data))

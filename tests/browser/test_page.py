@@ -1,0 +1,370 @@
+"""The phone page in Debian's chromium: setup -> confirm a reading -> pick an attack, live updates to
+other phones, corrections, the PIN, the join QR code, both languages, and a setup form for every game."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.browser.conftest import Table, open_phone, record, shot
+from tests.web.conftest import D6_SETUP, FIRST_ROLL, camera_reading
+
+pytestmark = pytest.mark.browser
+
+PHOTO = Path(__file__).resolve().parents[2] / "companion" / "demo" / "table_01.jpg"
+
+
+def post(table: Table, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    request = urllib.request.Request(table.url(path), data=json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=5) as response:
+        data: dict[str, Any] = json.load(response)
+        return data
+
+
+def test_setup_confirm_and_attack_at_a_phone(table: Table, phone: Page) -> None:
+    phone.goto(table.url("/setup"))
+    phone.select_option("#game-select", "button-goblin")
+    for n, name in enumerate(("Anna", "Bruno")):
+        row = phone.locator(f"#players > .player-row[data-player='{n}']")
+        row.locator("input[data-key=name]").fill(name)
+        row.locator("select[data-key=button]").select_option("Lobo")
+        for letter in "XWY":
+            row.locator(f"input[data-letter={letter}]").fill("6")
+    shot(phone, "01-setup-button-goblin")
+    phone.click("#start")
+    phone.wait_for_url(table.url("/"))
+    expect(phone.locator("#awaiting")).to_be_visible()
+    expect(phone.locator("#status")).to_contain_text("Tirate tutti i dadi")
+    assert table.session.snapshot()["view"]["players"][1]["swing"] == {"W": 6, "X": 6, "Y": 6}
+
+    # the camera reads the tray: the page shows the proposal live, with the annotated image
+    table.session.offer_reading(camera_reading(FIRST_ROLL), image=PHOTO.read_bytes())
+    expect(phone.locator("#proposal")).to_be_visible()
+    expect(phone.locator("#proposal-dice .die")).to_have_count(len(FIRST_ROLL))
+    expect(phone.locator("#camera-figure")).to_be_visible()
+    assert phone.evaluate("document.getElementById('snapshot').naturalWidth") > 0
+    proposed = phone.locator("#player-0 .die.proposed b")
+    expect(proposed).to_have_text([str(FIRST_ROLL[f"p0.{i}"]) for i in range(1, 5)])  # d0 needs no reading
+    shot(phone, "02-camera-reading")
+    assert table.session.step == 0  # nothing confirmed by the camera alone
+
+    phone.click("#proposal-confirm")
+    expect(phone.locator("#choices")).to_be_visible()
+    assert table.session.step == 1
+    expect(phone.locator("#status")).to_contain_text("scegli un attacco")
+    expect(phone.locator("#initiative")).to_contain_text("Bruno")
+    expect(phone.locator("#scores")).to_be_visible()
+    expect(phone.locator("details[data-group=power] summary")).to_contain_text("Attacchi di potenza")
+    expect(phone.locator("details.choice-group[open]")).to_have_count(0)  # 51 attacks: folded by group
+    shot(phone, "03-attacks")
+
+    # a skill attack by a real die (a d0 needs no re-roll), picked with the thumb
+    index, action = next((c["index"], c["action"]) for c in table.session.snapshot()["choices"]
+                         if c["group"] == "skill" and 0 not in c["action"]["attackers"])
+    phone.click("details[data-group=skill] summary")
+    choice = phone.locator(f"details[data-group=skill] button.choice[data-index='{index}']")
+    text = choice.inner_text()
+    assert " cattura " in text and "d6" in text, text
+    choice.click()
+    expect(choice).to_have_class("choice selected")
+    expect(phone.locator("#confirm-choice")).to_contain_text("Conferma:")
+    phone.click("#confirm-choice")
+    expect(phone.locator("#history li")).to_have_count(2)
+    snap = table.session.snapshot()
+    assert snap["step"] == 2 and snap["history"][-1]["action"] == action
+    expect(phone.locator("#status")).to_contain_text("ritira i dadi che hanno attaccato")
+    shot(phone, "04-after-attack")
+
+
+
+def test_page_weight(table: Table, browser: Browser, page_errors: list[str]) -> None:
+    """What a phone downloads to show the table (a fresh phone: nothing cached)."""
+    table.session.new_game("button-goblin", D6_SETUP)
+    page = open_phone(browser, page_errors)
+    try:
+        page.goto(table.url("/"))
+        expect(page.locator("#awaiting")).to_be_visible()
+        items = page.evaluate("""() => [performance.getEntriesByType('navigation')[0],
+                                        ...performance.getEntriesByType('resource')]
+            .filter(r => !r.name.includes('/api/stream'))
+            .map(r => ({name: new URL(r.name).pathname, bytes: r.encodedBodySize}))""")
+    finally:
+        page.context.close()
+    # the page itself; the camera's JPEG (when there is one) depends on the camera, not on the page
+    own = [item for item in items if item["name"] != "/api/snapshot.jpg"]
+    total = sum(item["bytes"] for item in own)
+    image = sum(item["bytes"] for item in items if item["name"] == "/api/snapshot.jpg")
+    record("page-weight", {"table_page_kb": round(total / 1024, 1), "camera_jpeg_kb": round(image / 1024, 1),
+                           "items": items})
+    assert {item["name"] for item in own} >= {"/", "/static/app.js", "/static/app.css", "/api/state"}
+    assert total < 100 * 1024, items
+    assert not page_errors, page_errors
+
+
+def test_a_confirm_reaches_six_phones_within_a_second(
+    table: Table, browser: Browser, page_errors: list[str]
+) -> None:
+    table.session.new_game("button-goblin", D6_SETUP)
+    phones = [open_phone(browser, page_errors) for _ in range(6)]
+    try:
+        for page in phones:
+            page.goto(table.url("/"))
+        for page in phones:
+            page.wait_for_function("window.goblin && window.goblin.log.length > 0")
+        table.session.offer_reading(camera_reading(FIRST_ROLL))
+        version = table.session.version
+        for page in phones:
+            page.wait_for_function(f"window.goblin.state.version >= {version}")
+        sent = time.time() * 1000
+        done = post(table, "/api/confirm", {"step": 0})
+        delays = []
+        wanted = done["version"]
+        for page in phones:
+            page.wait_for_function(f"window.goblin.log.some(e => e.version >= {wanted})", timeout=5000)
+            arrived = page.evaluate(f"window.goblin.log.find(e => e.version >= {wanted}).at")
+            delays.append(round(arrived - sent, 1))
+            expect(page.locator("#choices")).to_be_visible()
+        record("sse-latency", {"phones": len(phones), "confirm_to_sse_ms": delays, "max_ms": max(delays)})
+        assert max(delays) < 1000, delays
+    finally:
+        for page in phones:
+            page.context.close()
+    assert not page_errors, page_errors
+
+
+def test_language_toggle_is_remembered(table: Table, phone: Page) -> None:
+    table.session.new_game("skirmish", {"bands": [
+        {"name": "Elfi", "models": ["Lorien|T3|A3|S4|P20|eroe2|capitano"]},
+        {"name": "Orchi", "models": ["Grok|T4|A3|S4|P15|capitano"]}]})
+    phone.goto(table.url("/"))
+    expect(phone).to_have_title("Tavolo · Regole da schermaglia · Goblin Companion")
+    expect(phone.locator("#nav-setup")).to_have_text("Nuova")
+    phone.click("#lang-toggle")
+    expect(phone).to_have_title("Table · Skirmish rules · Goblin Companion")
+    expect(phone.locator("#nav-setup")).to_have_text("New")
+    shot(phone, "05-english")
+    phone.click("#nav-join")
+    expect(phone).to_have_title("Join the table · Skirmish rules · Goblin Companion")
+    phone.click("#lang-toggle")
+    expect(phone).to_have_title("Unisciti al tavolo · Regole da schermaglia · Goblin Companion")
+
+
+def test_tap_a_die_to_correct_it(table: Table, phone: Page) -> None:
+    table.session.new_game("button-goblin", D6_SETUP)
+    table.session.offer_reading(camera_reading(FIRST_ROLL))
+    phone.goto(table.url("/"))
+    phone.click("#proposal-dice a[data-slot='p0.1']")
+    phone.wait_for_url("**/correct#slot-p0.1")
+    select = phone.locator("#slot-p0\\.1")
+    expect(select).to_be_focused()
+    expect(select).to_have_value(str(FIRST_ROLL["p0.1"]))
+    label = phone.locator(".slot[data-slot='p0.1'] label")
+    expect(label).to_contain_text("Anna · dado 2: d6")
+    expect(label).to_contain_text(f"(fotocamera: {FIRST_ROLL['p0.1']})")
+    expect(phone.locator(".slot[data-slot='p0.3'] label")).to_contain_text("Anna · dado 4: d6 FU")
+    select.select_option("1")
+    shot(phone, "06-correction")
+    phone.click("#correct-save")
+    phone.wait_for_url(table.url("/"))
+    last = table.session.snapshot()["history"][-1]
+    assert last["manual"] is True
+    assert last["action"] == {"type": "reading", "values": {**FIRST_ROLL, "p0.1": 1}}
+    expect(phone.locator("#history li").first).to_contain_text("inserita a mano")
+
+    phone.click("#undo")  # the first tap only arms the button
+    expect(phone.locator("#undo")).to_have_text("Tocca di nuovo per annullare")
+    assert table.session.step == 1
+    phone.click("#undo")
+    expect(phone.locator("#history li")).to_have_count(0)
+    assert table.session.step == 0
+    expect(phone.locator("#awaiting")).to_be_visible()
+
+
+def test_control_needs_the_pin_and_the_page_asks_for_it(table: Table, phone: Page) -> None:
+    table.session.new_game("button-goblin", D6_SETUP)
+    table.session.offer_reading(camera_reading(FIRST_ROLL))
+    table.app.config["TABLE_PIN"] = "2468"
+    try:
+        phone.goto(table.url("/"))
+        phone.click("#proposal-confirm")
+        expect(phone.locator("#pin-dialog")).to_be_visible()
+        phone.fill("#pin-input", "1111")
+        phone.click("#pin-ok")
+        expect(phone.locator("#pin-error")).to_be_visible()
+        assert table.session.step == 0
+        shot(phone, "07-pin")
+        phone.fill("#pin-input", "2468")
+        phone.click("#pin-ok")
+        expect(phone.locator("#choices")).to_be_visible()
+        assert table.session.step == 1
+    finally:
+        table.app.config["TABLE_PIN"] = None
+
+
+def test_stale_tap_is_refused_and_the_page_catches_up(table: Table, phone: Page) -> None:
+    table.session.new_game("button-goblin", D6_SETUP)
+    table.session.offer_reading(camera_reading(FIRST_ROLL))
+    table.session.confirm()
+    phone.goto(table.url("/"))
+    expect(phone.locator("#choices")).to_be_visible()
+    phone.wait_for_function("window.goblin.log.length > 0")  # the stream's first snapshot is in
+    # this phone still believes the table is at step 0 (as if it had missed the last confirm)
+    phone.evaluate("window.goblin.state.step = 0")
+    phone.click("details[data-group=power] summary")
+    phone.locator("details[data-group=power] button.choice").first.click()
+    expect(phone.locator("#error")).to_be_visible()
+    assert phone.locator("#error").get_attribute("data-code") == "stale-step"
+    assert table.session.step == 1 and table.session.snapshot()["selected"] is None
+    phone.wait_for_function("window.goblin.state.step === 1")  # and it caught up
+
+
+def test_join_page_qr_code_decodes_to_the_address(table: Table, phone: Page) -> None:
+    phone.goto(table.url("/join"))
+    address = phone.locator("#address").inner_text()
+    assert address.startswith("http://") and ".local" not in address and "127.0.0.1" not in address
+    png = phone.locator("#qr").screenshot()
+    image = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR)
+    decoded, _, _ = cv2.QRCodeDetector().detectAndDecode(image)
+    assert decoded == address
+    shot(phone, "08-join")
+
+
+SETUPS: dict[str, Any] = {
+    "dadoteck": lambda page: None,
+    "gobcon": lambda page: page.fill("#option-target", "12"),
+    "goblins": lambda page: page.fill("#field-heroes", "Cavalleria|4|2"),
+    "skirmish": lambda page: [
+        page.locator(".band-name").nth(0).fill("Elfi"),
+        page.locator(".band-models").nth(0).fill("Lorien|T3|A3|S4|P20|eroe2|capitano\nArc|T4|A4|S5|P10"),
+        page.locator(".band-name").nth(1).fill("Orchi"),
+        page.locator(".band-models").nth(1).fill("Grok|T4|A3|S4|P15|capitano"),
+    ],
+}
+
+
+@pytest.mark.parametrize("game", list(SETUPS))
+def test_every_game_sets_up_from_its_schema_and_shows_its_view(table: Table, phone: Page, game: str) -> None:
+    phone.goto(table.url(f"/setup?game={game}"))
+    expect(phone.locator("#game-select")).to_have_value(game)
+    SETUPS[game](phone)
+    phone.click("#start")
+    phone.wait_for_url(table.url("/"))
+    snap = table.session.snapshot()
+    assert snap["game"] == game and snap["step"] == 0
+    expect(phone.locator("#generic-view")).to_be_visible()
+    if snap["choices"]:
+        expect(phone.locator("button.choice")).to_have_count(len(snap["choices"]))
+    else:
+        expect(phone.locator("#awaiting")).to_be_visible()
+    shot(phone, f"09-{game}")
+    if game == "dadoteck":  # a placement roll typed on the correction page puts the pawn on the board
+        phone.click("#nav-correct")
+        phone.select_option("#slot-p0", "7")
+        phone.click("#correct-save")
+        phone.wait_for_url(table.url("/"))
+        expect(phone.locator(".board .square[data-square='7']")).to_have_class("square taken")
+        expect(phone.locator(".board .square[data-square='7']")).to_contain_text("Giocatore 1")
+        shot(phone, "09-dadoteck-placed")
+    if game == "gobcon":
+        assert snap["view"]["target"] == 12
+    if game == "goblins":
+        assert any("Cavalleria" in c["label"] for c in snap["choices"]) or snap["view"]["phase"] == "A"
+
+
+def test_a_flows_form_sends_its_action(table: Table, phone: Page) -> None:
+    """GobCon's Partita card is played through the form its view describes (nested payoff table)."""
+    table.session.new_game("gobcon", {"players": ["Ada", "Bea"]})
+    phone.goto(table.url("/"))
+    expect(phone.locator("#status")).to_contain_text("Turno di Ada")
+    phone.click("#forms > summary")
+    phone.click(".flow-form-box[data-type=partita] > summary")
+    form = phone.locator("form.flow-form[data-type=partita]")
+    form.locator("#form-partita-name").fill("Risiko")
+    form.locator("#form-partita-category").select_option(label="board")
+    for face, gp in (("king", "3"), ("green", "1"), ("black", "0"), ("darth", "-1")):
+        form.locator(f"#form-partita-payoff-{face}").fill(gp)
+    shot(phone, "10-gobcon-form")
+    form.locator("button[type=submit]").click()
+    expect(phone.locator("#history li")).to_have_count(1)
+    last = table.session.snapshot()["history"][-1]
+    assert last["action"] == {"type": "partita", "name": "Risiko", "category": "board",
+                              "payoff": {"king": 3, "green": 1, "black": 0, "darth": -1}}
+    assert last["manual"] is True
+    expect(phone.locator("#status")).to_contain_text("partecipi alla Partita")
+
+
+def test_a_toss_of_goblin_tokens_is_corrected_as_alive_and_dead_counts(table: Table, phone: Page) -> None:
+    table.session.new_game("goblins", {"players": ["Ada", "Bea"], "terrains": ["Torre|walls|3|2|-"]})
+    for wanted in ("Take 2 goblins", "Face Torre"):
+        snap = table.session.snapshot()
+        index = next(c["index"] for c in snap["choices"] if c["label"].startswith(wanted))
+        table.session.choose(index, step=snap["step"])
+    expects = table.session.snapshot()["expects"]
+    assert expects["kind"] == "tokens" and expects["count"] == 3
+    phone.goto(table.url("/correct"))
+    expect(phone.locator("#correct-prompt")).to_contain_text("Ada: lancia 3 goblin truppa per le perdite")
+    expect(phone.locator("#correct-fields")).to_contain_text("Goblin lanciati: 3")
+    phone.fill("#tokens-alive", "2")
+    phone.fill("#tokens-dead", "1")
+    shot(phone, "11-goblins-toss")
+    phone.click("#correct-save")
+    phone.wait_for_url(table.url("/"))
+    last = table.session.snapshot()["history"][-1]
+    assert last == {**last, "action": {"type": "reading", "alive": 2, "dead": 1}, "manual": True}
+
+
+def test_focus_choices_name_the_dice_in_italian(table: Table, phone: Page) -> None:
+    table.session.new_game("button-goblin", {"players": [{"name": "Anna", "button": "Gjmbob"},
+                                                         {"name": "Bruno", "button": "Gjmbob"}]})
+    roll = {"p0.0": 2, "p0.1": 5, "p0.2": 2, "p0.3": 5, "p0.4": 4,
+            "p1.0": 4, "p1.1": 4, "p1.2": 8, "p1.3": 11, "p1.4": 13}
+    table.session.correct({"type": "reading", "values": roll}, step=0)
+    assert table.session.snapshot()["view"]["phase"] == "focus"
+    phone.goto(table.url("/"))
+    expect(phone.locator("#status")).to_contain_text("Bruno: puoi abbassare i dadi focus")
+    expect(phone.locator("button.choice").first).to_have_text("Bruno: abbassa d6 4→1 e prendi l'iniziativa")
+    expect(phone.locator("button.choice").last).to_have_text("Bruno: niente focus")
+
+
+def test_a_lost_camera_shows_on_every_page_live(table: Table, phone: Page) -> None:
+    table.session.set_camera_status({"state": "ok", "message": ""})
+    phone.goto(table.url("/"))
+    phone.wait_for_function("window.goblin.log.length > 0")
+    expect(phone.locator("#camera")).to_be_hidden()
+    table.session.set_camera_status({"state": "lost", "message": "no frame for 5 s; retrying in 2 s"})
+    expect(phone.locator("#camera")).to_have_text("Fotocamera persa")
+    assert phone.locator("#camera").get_attribute("title") == "no frame for 5 s; retrying in 2 s"
+    shot(phone, "12-camera-lost")
+    table.session.set_camera_status({"state": "ok", "message": ""})
+    expect(phone.locator("#camera")).to_be_hidden()
+
+
+def test_a_skirmish_roll_shows_its_target_modifiers_and_chance(table: Table, phone: Page) -> None:
+    table.session.new_game("skirmish", {"bands": [
+        {"name": "Elfi", "models": ["Lorien|T3|A3|S4|P20|eroe2|capitano", "Arc|T4|A4|S5|P10"]},
+        {"name": "Orchi", "models": ["Grok|T4|A3|S4|P15|capitano", "Ugg|T5|A4|S5|P8"]}]})
+    for _ in range(2):  # deployment and first-card rolls
+        table.session.correct({"type": "reading", "values": {"p0": 2, "p1": 5}}, step=table.session.step)
+    for label in ("Elfi plays first", "Elfi plays Tiro 2", "Lorien shoots Grok in cover"):
+        snap = table.session.snapshot()
+        table.session.choose(next(c["index"] for c in snap["choices"] if c["label"].startswith(label)),
+                             step=snap["step"])
+    check = table.session.snapshot()["expects"]["params"]["check"]
+    phone.goto(table.url("/"))
+    box = phone.locator("#check")
+    expect(box).to_be_visible()
+    expect(box).to_contain_text(f"Serve {check['needs']} su 1d6")
+    expect(box).to_contain_text(f"probabilità {check['chance']}")
+    expect(box.locator("ul.modifiers li")).to_have_text(["copertura -1"])
+    expect(box).to_contain_text("Con 2 punti eroismo")
+    expect(phone.locator("#status")).to_contain_text("Lorien: test di tiro")
+    shot(phone, "13-skirmish-check")

@@ -1,0 +1,43 @@
+"""Fixtures shared by several test areas: gpiozero's mock pins, a table session over a real SQLite file."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from gpiozero import Device
+from gpiozero.pins.mock import MockFactory
+
+from companion.session import TableSession
+from companion.store import Store
+
+
+@pytest.fixture
+def mock_factory() -> Iterator[MockFactory]:
+    """gpiozero's own mock pins; devices made in the test are closed and the factory reset afterwards."""
+    saved = Device.pin_factory
+    factory = MockFactory()
+    Device.pin_factory = factory
+    try:
+        yield factory
+    finally:
+        factory.reset()
+        Device.pin_factory = saved
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    """Where the event log lives: a real SQLite file in the test's state directory."""
+    return tmp_path / "state" / "companion.sqlite3"
+
+
+@pytest.fixture
+def store(db: Path) -> Iterator[Store]:
+    with Store(db) as store:
+        yield store
+
+
+@pytest.fixture
+def session(store: Store) -> TableSession:
+    return TableSession(store)

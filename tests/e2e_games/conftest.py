@@ -1,0 +1,164 @@
+"""End-to-end fixtures: a real table (SQLite file, TableSession, Flask app served on a free port), the
+replay camera feeding the vision worker, the GPIO buttons on gpiozero's mock pins, and one headless
+Debian chromium per test module with a phone-sized page.
+
+The camera reads the bundled real photos (``photos/``, attribution in ``photos/ATTRIBUTION.md``) through
+their authors' labels, like ``tests/loop/labelled.py`` does for the demo photos: these tests check the
+path camera -> worker -> session -> page -> buttons -> log, not vision's accuracy.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+from gpiozero import Device
+from gpiozero.pins.mock import MockFactory
+from werkzeug.serving import make_server
+
+from companion.serve import VisionWorker, still_frames, wire_buttons
+from companion.session import TableSession
+from companion.store import Store
+from hardware.buttons import TableButtons
+from hardware.frames import FrameHolder
+from hardware.sources import ReplaySource
+from web import create_app
+
+PHOTOS = Path(__file__).with_name("photos")
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+PHONE = {"width": 390, "height": 844}
+PINS = {"confirm": 17, "next": 27, "undo": 22}
+
+
+def _digest(frame: np.ndarray) -> str:
+    return hashlib.sha1(np.ascontiguousarray(frame).tobytes()).hexdigest()
+
+
+@functools.cache
+def _labels() -> dict[str, dict[str, Any]]:
+    """Frame digest -> the reading the photo's labels stand for (vision's JSON shape)."""
+    out = {}
+    for image in json.loads((PHOTOS / "labels.json").read_text())["images"]:
+        frame = cv2.imdecode(np.fromfile(PHOTOS / image["file"], np.uint8), cv2.IMREAD_COLOR)
+        height, width = frame.shape[:2]
+        dice = [{"bbox": d["bbox"] or [width // 3, height // 3, width // 3, height // 3], "sides": d["sides"],
+                 "value": d["value"], "confidence": 0.97, "zone": None} for d in image["dice"]]
+        out[_digest(frame)] = {"width": width, "height": height, "dice": dice, "tokens": []}
+    return out
+
+
+def labelled_read(frame: np.ndarray) -> dict[str, Any]:
+    """The labelled reading of a bundled photo; an empty reading for any other frame."""
+    found = _labels().get(_digest(frame))
+    if found is None:
+        return {"width": frame.shape[1], "height": frame.shape[0], "dice": [], "tokens": []}
+    return json.loads(json.dumps(found))
+
+
+def photo(name: str) -> np.ndarray:
+    """One bundled photo as the replay camera hands it out (BGR uint8)."""
+    with ReplaySource(PHOTOS / name, photo_seconds=None) as source:
+        return source.read()
+
+
+class Clock:
+    now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@dataclass
+class Table:
+    """Everything at the table: the session, the camera worker, the buttons and the served page."""
+
+    session: TableSession
+    worker: VisionWorker
+    buttons: TableButtons
+    factory: MockFactory
+    clock: Clock
+    url: str
+
+    def show(self, frame: np.ndarray, times: int = 6) -> int:
+        """A hand rolls over the tray, then the camera sees ``frame`` still for a few frames; how many
+        readings were offered."""
+        self.worker.feed(255 - frame)  # the tray moves: the next still scene is a new one
+        return sum(self.worker.feed(frame) for _ in range(times))
+
+    def press(self, name: str) -> None:
+        """Press and release a GPIO button (pins to ground: low is pressed)."""
+        pin = self.factory.pin(PINS[name])
+        pin.drive_low()
+        self.clock.now += 0.2
+        pin.drive_high()
+        self.clock.now += 1.0
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[Table]:
+    store = Store(tmp_path / "state" / "companion.sqlite3")
+    session = TableSession(store)
+    app = create_app({"TESTING": True, "SSE_HEARTBEAT": 0.5, "SSE_MAX_SECONDS": 5.0}, session=session)
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, name="e2e-web", daemon=True)
+    thread.start()
+    factory = MockFactory()
+    clock = Clock()
+    buttons = TableButtons(**PINS, poll_interval=None, clock=clock, pin_factory=factory)
+    wire_buttons(buttons, session)
+    worker = VisionWorker(session, FrameHolder(), reader=labelled_read, settle=still_frames)
+    try:
+        yield Table(session, worker, buttons, factory, clock, f"http://127.0.0.1:{server.server_port}")
+    finally:
+        buttons.close()
+        factory.reset()
+        Device.pin_factory = None
+        server.shutdown()
+        thread.join(5)
+        store.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.set_default_timeout(8000)
+    yield page
+    context.close()
+    assert not errors, errors
+
+
+def shot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def wait_step(page: Any, step: int) -> None:
+    """Wait until the page shows the snapshot of ``step`` (it arrives over the live stream)."""
+    page.wait_for_function("(n) => window.goblin.state && window.goblin.state.step >= n", arg=step)

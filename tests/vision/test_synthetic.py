@@ -1,0 +1,151 @@
+"""read_table on drawings with objects at known places (drawings only test geometry, not accuracy)."""
+
+import numpy as np
+import pytest
+
+from vision import InvalidVisionInput, Zones, annotate, read_table, synth
+
+
+def _near(box, x, y):
+    bx, by, bw, bh = box
+    return abs(bx + bw / 2 - x) < bw / 2 and abs(by + bh / 2 - y) < bh / 2
+
+
+def test_empty_and_black_frames_read_nothing():
+    for frame in (synth.tray(kind="felt"), synth.tray(kind="wood"), synth.tray(kind="white"),
+                  np.zeros((480, 640, 3), np.uint8), np.full((480, 640, 3), 255, np.uint8)):
+        reading = read_table(frame)
+        assert reading.dice == () and reading.tokens == ()
+        assert reading.to_json() == {"width": 640, "height": 480, "dice": [], "tokens": []}
+
+
+@pytest.mark.parametrize("kind", ["felt", "wood", "white"])
+def test_every_face_is_found_where_drawn_and_read(kind):
+    img = synth.tray(kind=kind, seed=3)
+    body = (235, 235, 235) if kind != "white" else (250, 250, 250)
+    drawn = [synth.draw_die(img, 60 + 100 * (v - 1), 120 + 200 * (v % 2), 50, v, angle=17 * v, body=body)
+             for v in range(1, 7)]
+    reading = read_table(img)
+    assert len(reading.dice) == 6
+    for d in drawn:
+        hits = [r for r in reading.dice if _near(r.bbox, d.x, d.y)]
+        assert len(hits) == 1, (d, reading.dice)
+        assert hits[0].value == d.value and hits[0].sides == 6
+        assert hits[0].confidence >= 0.7
+
+
+def test_white_pips_on_coloured_dice_and_touching_dice():
+    img = synth.tray(kind="felt", seed=5)
+    a = synth.draw_die(img, 300, 240, 44, 5, body=(40, 40, 200), pip=(240, 240, 240), shadow=False)
+    b = synth.draw_die(img, 345, 240, 44, 3, body=(40, 40, 200), pip=(240, 240, 240), shadow=False)
+    c = synth.draw_die(img, 322, 286, 44, 6, body=(180, 60, 30), pip=(240, 240, 240), shadow=False)
+    reading = read_table(img)
+    got = sorted((d.value for d in reading.dice), key=lambda v: v or 0)
+    assert got == [3, 5, 6]
+    for d in (a, b, c):
+        assert any(_near(r.bbox, d.x, d.y) and r.value == d.value for r in reading.dice)
+
+
+def test_small_far_dice_are_read():
+    img = synth.tray(kind="felt", width=1280, height=960, seed=1)
+    drawn = [synth.draw_die(img, 200 + 150 * v, 480, 30, v, angle=8 * v) for v in range(1, 7)]
+    reading = read_table(img)
+    assert sorted(d.value for d in reading.dice) == [d.value for d in drawn]
+
+
+def test_zones_default_halves_and_polygons():
+    img = synth.tray(kind="felt")
+    synth.draw_die(img, 100, 240, 50, 4)
+    synth.draw_die(img, 540, 240, 50, 2)
+    reading = read_table(img)
+    assert [(d.value, d.zone) for d in reading.dice] == [(4, "p0"), (2, "p1")]
+    zones = Zones.from_json({"top": [[0, 0], [1, 0], [1, 0.5], [0, 0.5]],
+                             "bottom": [[0, 0.5], [1, 0.5], [1, 1], [0, 1]]})
+    img2 = synth.tray(kind="felt")
+    synth.draw_die(img2, 320, 100, 50, 6)
+    synth.draw_die(img2, 320, 380, 50, 1)
+    assert {(d.value, d.zone) for d in read_table(img2, zones=zones).dice} == {(6, "top"), (1, "bottom")}
+    assert Zones.from_json(zones.to_json()) == zones
+    assert eval(repr(zones), {"Zones": Zones}) == zones
+
+
+@pytest.mark.parametrize("bad", [{}, {"p0": [[0, 0], [1, 1]]}, {"p0": [[0, 0], [2, 0], [0, 1]]}, [1, 2],
+                                 {"p0": "abc"}, {"": [[0, 0], [1, 0], [0, 1]]}])
+def test_bad_zones_are_rejected_naming_the_problem(bad):
+    with pytest.raises(InvalidVisionInput, match="zone"):
+        Zones.from_json(bad)
+
+
+def test_point_outside_every_zone_goes_to_the_nearest():
+    zones = Zones.from_json({"a": [[0, 0], [0.3, 0], [0.3, 1], [0, 1]],
+                             "b": [[0.7, 0], [1, 0], [1, 1], [0.7, 1]]})
+    assert zones.zone_of(0.4, 0.5) == "a" and zones.zone_of(0.6, 0.5) == "b"
+
+
+@pytest.mark.parametrize("bad, word", [
+    ("not an image", "numpy array"), (np.zeros((10, 10, 3), np.float32), "uint8"),
+    (np.zeros((10, 10), np.uint8), "shape"), (np.zeros((4, 4, 3), np.uint8), "too small"),
+])
+def test_bad_frames_are_rejected_naming_the_argument(bad, word):
+    with pytest.raises(InvalidVisionInput, match=word) as err:
+        read_table(bad)
+    assert "frame" in str(err.value)
+
+
+def test_reference_frame_must_match_and_helps_nothing_break():
+    empty = synth.tray(kind="wood", seed=2)
+    img = empty.copy()
+    synth.draw_die(img, 320, 240, 50, 5)
+    assert [d.value for d in read_table(img, reference=empty).dice] == [5]
+    with pytest.raises(InvalidVisionInput, match="reference"):
+        read_table(img, reference=empty[:100])
+
+
+def test_input_is_not_modified_and_annotate_returns_a_copy():
+    img = synth.tray(kind="felt")
+    synth.draw_die(img, 320, 240, 50, 3)
+    before = img.copy()
+    reading = read_table(img)
+    out = annotate(img, reading)
+    assert np.array_equal(img, before)
+    assert out.shape == img.shape and out.dtype == np.uint8
+    assert not np.array_equal(out, img)
+    # the box is drawn around the die
+    x, y, w, _ = reading.dice[0].bbox
+    assert not np.array_equal(out[y, x : x + w], img[y, x : x + w])
+
+
+def test_large_frames_are_read_on_a_working_copy():
+    img = synth.tray(kind="felt", width=4000, height=3000, seed=4)
+    synth.draw_die(img, 1000, 1500, 300, 6, angle=20)
+    synth.draw_die(img, 3000, 1500, 300, 2)
+    reading = read_table(img)
+    assert [(d.value, d.zone) for d in reading.dice] == [(6, "p0"), (2, "p1")]
+    x, y, w, h = reading.dice[0].bbox
+    assert abs(x + w / 2 - 1000) < 40 and abs(y + h / 2 - 1500) < 40
+
+
+def test_non_pip_dice_are_unknown_and_go_to_vision_ii_when_installed(monkeypatch):
+    """A die with no pips (a numeral die) reads sides=None, value=None, low confidence; when
+    ``vision.poly.read_polyhedral`` exists, read_table hands it the die's crop."""
+    import sys
+    import types
+
+    img = synth.tray(kind="felt", seed=8)
+    synth.draw_die(img, 200, 240, 60, 1, pip=(235, 235, 235))      # a blank face: no pips
+    synth.draw_die(img, 450, 240, 60, 3)
+    monkeypatch.setitem(sys.modules, "vision.poly", None)            # Vision II absent
+    reading = read_table(img)
+    assert [(d.sides, d.value) for d in reading.dice] == [(None, None), (6, 3)]
+    assert reading.dice[0].confidence < 0.5
+
+    crops = []
+
+    def read_polyhedral(crop):
+        crops.append(crop.shape)
+        return types.SimpleNamespace(sides=8, sides_confidence=0.9, value=7, value_confidence=0.8)
+
+    monkeypatch.setitem(sys.modules, "vision.poly", types.SimpleNamespace(read_polyhedral=read_polyhedral))
+    reading = read_table(img)
+    assert [(d.sides, d.value) for d in reading.dice] == [(8, 7), (6, 3)]
+    assert reading.dice[0].confidence == 0.8 and len(crops) == 1 and crops[0][0] >= 50

@@ -1,0 +1,516 @@
+"""Pip d6 faces: find pips, group them into faces, read the value.
+
+The reader works on one working image (BGR uint8, at most ~640 px on its long side):
+
+1. *Pip candidates*: blobs of an adaptive threshold in both polarities (dark pips on light dice, light
+   pips on dark or coloured dice), kept when they are round (second moments), of plausible size, and
+   ringed by a uniform face that contrasts with them. Pips on a die's side faces are seen foreshortened
+   (ellipses), so the roundness test keeps mostly top-face pips.
+2. *Faces*: two pips belong to one face when they are of similar size, near enough for one d6 face, and
+   the straight line between them stays on face-coloured pixels (touching dice have a dark seam, a die
+   and the table have different colours).
+3. *Value*: a face of n pips reads n when its layout matches the d6 layout for n (sorted pairwise
+   distances, scale-free); the confidence falls with the layout error. A group that no d6 layout
+   explains (an emblem, a logo, 7+ blobs) reads ``None`` with a low confidence: never a guess.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from itertools import combinations
+
+import cv2
+import numpy as np
+
+from vision import _cv
+
+#: d6 pip layouts in units of the pip-grid offset ``a`` (corner pips at (+-a, +-a)).
+_LAYOUTS: dict[int, np.ndarray] = {
+    1: np.array([[0.0, 0.0]]),
+    2: np.array([[-1.0, -1.0], [1.0, 1.0]]),
+    3: np.array([[-1.0, -1.0], [0.0, 0.0], [1.0, 1.0]]),
+    4: np.array([[-1.0, -1.0], [1.0, -1.0], [-1.0, 1.0], [1.0, 1.0]]),
+    5: np.array([[-1.0, -1.0], [1.0, -1.0], [-1.0, 1.0], [1.0, 1.0], [0.0, 0.0]]),
+    6: np.array([[-1.0, -1.0], [1.0, -1.0], [-1.0, 0.0], [1.0, 0.0], [-1.0, 1.0], [1.0, 1.0]]),
+}
+
+
+Points = list[tuple[float, float]]
+
+
+def _distances(points: Points) -> list[float]:
+    """Sorted pairwise distances (pure Python: faces have at most 6 pips, numpy costs more here)."""
+    d = [math.hypot(p[0] - q[0], p[1] - q[1]) for p, q in combinations(points, 2)]
+    d.sort()
+    return d
+
+
+def _signature(points: Points) -> list[float]:
+    d = _distances(points)
+    top = d[-1] or 1.0
+    return [v / top for v in d]
+
+
+def _whitened(points: Points) -> Points:
+    """Points with their covariance made the identity: a face seen at an angle (a near-affine view)
+    looks like the face seen from above, up to a rotation."""
+    n = len(points)
+    mx = sum(p[0] for p in points) / n
+    my = sum(p[1] for p in points) / n
+    xs = [(p[0] - mx, p[1] - my) for p in points]
+    a = sum(x * x for x, _ in xs) / n
+    c = sum(y * y for _, y in xs) / n
+    b = sum(x * y for x, y in xs) / n
+    det = a * c - b * b
+    if det <= 1e-9 * max(1.0, (a + c) ** 2):
+        return xs
+    # inverse square root of the 2x2 covariance [[a, b], [b, c]], closed form
+    sd = math.sqrt(det)
+    t = math.sqrt(a + c + 2 * sd)
+    ra, rb, rc = (a + sd) / t, b / t, (c + sd) / t          # sqrt(cov)
+    rdet = ra * rc - rb * rb
+    ia, ib, ic = rc / rdet, -rb / rdet, ra / rdet              # its inverse
+    return [(ia * x + ib * y, ib * x + ic * y) for x, y in xs]
+
+
+def _anisotropy(points: Points) -> float:
+    """sqrt(largest / smallest variance) of a point set: 1 for a square, 2 for a 2:1 rectangle."""
+    n = len(points)
+    mx = sum(p[0] for p in points) / n
+    my = sum(p[1] for p in points) / n
+    a = sum((p[0] - mx) ** 2 for p in points) / n
+    c = sum((p[1] - my) ** 2 for p in points) / n
+    b = sum((p[0] - mx) * (p[1] - my) for p in points) / n
+    root = math.sqrt(((a - c) / 2) ** 2 + b * b)
+    hi, lo = (a + c) / 2 + root, (a + c) / 2 - root
+    return math.sqrt(hi / lo) if lo > 1e-9 else math.inf
+
+
+def _as_points(layout: np.ndarray) -> Points:
+    return [(float(x), float(y)) for x, y in layout]
+
+
+_SIGNATURES = {n: _signature(_as_points(p)) for n, p in _LAYOUTS.items() if n >= 2}
+_AFFINE_SIGNATURES = {n: _signature(_whitened(_as_points(p))) for n, p in _LAYOUTS.items() if n >= 4}
+_ANISOTROPY = {n: _anisotropy(_as_points(p)) for n, p in _LAYOUTS.items() if n >= 4}
+#: largest pairwise distance of each layout, in units of ``a``
+_SPAN = {n: _distances(_as_points(p))[-1] for n, p in _LAYOUTS.items() if n >= 2}
+
+
+@dataclass(frozen=True, slots=True)
+class Pip:
+    """One pip candidate in working-image pixels."""
+
+    x: float
+    y: float
+    r: float            # equivalent radius (sqrt(area / pi))
+    contrast: float     # |ring - blob| grey levels
+    ring: tuple[float, float, float]  # mean BGR of the face around the pip
+    dark: bool          # dark pip on a lighter face
+    roundness: float = 1.0  # minor / major axis of the blob (1 = circle)
+    wide: bool = True       # the face stays uniform out to 3.4 r (a lone pip needs room: a die's 1)
+    cov: tuple[float, float, float] = (1.0, 1.0, 0.0)  # second moments (xx, yy, xy): the blob's shape
+
+
+@dataclass(frozen=True, slots=True)
+class Face:
+    """A group of pips read as one d6 face."""
+
+    pips: tuple[Pip, ...]
+    value: int | None
+    confidence: float
+    box: tuple[float, float, float, float]  # x, y, w, h of the face (estimated), working pixels
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        x, y, w, h = self.box
+        return x + w / 2, y + h / 2
+
+
+def _block_size(shape: tuple[int, ...]) -> int:
+    side = max(shape[:2])
+    b = int(side / 16) | 1
+    return max(15, min(b, 61))
+
+
+def find_pips(work: np.ndarray, gray: np.ndarray | None = None, *, min_r: float = 1.6,
+              max_r: float | None = None, coarse: bool = True) -> list[Pip]:
+    """Round pip-like blobs of both polarities in a BGR uint8 working image (H, W, 3).
+
+    Two scales: the working image for pips up to ``max_r`` (default: long side / 18), and, when
+    ``coarse``, a half-size copy with a wider threshold window for big pips (a die filling a close-up
+    or a crop). Radii and centres are in working-image pixels.
+    """
+    if gray is None:
+        gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
+    h, w = gray.shape
+    side = max(h, w)
+    if max_r is None:
+        max_r = side / 18
+    pips = _find_at(work, gray, _block_size(gray.shape), min_r, max_r)
+    if coarse and min(h, w) >= 64:
+        half = cv2.resize(work, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+        half_gray = cv2.cvtColor(half, cv2.COLOR_BGR2GRAY)
+        block = max(15, min(int(side / 2 / 5) | 1, 101))
+        for p in _find_at(half, half_gray, block, 0.45 * max_r, side / 2 / 7):
+            x, y, r = 2 * p.x + 0.5, 2 * p.y + 0.5, 2 * p.r
+            if r <= 0.9 * max_r or any(math.hypot(q.x - x, q.y - y) < max(q.r, r) for q in pips):
+                continue
+            # seen at full resolution a pip is plain inside; a whole small die has its pips there
+            x0, x1 = max(0, int(x - 0.7 * r)), min(w, int(x + 0.7 * r) + 1)
+            y0, y1 = max(0, int(y - 0.7 * r)), min(h, int(y + 0.7 * r) + 1)
+            if float(gray[y0:y1, x0:x1].std()) > 0.2 * p.contrast + 6:
+                continue
+            pips.append(Pip(x, y, r, p.contrast, p.ring, p.dark, p.roundness, p.wide, p.cov))
+    return pips
+
+
+def _find_at(work: np.ndarray, gray: np.ndarray, block: int, min_r: float, max_r: float) -> list[Pip]:
+    pips: list[Pip] = []
+    for dark in (True, False):
+        src = gray if dark else 255 - gray
+        mask = cv2.adaptiveThreshold(src, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 22)
+        lo, hi = 2 * min_r - 1, 2 * max_r + 2
+        for c in _cv.component_outlines(mask):
+            x0, y0, ww, hh = cv2.boundingRect(c)
+            big, small = max(ww, hh), min(ww, hh)
+            if not lo <= big <= hi or small < 0.4 * big:
+                continue
+            if x0 == 0 or y0 == 0 or x0 + ww == gray.shape[1] or y0 + hh == gray.shape[0]:
+                continue       # cut by the border: not measurable (and often a cable or a shadow)
+            # the blob's own pixels (holes kept: a die seen whole has its pips as holes)
+            blob = np.zeros((hh, ww), np.uint8)
+            cv2.drawContours(blob, [c], -1, 1, thickness=-1, offset=(-x0, -y0))
+            blob &= mask[y0 : y0 + hh, x0 : x0 + ww] > 0
+            area = int(blob.sum())
+            if not math.pi * min_r * min_r <= area <= math.pi * max_r * max_r or area < 0.5 * ww * hh:
+                continue
+            pip = _measure(work, gray, blob, mask, x0, y0, dark)
+            if pip is not None:
+                pips.append(pip)
+    return pips
+
+
+def _measure(work: np.ndarray, gray: np.ndarray, blob: np.ndarray, mask: np.ndarray,
+             x0: int, y0: int, dark: bool) -> Pip | None:
+    m = cv2.moments(blob, binaryImage=True)
+    if m["m00"] <= 0:
+        return None
+    cx, cy = m["m10"] / m["m00"], m["m01"] / m["m00"]
+    mu20, mu02, mu11 = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
+    common = math.sqrt(max(0.0, ((mu20 - mu02) / 2) ** 2 + mu11 * mu11))
+    l1, l2 = (mu20 + mu02) / 2 + common, (mu20 + mu02) / 2 - common
+    if l2 <= 0 or l2 / l1 < 0.14:          # axis ratio below 0.37: a seam, a scratch, a smear
+        return None
+    ellipse = 4 * math.pi * math.sqrt(l1 * l2)
+    if m["m00"] < 0.75 * ellipse:
+        return None
+    r = math.sqrt(m["m00"] / math.pi)
+    cx, cy = cx + x0, cy + y0
+    # ring between 1.6 r and 2.4 r around the pip: the face
+    h, w = gray.shape
+    R = math.ceil(3.4 * r) + 1
+    # the window is clipped at the image border (a die at the edge of a crop): at least 40% of the
+    # ring must be inside
+    xa, xb = max(0, int(cx) - R), min(w, int(cx) + R + 1)
+    ya, yb = max(0, int(cy) - R), min(h, int(cy) + R + 1)
+    yy, xx = np.ogrid[ya:yb, xa:xb]
+    d2 = (xx - cx) ** 2 + (yy - cy) ** 2
+    ring = (d2 >= (1.6 * r) ** 2) & (d2 <= (2.4 * r) ** 2) & (mask[ya:yb, xa:xb] == 0)
+    if ring.sum() < max(8.0, 0.4 * math.pi * ((2.4 * r) ** 2 - (1.6 * r) ** 2)):
+        return None
+    g = gray[ya:yb, xa:xb]
+    ring_vals = g[ring].astype(np.float64)
+    inner = g[d2 <= (0.75 * r) ** 2].astype(np.float64)
+    if inner.size == 0:
+        return None
+    contrast = (ring_vals.mean() - inner.mean()) * (1 if dark else -1)
+    # a pip is solid (a whole small die seen as a "bright blob" has its pips as holes inside)
+    core = d2 <= (0.8 * r) ** 2
+    solid = float((mask[ya:yb, xa:xb][core] > 0).mean()) if core.any() else 0.0
+    if (contrast < 35 or ring_vals.std() > 0.25 * contrast + 6 or solid < 0.92
+            or inner.std() > 0.35 * contrast + 6):
+        return None
+    patch = work[ya:yb, xa:xb]
+    colour = patch[ring].reshape(-1, 3).mean(axis=0)
+    outer = (d2 > (2.4 * r) ** 2) & (d2 <= (3.0 * r) ** 2) & (mask[ya:yb, xa:xb] == 0)
+    wide = False
+    if outer.sum() >= 0.5 * math.pi * ((3.0 * r) ** 2 - (2.4 * r) ** 2):
+        far = patch[outer].reshape(-1, 3).astype(np.float64)
+        tol = max(18.0, 0.3 * contrast)
+        wide = bool((np.abs(far - colour).max(axis=1) <= tol).mean() >= 0.75)
+    ring_bgr = (float(colour[0]), float(colour[1]), float(colour[2]))
+    return Pip(float(cx), float(cy), r, float(contrast), ring_bgr, dark, math.sqrt(l2 / l1), wide,
+               (mu20, mu02, mu11))
+
+
+def _same_face(a: Pip, b: Pip, work: np.ndarray) -> bool:
+    if a.dark != b.dark:
+        return False
+    ra, rb = a.r, b.r
+    if max(ra, rb) > 1.6 * min(ra, rb):
+        return False
+    rm = (ra + rb) / 2
+    dist = math.hypot(a.x - b.x, a.y - b.y)
+    if dist > 10.5 * rm or dist < 1.8 * rm:
+        return False
+    face = (np.array(a.ring) + np.array(b.ring)) / 2
+    contrast = min(a.contrast, b.contrast)
+    # a coloured (or translucent) face is told by its hue: its brightness varies (pips seen through
+    # it, gradients), its chromaticity much less; a white or grey face by its grey level
+    coloured = chroma(a.ring) >= 40 and chroma(b.ring) >= 40
+    # light pips sit on dark, coloured or translucent faces, whose look varies more than a white face
+    tol = max(12.0, (0.5 if coloured else 0.15 if a.dark else 0.3) * contrast)
+    if max(abs(u - v) for u, v in zip(a.ring, b.ring, strict=True)) > tol:
+        return False
+    hue_a, hue_b = _chromaticity(np.array([a.ring])), _chromaticity(np.array([b.ring]))
+    if coloured and np.abs(hue_a - hue_b).max() > 0.12:
+        return False
+    steps = max(3, int(dist / 2))
+    h, w = work.shape[:2]
+    t = np.arange(1, steps) / steps
+    t = t[(t * dist >= 1.5 * ra) & ((1 - t) * dist >= 1.5 * rb)]
+    if t.size == 0:
+        return True
+    xs = np.minimum(w - 1, (a.x + (b.x - a.x) * t + 0.5).astype(np.intp))
+    ys = np.minimum(h - 1, (a.y + (b.y - a.y) * t + 0.5).astype(np.intp))
+    samples = work[ys, xs].astype(np.float64)
+    off = np.abs(samples - face).max(axis=1) > tol
+    if coloured:
+        off |= np.abs(_chromaticity(samples) - _chromaticity(face[None, :])).max(axis=1) > 0.12
+    bad = int(off.sum())
+    return bad <= 1 and bad * 6 <= steps if a.dark else bad * 2.5 <= steps
+
+
+def _chromaticity(bgr: np.ndarray) -> np.ndarray:
+    """(N, 3) colours divided by their sums: the hue and saturation, not the brightness."""
+    return np.asarray(bgr / np.maximum(bgr.sum(axis=1, keepdims=True), 1.0))
+
+
+def _fit(points: Points, n: int, r: float, group: tuple[Pip, ...] | list[Pip] = ()) -> float:
+    """Layout error of ``points`` (n pairs) against the d6 layout for n: 0 perfect, ~>0.15 wrong.
+
+    The pips of one face look alike: a mix of sizes or shapes (a top pip and a foreshortened side pip)
+    is penalised."""
+    if n == 1:
+        return 0.0
+    penalty = 0.0
+    if group:
+        rs = [p.r for p in group]
+        rounds = [p.roundness for p in group]
+        if max(rs) > 1.3 * min(rs) or min(rounds) < 0.75 * max(rounds):
+            penalty = 0.3
+    d = _distances(points)
+    span = d[-1] or 1.0
+    err = max(abs(v / span - w) for v, w in zip(d, _SIGNATURES[n], strict=True))
+    if n >= 4:
+        # 4+ pips span a plane: compare the affine-normalised layouts (tilted faces), and keep the
+        # similarity error bounded so that a 2x3 grid does not pass for a stretched 2x2
+        sig = _signature(_whitened(points))
+        affine = max(abs(v - w) for v, w in zip(sig, _AFFINE_SIGNATURES[n], strict=True))
+        # a face seen at up to ~60 degrees from above stretches at most 2x
+        err = max(affine, err / 3.0) + (0.3 if _anisotropy(points) > 1.9 * _ANISOTROPY[n] else 0.0)
+    # scale: the grid offset a is 2..3.5 pip radii on common dice (1.6 .. 5.5 accepted)
+    a = span / _SPAN[n]
+    if not 1.6 * r <= a <= 5.5 * r:
+        err += 0.3
+    return err + penalty
+
+
+def _median(values: list[float]) -> float:
+    v = sorted(values)
+    k = len(v) // 2
+    return v[k] if len(v) % 2 else (v[k - 1] + v[k]) / 2
+
+
+def group_faces(pips: list[Pip], work: np.ndarray) -> list[Face]:
+    """Group pip candidates into faces and read each (see the module notes)."""
+    n = len(pips)
+    parent = list(range(n))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    order = sorted(range(n), key=lambda i: (pips[i].x, pips[i].y))
+    for ii, i in enumerate(order):
+        for j in order[ii + 1 :]:
+            if pips[j].x - pips[i].x > 10.5 * max(pips[i].r, pips[j].r):
+                break
+            if root(i) != root(j) and _same_face(pips[i], pips[j], work):
+                parent[root(i)] = root(j)
+    groups: dict[int, list[Pip]] = {}
+    for i in range(n):
+        groups.setdefault(root(i), []).append(pips[i])
+    return _merged([f for g in groups.values() for f in _split_group(g)])
+
+
+def _merged(faces: list[Face]) -> list[Face]:
+    """Join two neighbouring faces when together they make one good layout (a face whose pips the
+    colour path did not link, e.g. a 4 split into two diagonal 2s by a glint)."""
+    changed = True
+    while changed:
+        changed = False
+        for i, a in enumerate(faces):
+            for j in range(i + 1, len(faces)):
+                b = faces[j]
+                n = len(a.pips) + len(b.pips)
+                if n > 6 or a.pips[0].dark != b.pips[0].dark:
+                    continue
+                ca, cb = a.centre, b.centre
+                if math.hypot(ca[0] - cb[0], ca[1] - cb[1]) > 0.75 * max(a.box[2], b.box[2]):
+                    continue
+                both = [*a.pips, *b.pips]
+                err = _fit([(p.x, p.y) for p in both], n, _median([p.r for p in both]), both)
+                if err <= 0.12:
+                    faces = [f for k, f in enumerate(faces) if k not in (i, j)] + [_read_group(both)]
+                    changed = True
+                    break
+            if changed:
+                break
+    return faces
+
+
+def _split_group(group: list[Pip]) -> list[Face]:
+    """Read a pip group; when no layout explains all of it, take the best-explained subset.
+
+    A die seen slightly from the side shows foreshortened pips of its side faces next to the top face;
+    they join the group (same colour, short path). The subset of pips that fits a d6 layout and carries
+    the most evidence (area x roundness: side pips are smaller and flatter) is the top face. What is
+    left is kept only if it reads as a face of similar pip size (a touching die of the same colour).
+    """
+    face = _read_group(group)
+    if face.value is not None and (len(group) == 1 or face.confidence >= 0.5):
+        return [face]
+    # first guess: the pips that look most like top-face pips (largest and roundest)
+    tops = max(_topness(p) for p in group)
+    likely = [p for p in group if _topness(p) >= 0.8 * tops]
+    if len(likely) < len(group):
+        first = _read_group(likely)
+        if first.value is not None and first.confidence >= 0.5:
+            return [first, *_leftovers(group, likely)]
+    if len(group) > 9 or len(likely) > 6:
+        # several dice touching (and their sides): split the likely top pips by place, keep the split
+        # whose parts read best
+        best_parts: tuple[int, list[Face]] | None = None
+        for k in (2, 3):
+            if len(group) < 2 * k:
+                break
+            seen: set[tuple[int, ...]] = set()
+            for start in range(min(len(group), 6)):
+                split = _kmeans(group, k, start=start)
+                key = tuple(sorted(id(part[0]) for part in split))
+                if key in seen or any(len(part) >= len(group) for part in split):
+                    continue
+                seen.add(key)
+                parts = [f for part in split for f in _split_group(part)]
+                explained = sum(len(f.pips) for f in parts if f.value is not None and f.confidence >= 0.5)
+                if best_parts is None or explained > best_parts[0]:
+                    best_parts = (explained, parts)
+        if best_parts is None or best_parts[0] == 0:
+            return [face]
+        return [f for f in best_parts[1] if f.value is not None]
+    best: tuple[tuple[float, int, float], tuple[Pip, ...]] | None = None
+    for k in range(min(6, len(group) - 1), 0, -1):
+        for sub in combinations(group, k):
+            err = _fit([(p.x, p.y) for p in sub], k, _median([p.r for p in sub]), sub)
+            if err > 0.16:
+                continue
+            # the top face: its pips are the least foreshortened; then the split that explains the
+            # most pips (two touching dice of one colour), then the best fit
+            rest = [p for p in group if p not in sub]
+            explained = k
+            if 2 <= len(rest) <= 6:
+                rest_err = _fit([(p.x, p.y) for p in rest], len(rest), _median([p.r for p in rest]), rest)
+                if rest_err <= 0.16:
+                    explained += len(rest)
+            mean_top = sum(_topness(p) for p in sub) / k
+            score = (round(mean_top / tops, 1), explained, -err)
+            if best is None or score > best[0]:
+                best = (score, sub)
+    if best is None:
+        return [face]
+    return [_read_group(list(best[1])), *_leftovers(group, list(best[1]))]
+
+
+def _nearest(q: tuple[float, float], centres: list[tuple[float, float]]) -> int:
+    dists = [math.hypot(q[0] - c[0], q[1] - c[1]) for c in centres]
+    return dists.index(min(dists))
+
+
+def _kmeans(pips: list[Pip], k: int, rounds: int = 8, start: int = 0) -> list[list[Pip]]:
+    """Split pips into k groups by place (k-means from pip ``start`` and the farthest points)."""
+    pts = [(p.x, p.y) for p in pips]
+    centres = [pts[start]]
+    while len(centres) < k:
+        centres.append(max(pts, key=lambda q: min(math.hypot(q[0] - c[0], q[1] - c[1]) for c in centres)))
+    assign = [0] * len(pts)
+    for _ in range(rounds):
+        assign = [_nearest(q, centres) for q in pts]
+        for j in range(k):
+            mine = [q for q, a in zip(pts, assign, strict=True) if a == j]
+            if mine:
+                centres[j] = (sum(q[0] for q in mine) / len(mine), sum(q[1] for q in mine) / len(mine))
+    return [g for g in ([p for p, a in zip(pips, assign, strict=True) if a == j] for j in range(k)) if g]
+
+
+def _topness(p: Pip) -> float:
+    return p.r * p.roundness
+
+
+def _leftovers(group: list[Pip], top: list[Pip]) -> list[Face]:
+    """Faces among the pips left once the top face is taken: kept if they look like another top face
+    (a touching die of the same colour), not like a die's foreshortened side."""
+    rest = [p for p in group if p not in top]
+    out: list[Face] = []
+    if not rest:
+        return out
+    r_top = _median([p.r for p in top])
+    for other in _split_group(rest):
+        r_other = _median([p.r for p in other.pips])
+        if other.value is None:
+            continue
+        if len(other.pips) >= 2 and r_other >= 0.8 * r_top:
+            out.append(other)
+        elif len(other.pips) == 1 and r_other >= r_top and other.pips[0].roundness >= 0.8:
+            out.append(other)    # a big round lone pip: the top face's 1 next to a side face
+    return out
+
+
+def chroma(bgr: tuple[float, float, float]) -> float:
+    """How coloured a face is, in grey levels (0 for white, grey and black faces)."""
+    return max(bgr) - min(bgr)
+
+
+def _read_group(group: list[Pip]) -> Face:
+    pts = [(p.x, p.y) for p in group]
+    r = _median([p.r for p in group])
+    n = len(group)
+    cx = sum(x for x, _ in pts) / n
+    cy = sum(y for _, y in pts) / n
+    extent = max(max(abs(x - cx), abs(y - cy)) for x, y in pts)
+    value: int | None
+    if n > 6:
+        value, conf = None, 0.15
+        half = extent + 2 * r
+    else:
+        err = _fit(pts, n, r, group)
+        if n == 1 and not group[0].wide:
+            value, conf = None, 0.1
+            half = 2.4 * r
+        elif n == 1:
+            # a lone pip: plausible, but less evidence than a layout
+            value, conf = 1, 0.8 * group[0].roundness ** 0.5
+            half = 4.2 * r
+        elif err <= 0.16:
+            value, conf = n, float(max(0.5, 1.0 - 2.5 * err))
+            a = _distances(pts)[-1] / _SPAN[n]
+            half = a + 1.8 * r
+        else:
+            value, conf = None, float(max(0.05, 0.3 - err))
+            half = extent + 2 * r
+    box = (float(cx - half), float(cy - half), float(2 * half), float(2 * half))
+    return Face(tuple(group), value, conf, box)

@@ -1,0 +1,406 @@
+"""``read_table``: dice and tokens in one frame, and ``annotate``: the frame with what was read drawn on it.
+
+Images are BGR uint8 arrays of shape (H, W, 3); they are never modified.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import cv2
+import numpy as np
+
+from vision import _cv
+from vision.errors import InvalidVisionInput
+from vision.pips import Face, chroma, find_pips, group_faces
+from vision.reading import BBox, Die, TableReading, Token
+from vision.zones import Zones
+
+if TYPE_CHECKING:
+    from vision.teach import Calibration
+
+#: long side of the working image: pips of dice seen from a tray camera stay 4+ px wide
+WORK_SIDE = 640
+#: smaller frames (crops) are enlarged to this long side
+MIN_WORK_SIDE = 320
+#: frames above this many pixels are refused (a 12 MP photo is 12e6; 50e6 leaves room)
+MAX_PIXELS = 50_000_000
+#: area / enclosing-circle area above which an object is a round token, not a die (square: 0.64)
+TOKEN_ROUNDNESS = 0.87
+
+
+def check_frame(frame: Any, name: str = "frame") -> np.ndarray:
+    """Validate a BGR uint8 (H, W, 3) image; raise ``InvalidVisionInput`` naming ``name`` otherwise."""
+    if not isinstance(frame, np.ndarray):
+        raise InvalidVisionInput(f"{name}: expected a numpy array, got {type(frame).__name__}")
+    if frame.dtype != np.uint8:
+        raise InvalidVisionInput(f"{name}: expected dtype uint8, got {frame.dtype}")
+    if frame.ndim != 3 or frame.shape[2] != 3:
+        raise InvalidVisionInput(f"{name}: expected shape (H, W, 3) BGR, got {frame.shape}")
+    h, w = frame.shape[:2]
+    if h < 8 or w < 8:
+        raise InvalidVisionInput(f"{name}: image of {w}x{h} pixels is too small (8x8 at least)")
+    if h * w > MAX_PIXELS:
+        raise InvalidVisionInput(f"{name}: image of {w}x{h} pixels is too large (at most {MAX_PIXELS})")
+    return frame
+
+
+def working_image(frame: np.ndarray) -> tuple[np.ndarray, float]:
+    """The frame scaled so that its long side is at most ``WORK_SIDE`` (and the scale used)."""
+    h, w = frame.shape[:2]
+    if max(h, w) < MIN_WORK_SIDE:
+        # a crop or a thumbnail: enlarged, so that thresholds and pip sizes stay in range
+        scale = MIN_WORK_SIDE / max(h, w)
+        size = (max(1, round(w * scale)), max(1, round(h * scale)))
+        return cv2.resize(frame, size, interpolation=cv2.INTER_LINEAR), scale
+    scale = min(1.0, WORK_SIDE / max(h, w))
+    if scale >= 1.0:
+        return frame, 1.0
+    size = (max(1, round(w * scale)), max(1, round(h * scale)))
+    if scale < 0.5:
+        # a phone photo: bilinear to twice the size, then a 2x2 box average (OpenCV's fast path);
+        # about 8 ms for 12 MP where one area resampling costs 50 ms, and pips are large there
+        double = cv2.resize(frame, (2 * size[0], 2 * size[1]), interpolation=cv2.INTER_LINEAR)
+        return cv2.resize(double, size, interpolation=cv2.INTER_AREA), scale
+    return cv2.resize(frame, size, interpolation=cv2.INTER_AREA), scale
+
+
+@dataclass(frozen=True, slots=True)
+class Body:
+    """A compact foreground object in working pixels."""
+
+    box: tuple[int, int, int, int]
+    area: float
+    circularity: float   # area / area of the enclosing circle: ~1 for a disc, ~0.64 for a square
+    contour: np.ndarray
+
+
+def foreground(work: np.ndarray, reference: np.ndarray | None = None) -> np.ndarray:
+    """Mask (uint8 0/255) of what differs from the tray: from the reference frame if given, else
+    from a background model (the median colour of a coarse grid, smoothed), which dice are too small
+    to move."""
+    h, w = work.shape[:2]
+    if reference is not None:
+        bg = reference
+    else:
+        gw, gh = max(4, w // 20), max(4, h // 20)
+        coarse = cv2.resize(work, (gw, gh), interpolation=cv2.INTER_AREA)
+        coarse = cv2.medianBlur(coarse, 5)
+        bg = cv2.resize(coarse, (w, h), interpolation=cv2.INTER_LINEAR)
+    b, g, r = cv2.split(cv2.absdiff(work, bg))
+    diff = cv2.max(cv2.max(b, g), r)
+    mask: np.ndarray = cv2.threshold(diff, 38, 255, cv2.THRESH_BINARY)[1]
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
+
+
+def find_bodies(mask: np.ndarray, *, min_side: float, max_side: float) -> list[Body]:
+    """Compact, die- or token-sized blobs of a foreground mask, away from the frame border."""
+    h, w = mask.shape
+    out = []
+    for c in _cv.find_contours(mask):
+        x, y, bw, bh = cv2.boundingRect(c)
+        if x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1:
+            continue
+        if not (min_side <= max(bw, bh) <= max_side) or max(bw, bh) > 1.8 * min(bw, bh):
+            continue
+        area = float(cv2.contourArea(c))
+        hull = float(cv2.contourArea(cv2.convexHull(c)))
+        if hull <= 0 or area / hull < 0.88 or area < 0.5 * bw * bh:
+            continue
+        _, radius = cv2.minEnclosingCircle(c)
+        circ = area / (math.pi * radius * radius) if radius > 0 else 0.0
+        out.append(Body((x, y, bw, bh), area, circ, c))
+    return out
+
+
+def _poly_reader() -> Any:
+    """``vision.poly.read_polyhedral`` when Vision II is installed, else ``None``."""
+    try:
+        module = importlib.import_module("vision.poly")
+    except ImportError:
+        return None
+    return getattr(module, "read_polyhedral", None)
+
+
+def read_table(frame: np.ndarray, *, calibration: Calibration | None = None, zones: Zones | None = None,
+               reference: np.ndarray | None = None) -> TableReading:
+    """Find the dice and tokens in a frame of the tray seen from above and read them.
+
+    Parameters
+    ----------
+    frame : ndarray, shape (H, W, 3), uint8
+        BGR image. Not modified. Large photos are read on a copy scaled to 640 px (long side).
+    calibration : Calibration, optional
+        Taught examples (tokens' faces, printed die faces); without it tokens read ``face=None``.
+    zones : Zones, optional
+        Per-player zones; default ``Zones.halves()``.
+    reference : ndarray, shape (H, W, 3), uint8, optional
+        The empty tray from the same camera; helps to find dice with no readable pips. Never required.
+
+    Returns
+    -------
+    TableReading
+        Dice (``sides=6`` and a value for pip d6s; ``sides=None, value=None`` with a low confidence for
+        dice that are not pip d6s), tokens, each with its zone. Empty tuples when nothing is there.
+    """
+    frame = check_frame(frame)
+    zones = zones or Zones.halves()
+    h, w = frame.shape[:2]
+    work, scale = working_image(frame)
+    ref_work = None
+    if reference is not None:
+        reference = check_frame(reference, "reference")
+        if reference.shape != frame.shape:
+            raise InvalidVisionInput(
+                f"reference: shape {reference.shape} differs from the frame's {frame.shape}")
+        ref_work = working_image(reference)[0]
+    gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
+    faces = [f for f in group_faces(find_pips(work, gray), work) if f.value is not None]
+    tray = np.median(work.reshape(-1, 3)[::7], axis=0)
+    faces = [f for f in faces if not _lone_light_pip_is_a_die(frame, work, f, scale)
+             and not _light_symbol_off_tray(work, f, tray)]
+    faces = _side_faces_dropped(_drop_overlaps(faces))
+
+    def to_frame(box: tuple[float, float, float, float]) -> BBox:
+        x, y, bw, bh = (v / scale for v in box)
+        x0, y0 = max(0, round(x)), max(0, round(y))
+        x1, y1 = min(w, round(x + bw)), min(h, round(y + bh))
+        return (x0, y0, max(1, x1 - x0), max(1, y1 - y0))
+
+    def zone(box: BBox) -> str:
+        return zones.zone_of((box[0] + box[2] / 2) / w, (box[1] + box[3] / 2) / h)
+
+    side = max(work.shape[:2])
+    fg = foreground(work, ref_work)
+    bodies = find_bodies(fg, min_side=side / 80, max_side=side / 5)
+    # a round object clearly larger than the pip pattern it holds is a printed token (a skull's eyes
+    # are not a 2): its "faces" are dropped
+    tokens_first = [b for b in bodies if b.circularity >= TOKEN_ROUNDNESS]
+
+    def inside(f: Face, b: Body) -> bool:
+        bx, by, bw, bh = b.box
+        return bx <= f.centre[0] <= bx + bw and by <= f.centre[1] <= by + bh
+
+    faces = [f for f in faces if not any(inside(f, b) and max(b.box[2:]) > 1.25 * f.box[2]
+                                         for b in tokens_first)]
+    dice: list[Die] = []
+    for f in faces:
+        box = to_frame(f.box)
+        value, conf = f.value, f.confidence
+        body = next((b for b in bodies if inside(f, b)), None)
+        if calibration is not None and calibration.has("face") and body is not None:
+            # a taught face (an emblem whose marks look like pips) wins when it matches well
+            x0, y0, cw, ch = to_frame(body.box)
+            label, taught = calibration.classify(frame[y0 : y0 + ch, x0 : x0 + cw], kind="face")
+            if label is not None and taught >= 0.75:
+                value, conf, box = int(label), taught, (x0, y0, cw, ch)
+        dice.append(Die(box, 6, value, conf, zone(box)))
+
+    # objects without a read face: unknown dice (Vision II reads them when installed) or tokens
+    tokens: list[Token] = []
+    if faces:
+        fside = float(np.median([f.box[2] for f in faces]))
+        min_side, max_side = 0.6 * fside, 2.6 * fside
+    else:
+        min_side, max_side = side / 80, side / 5
+    poly = _poly_reader()
+    for b in bodies:
+        if any(inside(f, b) for f in faces):
+            continue
+        bx, by, bw, bh = b.box
+        reach = [0.9 * (f.box[2] + max(bw, bh)) for f in faces]
+        if any(math.hypot(bx + bw / 2 - f.centre[0], by + bh / 2 - f.centre[1]) < d
+               for f, d in zip(faces, reach, strict=True)):
+            continue        # a read die's side or shadow, cut off from it
+        if not _on_tray(work, b.box, tray):
+            continue        # lies on something else (a laptop, a box): a key, a label, not a die
+        if b.circularity < TOKEN_ROUNDNESS and max(b.box[2:]) <= max_side:
+            # small (far) die: read again from the full-resolution frame, enlarged
+            close = _read_closer(frame, b.box, scale)
+            if close is not None:
+                box = to_frame(close.box)
+                dice.append(Die(box, 6, close.value, close.confidence * 0.95, zone(box)))
+                continue
+        if b.circularity < TOKEN_ROUNDNESS and not min_side <= max(b.box[2:]) <= max_side:
+            continue
+        if max(b.box[2:]) < side / 40:
+            continue        # a speck: too small to be read, or to be told from dirt
+        box = to_frame(b.box)
+        x0, y0, cw, ch = box
+        crop = frame[y0 : y0 + ch, x0 : x0 + cw]
+        if calibration is not None and calibration.has("token") and b.circularity >= TOKEN_ROUNDNESS:
+            label, conf = calibration.classify(crop, kind="token")
+            tokens.append(Token(box, label, conf, zone(box)))
+            continue
+        if calibration is not None and calibration.has("face"):
+            label, conf = calibration.classify(crop, kind="face")
+            if label is not None and label.isdigit():
+                dice.append(Die(box, None, int(label), conf, zone(box)))
+                continue
+        if b.circularity >= TOKEN_ROUNDNESS:
+            tokens.append(Token(box, None, 0.2, zone(box)))
+            continue
+        sides, value, conf = None, None, 0.1
+        if poly is not None:
+            got = poly(crop)
+            sides, value = got.sides, got.value
+            conf = min(float(got.sides_confidence), float(got.value_confidence)) if value is not None else 0.1
+        dice.append(Die(box, sides, value, conf, zone(box)))
+    dice.sort(key=lambda d: (d.bbox[0], d.bbox[1]))
+    tokens.sort(key=lambda t: (t.bbox[0], t.bbox[1]))
+    return TableReading(w, h, tuple(dice), tuple(tokens))
+
+
+def _lone_light_pip_is_a_die(frame: np.ndarray, work: np.ndarray, face: Face, scale: float) -> bool:
+    """Whether a lone light "pip" is in fact a whole light die (or token) on a darker tray.
+
+    A real 1 sits on a face about 4 pip radii wide, beyond which lies the tray, of another colour; a
+    whole die's surroundings are the tray all the way out. And a far die seen at working scale shows
+    its own pips inside when looked at in the full-resolution frame.
+    """
+    if len(face.pips) != 1 or face.pips[0].dark:
+        return False
+    p = face.pips[0]
+    h, w = work.shape[:2]
+    angles = np.linspace(0, 2 * np.pi, 24, endpoint=False)
+    xs = (p.x + 6.5 * p.r * np.cos(angles)).astype(np.intp)
+    ys = (p.y + 6.5 * p.r * np.sin(angles)).astype(np.intp)
+    keep = (xs >= 0) & (ys >= 0) & (xs < w) & (ys < h)
+    if keep.sum() >= 8:
+        far = work[ys[keep], xs[keep]].astype(np.float64)
+        same = np.abs(far - np.array(p.ring)).max(axis=1) <= max(20.0, 0.25 * p.contrast)
+        if same.mean() >= 0.7:
+            return True
+    if scale >= 1.0:
+        return False
+    r = 0.7 * p.r / scale
+    x, y = p.x / scale, p.y / scale
+    H, W = frame.shape[:2]
+    inner = frame[max(0, int(y - r)) : min(H, int(y + r) + 1), max(0, int(x - r)) : min(W, int(x + r) + 1)]
+    grey = cv2.cvtColor(inner, cv2.COLOR_BGR2GRAY) if inner.size else inner
+    return bool(inner.size and float(grey.std()) > 0.2 * p.contrast + 6)
+
+
+def _light_symbol_off_tray(work: np.ndarray, face: Face, tray: np.ndarray) -> bool:
+    """One or two light marks on a grey or black patch that is not on the tray: the symbols of a
+    keyboard's keys, a label. A black die with white pips lies on the tray and keeps its reading."""
+    p = face.pips[0]
+    if p.dark or len(face.pips) > 2 or chroma(p.ring) >= 40:
+        return False
+    x, y, w, h = face.box
+    return not _on_tray(work, (int(x), int(y), int(w), int(h)), tray)
+
+
+def _on_tray(work: np.ndarray, box: tuple[int, int, int, int], tray: np.ndarray) -> bool:
+    """Whether the pixels just around a box mostly have the tray's colour (the frame's median)."""
+    x, y, w, h = box
+    m = max(3, max(w, h) // 4)
+    H, W = work.shape[:2]
+    x0, y0, x1, y1 = max(0, x - m), max(0, y - m), min(W, x + w + m), min(H, y + h + m)
+    patch = work[y0:y1, x0:x1].astype(np.int16)
+    border = np.concatenate([patch[:2].reshape(-1, 3), patch[-2:].reshape(-1, 3),
+                             patch[:, :2].reshape(-1, 3), patch[:, -2:].reshape(-1, 3)])
+    close = np.abs(border - tray).max(axis=1) <= 40
+    return bool(close.mean() >= 0.5)
+
+
+def _read_closer(frame: np.ndarray, box: tuple[int, int, int, int], scale: float) -> Face | None:
+    """Read the pips of one small object from the full frame, enlarged so the object is ~72 px wide.
+
+    Returns the face in *working* coordinates (like the first pass), or ``None``."""
+    x, y, bw, bh = box
+    size = max(bw, bh)
+    if size >= 24:
+        return None          # big enough: the first pass saw all there is
+    m = 0.35 * size
+    x0, y0 = max(0.0, (x - m) / scale), max(0.0, (y - m) / scale)
+    x1 = min(frame.shape[1], (x + bw + m) / scale)
+    y1 = min(frame.shape[0], (y + bh + m) / scale)
+    crop = frame[int(y0) : int(y1) + 1, int(x0) : int(x1) + 1]
+    if crop.shape[0] < 4 or crop.shape[1] < 4:
+        return None
+    zoom = 72 * (1 / scale) / (size / scale) if size else 1.0
+    zoom = 72 / (size / scale)
+    big = cv2.resize(crop, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC)
+    faces = [f for f in group_faces(find_pips(big, max_r=18), big) if f.value is not None]
+    if not faces:
+        return None
+    best = max(faces, key=lambda f: f.confidence * len(f.pips))
+    fx, fy, fw, fh = best.box
+    bcx, bcy = big.shape[1] / 2, big.shape[0] / 2
+    if fw < 0.35 * 72 or abs(fx + fw / 2 - bcx) > 0.3 * 72 or abs(fy + fh / 2 - bcy) > 0.3 * 72:
+        return None          # a speck, or a face off the object's centre: not this object's top face
+    k = scale / zoom
+    return Face(best.pips, best.value, best.confidence,
+                ((fx / zoom + int(x0)) * scale, (fy / zoom + int(y0)) * scale, fw * k, fh * k))
+
+
+def _side_faces_dropped(faces: list[Face]) -> list[Face]:
+    """Drop faces that are the visible *side* of a die whose top face was read.
+
+    A camera above the tray (even a tilted one) sees some sides of a die next to its top face, closer
+    than 1.5 face sizes, with their pips foreshortened (flatter or smaller than the top face's) and,
+    under light from above, a darker face. Two touching dice look alike, so both are kept.
+    """
+    def topness(f: Face) -> float:
+        # top-face pips are the least foreshortened (largest, roundest); the top face is lit best
+        shape = sum(p.r * p.roundness for p in f.pips) / len(f.pips)
+        light = sum(sum(p.ring) for p in f.pips) / (3 * len(f.pips))
+        return shape * (light if f.pips[0].dark else 255.0 - light) ** 2
+
+    scores = [topness(f) for f in faces]
+    drop: set[int] = set()
+    for i, top in enumerate(faces):
+        tx, ty = top.centre
+        for j, side in enumerate(faces):
+            if i == j or j in drop or i in drop:
+                continue
+            sx, sy = side.centre
+            dist = math.hypot(sx - tx, sy - ty)
+            if dist > 1.5 * max(top.box[2], side.box[2]) or dist == 0:
+                continue
+            if scores[j] < 0.9 * scores[i]:
+                drop.add(j)
+    return [f for k, f in enumerate(faces) if k not in drop]
+
+
+def _drop_overlaps(faces: list[Face]) -> list[Face]:
+    """Of two faces whose centres lie within one another's box, keep the more confident."""
+    faces = sorted(faces, key=lambda f: -f.confidence * len(f.pips))
+    kept: list[Face] = []
+    for f in faces:
+        cx, cy = f.centre
+        if any(abs(cx - k.centre[0]) < k.box[2] / 2 and abs(cy - k.centre[1]) < k.box[3] / 2 for k in kept):
+            continue
+        kept.append(f)
+    return kept
+
+
+def annotate(frame: np.ndarray, reading: TableReading) -> np.ndarray:
+    """A copy of ``frame`` with every die and token boxed and labelled (value or face, confidence).
+
+    Green: read with confidence >= 0.7; orange: lower; red: not read.
+    """
+    frame = check_frame(frame)
+    out = frame.copy()
+    thick = max(1, round(max(frame.shape[:2]) / 400))
+    font = max(0.4, max(frame.shape[:2]) / 1200)
+    items: list[tuple[BBox, str, float, bool]] = []
+    for d in reading.dice:
+        text = "?" if d.value is None else (f"{d.value}" if d.sides in (6, None) else f"d{d.sides}:{d.value}")
+        items.append((d.bbox, text, d.confidence, d.value is not None))
+    for t in reading.tokens:
+        items.append((t.bbox, t.face or "token?", t.confidence, t.face is not None))
+    for (x, y, bw, bh), text, conf, known in items:
+        colour = (0, 0, 255) if not known else (0, 200, 0) if conf >= 0.7 else (0, 140, 255)
+        cv2.rectangle(out, (x, y), (x + bw, y + bh), colour, thick)
+        label = f"{text} {conf:.2f}"
+        ty = y - 4 if y > 20 else y + bh + int(18 * font)
+        cv2.putText(out, label, (x, ty), cv2.FONT_HERSHEY_SIMPLEX, font, (0, 0, 0), thick + 2, cv2.LINE_AA)
+        cv2.putText(out, label, (x, ty), cv2.FONT_HERSHEY_SIMPLEX, font, colour, thick, cv2.LINE_AA)
+    return out

@@ -1,0 +1,214 @@
+"""Teach mode: a per-table calibration of printed faces (goblin tokens, icon dice, logo faces).
+
+A calibration is a set of labelled examples taken from the table's own camera. Each example is the
+object's crop, grey, scaled to 32x32 and masked to its inscribed circle (tokens and dice turn freely on
+the tray, so only the disc is compared, at 24 rotations). Reading compares a new crop with every
+example by normalised cross-correlation: the best label wins if it scores well and clearly beats the
+other labels; otherwise the reading is ``None`` with a low confidence.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+import cv2
+import numpy as np
+
+from vision.errors import InvalidVisionInput
+
+Kind = Literal["token", "face"]
+KINDS: tuple[Kind, ...] = ("token", "face")
+SIZE = 32
+ROTATIONS = 24
+FORMAT = "goblin-companion-calibration"
+
+_yy, _xx = np.mgrid[0:SIZE, 0:SIZE]
+_DISC = ((_xx - (SIZE - 1) / 2) ** 2 + (_yy - (SIZE - 1) / 2) ** 2) <= (SIZE / 2 - 1) ** 2
+
+
+def _patch(crop: np.ndarray) -> np.ndarray:
+    """Grey 32x32 uint8 patch of the square centred in a BGR crop."""
+    h, w = crop.shape[:2]
+    s = min(h, w)
+    y0, x0 = (h - s) // 2, (w - s) // 2
+    square = crop[y0 : y0 + s, x0 : x0 + s]
+    grey = cv2.cvtColor(square, cv2.COLOR_BGR2GRAY) if square.ndim == 3 else square
+    patch: np.ndarray = cv2.resize(grey, (SIZE, SIZE), interpolation=cv2.INTER_AREA)
+    return patch
+
+
+def _vector(patch: np.ndarray) -> np.ndarray:
+    v: np.ndarray = patch[_DISC].astype(np.float64)
+    v = v - float(v.mean())
+    n = float(np.linalg.norm(v))
+    return v / n if n > 1e-6 else v
+
+
+def _rotations(patch: np.ndarray) -> np.ndarray:
+    centre = ((SIZE - 1) / 2, (SIZE - 1) / 2)
+    out = []
+    for k in range(ROTATIONS):
+        m = cv2.getRotationMatrix2D(centre, 360.0 * k / ROTATIONS, 1.0)
+        out.append(_vector(cv2.warpAffine(patch, m, (SIZE, SIZE), borderMode=cv2.BORDER_REPLICATE)))
+    return np.stack(out)
+
+
+@dataclass(frozen=True, slots=True)
+class Example:
+    kind: Kind
+    label: str
+    patch: np.ndarray  # (32, 32) uint8
+
+    def __repr__(self) -> str:
+        return f"Example(kind={self.kind!r}, label={self.label!r})"
+
+
+class Calibration:
+    """Labelled examples of printed faces for one table; immutable (``teach`` returns a new one).
+
+    >>> cal = Calibration()
+    >>> cal.has("token")
+    False
+    """
+
+    __slots__ = ("_bank", "examples")
+
+    def __init__(self, examples: tuple[Example, ...] = ()) -> None:
+        self.examples = tuple(examples)
+        self._bank: dict[Kind, tuple[list[str], np.ndarray]] = {}
+        for kind in KINDS:
+            mine = [e for e in self.examples if e.kind == kind]
+            if mine:
+                labels = [e.label for e in mine for _ in range(ROTATIONS)]
+                self._bank[kind] = (labels, np.concatenate([_rotations(e.patch) for e in mine]))
+
+    def __repr__(self) -> str:
+        return f"Calibration({list(self.examples)!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Calibration):
+            return NotImplemented
+        return len(self.examples) == len(other.examples) and all(
+            a.kind == b.kind and a.label == b.label and np.array_equal(a.patch, b.patch)
+            for a, b in zip(self.examples, other.examples, strict=True))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def has(self, kind: Kind) -> bool:
+        return kind in self._bank
+
+    def labels(self, kind: Kind) -> list[str]:
+        return sorted({e.label for e in self.examples if e.kind == kind})
+
+    def teach(self, image: np.ndarray, *, kind: Kind, label: str) -> Calibration:
+        """A new calibration with one more example.
+
+        Parameters
+        ----------
+        image : ndarray, shape (H, W, 3), uint8
+            A crop of the object (BGR), or a whole frame with that one object on the tray: the object is
+            then found and cropped (the largest compact object in the frame).
+        kind : ``"token"`` or ``"face"``
+            Tokens (labels ``"alive"``/``"dead"``) or die faces (label: the value they stand for,
+            e.g. ``"6"``).
+        label : str
+        """
+        from vision.table import check_frame
+
+        image = check_frame(image, "image")
+        if kind not in KINDS:
+            raise InvalidVisionInput(f"kind: expected one of {KINDS}, got {kind!r}")
+        if not isinstance(label, str) or not label.strip():
+            raise InvalidVisionInput(f"label: expected a non-empty string, got {label!r}")
+        if kind == "face" and not label.isdigit():
+            raise InvalidVisionInput(f"label: a taught die face stands for a value like '6', got {label!r}")
+        crop = object_crop(image)
+        return Calibration((*self.examples, Example(kind, label.strip(), _patch(crop))))
+
+    def classify(self, crop: np.ndarray, *, kind: Kind) -> tuple[str | None, float]:
+        """(label, confidence) of the example that best matches a BGR crop; (None, low) if none does."""
+        if kind not in self._bank:
+            return None, 0.0
+        labels, bank = self._bank[kind]
+        scores = bank @ _vector(_patch(crop))
+        best: dict[str, float] = {}
+        for lab, s in zip(labels, scores, strict=True):
+            best[lab] = max(best.get(lab, -1.0), float(s))
+        ranked = sorted(best.items(), key=lambda kv: -kv[1])
+        top_label, top = ranked[0]
+        second = ranked[1][1] if len(ranked) > 1 else 0.0
+        margin = top - second
+        if top < 0.45 or (len(ranked) > 1 and margin < 0.05):
+            return None, float(max(0.0, min(0.3, top * 0.3)))
+        confidence = float(min(1.0, max(0.0, 0.4 + top * 0.4 + margin)))
+        return top_label, confidence
+
+    # -- files -------------------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        return {"format": FORMAT, "version": 1, "size": SIZE,
+                "examples": [{"kind": e.kind, "label": e.label,
+                              "patch": base64.b64encode(e.patch.tobytes()).decode("ascii")}
+                             for e in self.examples]}
+
+    @classmethod
+    def from_json(cls, obj: Any) -> Calibration:
+        if not isinstance(obj, dict) or obj.get("format") != FORMAT:
+            raise InvalidVisionInput(f"calibration: not a {FORMAT} object")
+        if obj.get("version") != 1 or obj.get("size") != SIZE:
+            raise InvalidVisionInput(
+                f"calibration: unsupported version/size {obj.get('version')!r}/{obj.get('size')!r}")
+        examples = []
+        for i, e in enumerate(obj.get("examples", [])):
+            try:
+                kind, label = e["kind"], e["label"]
+                patch = np.frombuffer(base64.b64decode(e["patch"], validate=True), dtype=np.uint8)
+            except (KeyError, TypeError, ValueError) as err:
+                raise InvalidVisionInput(f"calibration: example {i} is malformed ({err})") from None
+            if kind not in KINDS or not isinstance(label, str) or patch.size != SIZE * SIZE:
+                raise InvalidVisionInput(f"calibration: example {i} has a bad kind, label or patch")
+            examples.append(Example(kind, label, patch.reshape(SIZE, SIZE).copy()))
+        return cls(tuple(examples))
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the calibration as a JSON file (atomically: a temporary file, then a rename)."""
+        p = Path(path)
+        tmp = p.with_name(p.name + ".tmp")
+        tmp.write_text(json.dumps(self.to_json()), encoding="utf-8")
+        tmp.replace(p)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> Calibration:
+        try:
+            obj = json.loads(Path(path).read_text(encoding="utf-8"))
+        except OSError as err:
+            raise InvalidVisionInput(f"calibration file {str(path)!r}: {err.strerror or err}") from None
+        except (UnicodeDecodeError, json.JSONDecodeError) as err:
+            raise InvalidVisionInput(f"calibration file {str(path)!r} is not JSON: {err}") from None
+        try:
+            return cls.from_json(obj)
+        except InvalidVisionInput as err:
+            raise InvalidVisionInput(f"calibration file {str(path)!r}: {err}") from None
+
+
+def object_crop(image: np.ndarray) -> np.ndarray:
+    """The one object of a frame cropped square (with a small margin), or the image if it is a crop."""
+    from vision.table import find_bodies, foreground, working_image
+
+    work, scale = working_image(image)
+    side = max(work.shape[:2])
+    bodies = find_bodies(foreground(work), min_side=side / 30, max_side=side / 2.5)
+    if not bodies:
+        return image
+    b = max(bodies, key=lambda b: b.area)
+    x, y, w, h = (v / scale for v in b.box)
+    s = max(w, h)
+    cx, cy = x + w / 2, y + h / 2
+    H, W = image.shape[:2]
+    x0, y0 = max(0, int(cx - s / 2)), max(0, int(cy - s / 2))
+    x1, y1 = min(W, int(cx + s / 2) + 1), min(H, int(cy + s / 2) + 1)
+    return image[y0:y1, x0:x1]

@@ -1,0 +1,238 @@
+"""The JSON API the page itself uses: ``/api/...``. Each view calls one session method.
+
+Control actions (every POST) need the table PIN when one is set, in the ``X-Table-PIN`` header or
+the body's ``"pin"``. Their bodies are JSON objects; ``"step"`` (optional) is the step the page
+showed, so a tap on an old page gets 409 ``stale-step`` and changes nothing.
+"""
+
+from __future__ import annotations
+
+import hmac
+import io
+import ipaddress
+import json
+import socket
+from collections.abc import Callable, Mapping
+from functools import wraps
+from typing import Any, TypeVar, cast
+from urllib.parse import urlsplit
+
+import segno
+from flask import Blueprint, Response, current_app, jsonify, request
+from werkzeug.exceptions import NotFound
+
+from companion.errors import InvalidInput
+from companion.games import available_games, find_game
+from web.errors import PinError
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def table() -> Any:
+    """The table session of the current app."""
+    return current_app.extensions["goblin"]
+
+
+def body() -> dict[str, Any]:
+    """The request's JSON object (an empty body is ``{}``); InvalidInput when it is not one."""
+    raw = request.get_data(cache=True)
+    if not raw.strip():
+        return {}
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as error:
+        raise InvalidInput(f"the request body is not valid JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise InvalidInput(f"the request body must be a JSON object, not {type(data).__name__}: "
+                           f"{raw[:60].decode('utf-8', 'replace')!r}")
+    return data
+
+
+def _int_field(data: Mapping[str, Any], key: str, *, required: bool) -> int | None:
+    if key not in data or (data[key] is None and not required):
+        if required:
+            raise InvalidInput(f"the body needs {key!r}: an integer")
+        return None
+    value = data[key]
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidInput(f"{key!r} must be an integer, not {value!r}")
+    return value
+
+
+def step_of(data: Mapping[str, Any]) -> int | None:
+    """The body's ``"step"`` (None: no check)."""
+    return _int_field(data, "step", required=False)
+
+
+def check_pin(data: Mapping[str, Any]) -> None:
+    """Raise PinError unless the request carries the table PIN (when one is set)."""
+    expected = current_app.config.get("TABLE_PIN")
+    if not expected:
+        return
+    given = request.headers.get("X-Table-PIN")
+    if given is None:
+        raw = data.get("pin")
+        given = raw if isinstance(raw, str) else (str(raw) if isinstance(raw, int) else None)
+    if not given:
+        raise PinError("pin-required", "this action needs the table PIN (header X-Table-PIN or \"pin\")")
+    if not hmac.compare_digest(given.encode("utf-8"), str(expected).encode("utf-8")):
+        raise PinError("wrong-pin", "wrong table PIN")
+
+
+def control(view: F) -> F:
+    """A control action: parse the body, check the PIN, pass the body to the view."""
+
+    @wraps(view)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        data = body()
+        check_pin(data)
+        return view(data, *args, **kwargs)
+
+    return cast(F, wrapper)
+
+
+# ------------------------------------------------------------------------------------------ reading
+
+
+@bp.get("/state")
+def state() -> Response:
+    return jsonify(table().snapshot())
+
+
+@bp.get("/games")
+def games() -> Response:
+    out = []
+    for name in available_games():
+        flow = find_game(name)
+        out.append({"game": name, "title": flow.title, "setup_schema": flow.setup_schema()})
+    return jsonify(out)
+
+
+@bp.get("/export")
+def export() -> Response:
+    response = jsonify(table().export())
+    if request.args.get("download"):
+        response.headers["Content-Disposition"] = "attachment; filename=goblin-match.json"
+    return response
+
+
+@bp.get("/snapshot.jpg")
+def snapshot_jpg() -> Response:
+    image = table().image()
+    if not image:
+        raise NotFound("the camera has no image yet")
+    response = Response(image, mimetype="image/jpeg")
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def lan_ip() -> str:
+    """This machine's address on the local network (no packet is sent); 127.0.0.1 without one."""
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("10.255.255.255", 1))
+        return str(probe.getsockname()[0])
+    except OSError:
+        return "127.0.0.1"
+    finally:
+        probe.close()
+
+
+def table_url() -> str:
+    """The address phones should open: ``TABLE_URL``, else an IP address with this request's port.
+
+    Many phones do not resolve ``.local`` names, so a name or a loopback address is replaced by the
+    machine's LAN IP.
+    """
+    configured = current_app.config.get("TABLE_URL")
+    if configured:
+        return str(configured)
+    parts = urlsplit("//" + request.host)
+    name, port = parts.hostname or "", parts.port
+    try:
+        ip = ipaddress.ip_address(name)
+    except ValueError:
+        ip = None
+    if ip is None or ip.is_loopback or ip.is_unspecified:
+        name = lan_ip()
+    elif ip.version == 6:
+        name = f"[{name}]"
+    return f"http://{name}{f':{port}' if port and port != 80 else ''}/"
+
+
+@bp.get("/address")
+def address() -> Response:
+    return jsonify({"url": table_url(), "pin": bool(current_app.config.get("TABLE_PIN"))})
+
+
+@bp.get("/qr.svg")
+def qr_svg() -> Response:
+    buffer = io.BytesIO()
+    segno.make(table_url(), error="m").save(buffer, kind="svg", scale=6, border=2, xmldecl=False,
+                                            title="QR", dark="#111")
+    return Response(buffer.getvalue(), mimetype="image/svg+xml")
+
+
+# ---------------------------------------------------------------------------------- control actions
+
+
+@bp.post("/pin")
+@control
+def pin(data: dict[str, Any]) -> Response:
+    """Check a PIN: 200 when it is right (or none is set), 403 otherwise."""
+    return jsonify({"ok": True, "pin": bool(current_app.config.get("TABLE_PIN"))})
+
+
+@bp.post("/new-game")
+@control
+def new_game(data: dict[str, Any]) -> Response:
+    game = data.get("game")
+    if not isinstance(game, str):
+        raise InvalidInput(f"\"game\" must be a game name, not {game!r}")
+    setup = data.get("setup", {})
+    if not isinstance(setup, dict):
+        raise InvalidInput(f"\"setup\" must be a JSON object, not {setup!r}")
+    return jsonify(table().new_game(game, setup, step=step_of(data)))
+
+
+@bp.post("/confirm")
+@control
+def confirm(data: dict[str, Any]) -> Response:
+    return jsonify(table().confirm(step=step_of(data)))
+
+
+@bp.post("/next")
+@control
+def next_choice(data: dict[str, Any]) -> Response:
+    return jsonify(table().next_choice(step=step_of(data)))
+
+
+@bp.post("/select")
+@control
+def select(data: dict[str, Any]) -> Response:
+    index = _int_field(data, "index", required=True)
+    return jsonify(table().select(index, step=step_of(data)))
+
+
+@bp.post("/choose")
+@control
+def choose(data: dict[str, Any]) -> Response:
+    index = _int_field(data, "index", required=True)
+    return jsonify(table().choose(index, step=step_of(data)))
+
+
+@bp.post("/correct")
+@control
+def correct(data: dict[str, Any]) -> Response:
+    action = data.get("action")
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise InvalidInput(f"\"action\" must be a JSON object with a \"type\", not {action!r}")
+    return jsonify(table().correct(action, step=step_of(data)))
+
+
+@bp.post("/undo")
+@control
+def undo(data: dict[str, Any]) -> Response:
+    return jsonify(table().undo(step=step_of(data)))

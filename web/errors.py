@@ -1,0 +1,84 @@
+"""One error handler: every error under ``/api/`` becomes JSON ``{"error": code, "detail": message}``.
+
+Status codes:
+
+======  =====================  ==================================================================
+status  ``error``              when
+======  =====================  ==================================================================
+400     ``invalid-input``      malformed JSON, a body that is not an object, wrong types, a bad
+                               setup or reading (``companion.errors.InvalidInput``)
+403     ``pin-required``       a control action without the table PIN, when one is set
+403     ``wrong-pin``          a control action with a wrong PIN
+404     ``not-found``          no such endpoint, or no camera image yet
+405     ``method-not-allowed`` e.g. GET on a control action
+409     ``stale-step``         the page acted on an old step (``StaleStep``): nothing changed
+409     ``illegal-action``     well-formed, but the rules forbid it now (``IllegalAction``)
+409     ``ambiguous-action``   the input could mean more than one thing (``AmbiguousAction``)
+500     ``internal-error``     a bug; the detail names the exception, never an HTML page
+======  =====================  ==================================================================
+
+Pages outside ``/api/`` keep Flask's own HTML error pages, except that a 500 is a short text page.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask, Response, current_app, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+from companion.errors import AmbiguousAction, GoblinError, IllegalAction, InvalidInput
+
+
+class PinError(GoblinError, PermissionError):
+    """A control action without the right table PIN."""
+
+    def __init__(self, code: str, detail: str) -> None:
+        super().__init__(detail)
+        self.code = code
+
+
+def _json_error(status: int, code: str, detail: str, **extra: Any) -> tuple[Response, int]:
+    body = {"error": code, "detail": detail, **extra}
+    return jsonify(body), status
+
+
+def domain_status(error: GoblinError) -> tuple[int, str]:
+    """The HTTP status and error code of a domain error."""
+    if isinstance(error, PinError):
+        return 403, error.code
+    if any(cls.__name__ == "StaleStep" for cls in type(error).__mro__):
+        return 409, "stale-step"
+    if isinstance(error, AmbiguousAction):
+        return 409, "ambiguous-action"
+    if isinstance(error, IllegalAction):
+        return 409, "illegal-action"
+    if isinstance(error, InvalidInput):
+        return 400, "invalid-input"
+    return 400, "invalid-input"
+
+
+def _wants_json() -> bool:
+    return request.path.startswith("/api/")
+
+
+def init_app(app: Flask) -> None:
+    @app.errorhandler(GoblinError)
+    def goblin_error(error: GoblinError) -> tuple[Response, int]:
+        status, code = domain_status(error)
+        return _json_error(status, code, str(error))
+
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException) -> Any:
+        if not _wants_json():
+            return error
+        code = (error.name or "error").lower().replace(" ", "-")
+        return _json_error(error.code or 500, code, error.description or error.name)
+
+    @app.errorhandler(Exception)
+    def unexpected(error: Exception) -> Any:
+        current_app.logger.exception("unexpected error on %s %s", request.method, request.path)
+        detail = f"{type(error).__name__}: {error}"
+        if _wants_json():
+            return _json_error(500, "internal-error", detail)
+        return Response(f"Internal error: {detail}\n", status=500, mimetype="text/plain")

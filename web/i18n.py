@@ -1,0 +1,66 @@
+"""Italian by default, English on request: ``?lang=en`` (remembered in a cookie) or the page's toggle.
+
+Catalogues are flat JSON files ``web/i18n/<lang>.json`` mapping message keys to text with
+``{param}`` placeholders. The same catalogue goes to the page's script, which translates the flows'
+message keys (prompts, choices, history) and falls back to the flow's English text for a key it lacks.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any, Final
+
+from flask import Flask, Response, current_app, g, request
+
+LANGUAGES: Final = ("it", "en")
+COOKIE: Final = "lang"
+CATALOGUES: Final = Path(__file__).with_name("i18n")
+
+
+@cache
+def catalogue(lang: str) -> dict[str, str]:
+    """The messages of ``lang`` (the key itself stands in for a message the file lacks)."""
+    if lang not in LANGUAGES:
+        raise ValueError(f"unknown language {lang!r}; one of {', '.join(LANGUAGES)}")
+    with (CATALOGUES / f"{lang}.json").open(encoding="utf-8") as file:
+        data = json.load(file)
+    return {str(k): str(v) for k, v in data.items()}
+
+
+def current_lang() -> str:
+    """The language of this request: ``?lang=``, then the cookie, then ``DEFAULT_LANG``."""
+    if "lang" in g:
+        return str(g.lang)
+    for candidate in (request.args.get("lang"), request.cookies.get(COOKIE)):
+        if candidate in LANGUAGES:
+            g.lang = candidate
+            return candidate
+    g.lang = current_app.config["DEFAULT_LANG"]
+    return str(g.lang)
+
+
+def translate(key: str, default: str | None = None, **params: Any) -> str:
+    """The current language's text for ``key``, with ``{params}`` filled in."""
+    text = catalogue(current_lang()).get(key)
+    if text is None:
+        text = default if default is not None else key
+    try:
+        return text.format(**params)
+    except (KeyError, IndexError, ValueError):
+        return text
+
+
+def init_app(app: Flask) -> None:
+    @app.context_processor
+    def inject() -> dict[str, Any]:
+        lang = current_lang()
+        return {"t": translate, "lang": lang, "languages": LANGUAGES, "messages": catalogue(lang)}
+
+    @app.after_request
+    def remember(response: Response) -> Response:
+        chosen = request.args.get("lang")
+        if chosen in LANGUAGES and request.cookies.get(COOKIE) != chosen:
+            response.set_cookie(COOKIE, chosen, max_age=365 * 24 * 3600, samesite="Lax")
+        return response

@@ -1,0 +1,53 @@
+"""The pages phones open. Each renders a skeleton in the chosen language; ``static/app.js`` fills it
+from ``/api/state`` and keeps it live over ``/api/stream``."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, current_app, render_template
+
+from web.api import table, table_url
+from web.i18n import translate
+
+bp = Blueprint("pages", __name__)
+
+
+@bp.app_template_filter("shown")
+def shown(value: Any) -> str:
+    """A setting as people read it: text as is, anything else as JSON."""
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def _page(name: str, **context: Any) -> str:
+    snapshot = table().snapshot()
+    game = snapshot.get("game")
+    game_title = translate(f"game.{game}", snapshot.get("title") or game) if game else None
+    return render_template(f"{name}.html", page=name, game=game, game_title=game_title,
+                           has_pin=bool(current_app.config.get("TABLE_PIN")), **context)
+
+
+@bp.get("/")
+def table_page() -> str:
+    return _page("table")
+
+
+@bp.get("/join")
+def join() -> str:
+    return _page("join", url=table_url())
+
+
+@bp.get("/setup")
+def setup() -> str:
+    return _page("setup")
+
+
+@bp.get("/correct")
+def correct() -> str:
+    return _page("correct")
+
+
+@bp.get("/settings")
+def settings() -> str:
+    return _page("settings", settings=current_app.extensions["goblin.settings"], url=table_url())

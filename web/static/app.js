@@ -1,0 +1,977 @@
+/* Goblin Companion phone page: renders /api/state, stays live over /api/stream, sends control
+   actions to /api/... with the step it showed (a stale tap gets 409 and changes nothing). */
+(() => {
+  "use strict";
+
+  const M = JSON.parse(document.getElementById("messages").textContent);
+  const PAGE = document.body.dataset.page;
+  const PIN_KEY = "goblin.pin";
+  const $ = (id) => document.getElementById(id);
+
+  // ------------------------------------------------------------------------------ translation
+
+  function fmt(value) {
+    if (Array.isArray(value)) return value.map(fmt).join(", ");
+    if (value && typeof value === "object") {
+      return Object.entries(value).map(([k, v]) => `${k}=${fmt(v)}`).join(", ");
+    }
+    return value === null || value === undefined ? "" : String(value);
+  }
+
+  function fill(text, params) {
+    return text.replace(/\{(\w+)\}/g, (whole, name) =>
+      params && params[name] !== undefined ? fmt(params[name]) : whole);
+  }
+
+  /** The text of `key` in the page's language, else `fallback` (the flow's English words). */
+  function t(key, params, fallback) {
+    const own = key && Object.prototype.hasOwnProperty.call(M, key);
+    const text = own ? M[key] : fallback;
+    if (text === undefined || text === null) return String(key);
+    const filled = fill(String(text), params || {});
+    // a message naming a parameter the flow did not give falls back to the flow's own words
+    return own && fallback !== undefined && /\{\w+\}/.test(filled) ? fill(String(fallback), params || {}) : filled;
+  }
+
+  function has(key) {
+    return !!key && Object.prototype.hasOwnProperty.call(M, key);
+  }
+
+  function humanise(key) {
+    return has(`field.${key}`) ? M[`field.${key}`] : String(key).replace(/[_-]+/g, " ");
+  }
+
+  // ---------------------------------------------------------------------------------- DOM helpers
+
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [name, value] of Object.entries(attrs || {})) {
+      if (value === null || value === undefined || value === false) continue;
+      if (name === "class") node.className = value;
+      else if (name === "text") node.textContent = value;
+      else if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
+      else if (name === "dataset") Object.assign(node.dataset, value);
+      else node.setAttribute(name, value === true ? "" : value);
+    }
+    for (const child of children.flat()) {
+      if (child === null || child === undefined || child === false) continue;
+      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return node;
+  }
+
+  function show(node, visible) {
+    if (node) node.hidden = !visible;
+  }
+
+  function showError(data) {
+    const box = $("error");
+    if (!box) return;
+    const code = data && data.error ? data.error : "internal-error";
+    box.textContent = `${t(`error.${code}`, {}, code)}: ${data && data.detail ? data.detail : ""}`;
+    box.dataset.code = code;
+    box.hidden = false;
+  }
+
+  function hideError() {
+    const box = $("error");
+    if (box) box.hidden = true;
+  }
+
+  // ----------------------------------------------------------------------------------- the API
+
+  let state = null;
+  const listeners = [];
+  const log = [];  // [{version, at}] for every snapshot received over the stream (tests read it)
+  window.goblin = { log, get state() { return state; }, t };
+
+  function apply(snapshot) {
+    if (!snapshot || typeof snapshot.version !== "number") return;
+    if (state && snapshot.version < state.version) return;
+    state = snapshot;
+    for (const listener of listeners) listener(snapshot);
+  }
+
+  function askPin(wrong) {
+    const dialog = $("pin-dialog");
+    return new Promise((resolve) => {
+      $("pin-error").hidden = !wrong;
+      $("pin-input").value = "";
+      const done = (ok) => {
+        dialog.close();
+        resolve(ok);
+      };
+      $("pin-cancel").onclick = () => done(false);
+      $("pin-form").onsubmit = (event) => {
+        event.preventDefault();
+        const pin = $("pin-input").value.trim();
+        if (!pin) return;
+        localStorage.setItem(PIN_KEY, pin);
+        done(true);
+      };
+      dialog.showModal();
+      $("pin-input").focus();
+    });
+  }
+
+  /** POST a control action; returns the new snapshot, or null after showing the error. */
+  async function act(path, payload) {
+    const body = Object.assign({}, payload || {});
+    if (state && !("step" in body)) body.step = state.step;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const headers = { "Content-Type": "application/json" };
+      const pin = localStorage.getItem(PIN_KEY);
+      if (pin) headers["X-Table-PIN"] = pin;
+      let response;
+      let data;
+      try {
+        response = await fetch(`/api/${path}`, { method: "POST", headers, body: JSON.stringify(body) });
+        data = await response.json();
+      } catch (error) {
+        showError({ error: "network", detail: String(error) });
+        return null;
+      }
+      if (response.status === 403 && (data.error === "pin-required" || data.error === "wrong-pin")) {
+        if (data.error === "wrong-pin") localStorage.removeItem(PIN_KEY);
+        if (await askPin(data.error === "wrong-pin")) continue;
+        showError(data);
+        return null;
+      }
+      if (!response.ok) {
+        showError(data);
+        if (data.error === "stale-step") refresh();
+        return null;
+      }
+      hideError();
+      apply(data);
+      return data;
+    }
+    return null;
+  }
+
+  async function refresh() {
+    const response = await fetch("/api/state");
+    apply(await response.json());
+  }
+
+  function connect() {
+    const live = $("live");
+    const source = new EventSource("/api/stream");
+    source.addEventListener("state", (event) => {
+      const snapshot = JSON.parse(event.data);
+      log.push({ version: snapshot.version, at: performance.timeOrigin + performance.now() });
+      apply(snapshot);
+    });
+    source.onopen = () => live && live.classList.add("on");
+    source.onerror = () => live && live.classList.remove("on");
+  }
+
+  // ------------------------------------------------------------------------ shared rendering
+
+  function renderCamera(s) {
+    const badge = $("camera");
+    if (!badge) return;
+    const camera = s.camera || { state: "ok", message: "" };
+    badge.hidden = camera.state === "ok" || camera.state === "none";
+    badge.className = `camera ${camera.state}`;
+    badge.textContent = t(`camera.${camera.state}`, {}, camera.state);
+    badge.title = camera.message || "";
+    const line = $("camera-state");
+    if (line) line.textContent = `${t(`camera.${camera.state}`, {}, camera.state)} ${camera.message || ""}`;
+  }
+
+  let imageVersion = -1;
+
+  function renderSnapshotImage(s, force) {
+    const figure = $("camera-figure");
+    const img = $("snapshot");
+    if (!figure || !img) return;
+    if (s.image === false || (!force && !(s.proposal || s.expects))) {
+      figure.hidden = true;
+      return;
+    }
+    if (imageVersion === s.version) return;
+    imageVersion = s.version;
+    img.onload = () => { figure.hidden = false; };
+    img.onerror = () => { figure.hidden = true; };
+    img.src = `/api/snapshot.jpg?v=${s.version}`;
+  }
+
+  function gameTitle(s) {
+    return s.game ? t(`game.${s.game}`, {}, s.title || s.game) : "";
+  }
+
+  function renderTitle(s) {
+    const title = gameTitle(s);
+    const pageName = t(`page.${PAGE}`);
+    document.title = [pageName, title, t("app.name")].filter(Boolean).join(" · ");
+    const heading = $("game-title");
+    if (heading) heading.textContent = title;
+    if (PAGE === "table") document.querySelector("main h1").textContent = title || pageName;
+  }
+
+  /** The sentences that say what happens now, translated where the flow gave a key. */
+  function statusLines(s) {
+    const view = s.view || {};
+    const lines = [];
+    if (Array.isArray(view.prompts) && view.prompts.length) {
+      for (const p of view.prompts) lines.push(t(p.key, p.params, p.text));
+    } else if (s.expects) {
+      lines.push(expectsText(s));
+    } else if (view.awaiting && typeof view.awaiting === "object") {
+      const a = view.awaiting;
+      const key = a.kind ? `${s.game}.awaiting.${a.kind}` : null;
+      lines.push(t(key, a, a.message || a.what || a.purpose || a.kind || ""));
+    }
+    if (s.over) lines.push(t("table.over"));
+    if (s.notice) lines.push(s.notice);
+    return lines.filter(Boolean);
+  }
+
+  function expectsText(s) {
+    const e = s.expects;
+    if (!e) return "";
+    const p = e.params || {};
+    const english = p.why || p.what || (e.kind === "tokens" ? `toss ${p.count ?? ""}` : "roll the dice");
+    return t(e.prompt, p, english);
+  }
+
+  // ------------------------------------------------------------------------------ table page
+
+  function dieChip(die, opts) {
+    const sides = die.sides && die.sides.length ? die.sides : null;
+    const size = die.size === null || die.size === undefined ? "?" : die.size;
+    return el("span", {
+      class: `die${die.barred ? " barred" : ""}${die.reroll ? " reroll" : ""}${die.proposed ? " proposed" : ""}${opts && opts.captured ? " captured" : ""}`,
+      title: die.label || "",
+    },
+    el("b", { text: die.value === null || die.value === undefined ? "–" : die.value }),
+    el("small", { text: die.twin && sides ? `(${sides.join(",")})` : `d${size}` }),
+    (die.skills || []).length ? el("i", { text: die.skills.join(" ") }) : null);
+  }
+
+  /** "d6 #2 (4)": the size, which of that size when there are several (as the flow counts), the value. */
+  function dieName(dice, i) {
+    const d = dice[i];
+    if (!d) return `#${i + 1}`;
+    const same = dice.filter((x) => x.size === d.size);
+    const nth = same.length > 1 ? ` #${same.indexOf(d) + 1}` : "";
+    return `d${d.size}${nth} (${d.value})`;
+  }
+
+  function describeDice(dice, indices) {
+    return indices.map((i) => dieName(dice, i)).join(" + ");
+  }
+
+  /** Button Goblin's attack in the page's language, from the action and the dice it names. */
+  function attackText(s, choice) {
+    const view = s.view || {};
+    const a = choice.action || {};
+    if (a.type !== "attack" || !view.turn) return t(choice.key, choice.params, choice.label);
+    const mover = view.players[view.turn.player];
+    const other = view.players[1 - view.turn.player];
+    const fire = (a.fire || []).map((f) => {
+      const d = mover.dice[f.die];
+      return d ? t("attack.fire_part", { die: dieName(mover.dice, f.die).replace(/ \(.*/, ""), from: d.value, to: f.to }, `fire ${d.value}→${f.to}`) : "";
+    }).filter(Boolean);
+    return t("attack.detail", {
+      kind: t(`group.${a.kind}`, {}, a.kind),
+      attackers: describeDice(mover.dice, a.attackers || []),
+      targets: describeDice(other.dice, a.targets || []),
+      fire: fire.length ? ` · ${fire.join(", ")}` : "",
+    }, choice.label);
+  }
+
+  function renderButtonGoblin(s, root) {
+    const v = s.view;
+    const facts = el("dl", { class: "facts" },
+      el("dt", { text: t("bg.round") }), el("dd", { text: v.round }),
+      el("dt", { text: t("bg.rounds_won") }), el("dd", { id: "rounds-won", text: v.players.map((p) => `${p.name} ${p.rounds_won}`).join(" – ") }));
+    if (v.turn) facts.append(el("dt", { text: t("bg.turn") }), el("dd", { id: "turn", text: v.turn.name }));
+    if (v.initiative && v.initiative.player !== null && v.initiative.player !== undefined) {
+      facts.append(el("dt", { text: t("bg.initiative") }),
+        el("dd", { id: "initiative" }, el("b", { text: v.players[v.initiative.player].name }), " — ", v.initiative.reason));
+    }
+    if (v.scores) {
+      facts.append(el("dt", { text: t("bg.scores_now") }),
+        el("dd", { id: "scores", text: v.players.map((p, i) => `${p.name} ${fmtScore(v.scores[i])}`).join(" – ") }));
+    }
+    if (v.last_round) {
+      const lr = v.last_round;
+      facts.append(el("dt", { text: t("bg.last_round", { round: lr.round }) }),
+        el("dd", { text: `${lr.scores.map(fmtScore).join(" – ")} · ${lr.tie ? t("bg.tie") : t("bg.winner", { name: v.players[lr.winner].name })}` }));
+    }
+    root.append(el("section", { class: "card" }, facts));
+    // the camera's reading, not confirmed yet, shows on the dice it is for (dashed)
+    const read = (s.proposal && s.proposal.action && s.proposal.action.values) || {};
+    const proposed = (p, i, die) => {
+      const one = read[`p${p}.${i}`];
+      const twin = read[`p${p}.${i}a`] !== undefined ? read[`p${p}.${i}a`] + read[`p${p}.${i}b`] : undefined;
+      const value = one !== undefined ? one : twin;
+      return value === undefined ? die : { ...die, value, proposed: true };
+    };
+    v.players.forEach((p, i) => {
+      const mine = v.turn && v.turn.player === i;
+      root.append(el("section", { class: `card player${mine ? " to-move" : ""}`, id: `player-${i}` },
+        el("h2", {}, p.name, " ", el("small", { text: `${p.button} · ${p.recipe}` })),
+        el("div", { class: "dice" }, p.dice.map((d, n) => dieChip(proposed(i, n, d)))),
+        p.captured.length ? el("p", { class: "captured" }, t("bg.captured"), " ", p.captured.map((d) => dieChip(d, { captured: true }))) : null,
+        el("p", { class: "meta" },
+          p.score !== null && p.score !== undefined ? t("bg.score", { score: fmtScore(p.score) }) : "",
+          " ", t("bg.won", { n: p.rounds_won }))));
+    });
+    if (v.outcome) root.append(el("section", { class: "card over" }, el("h2", { text: t("match.over", { winner: v.outcome.name }) })));
+  }
+
+  function fmtScore(n) {
+    if (n === null || n === undefined) return "–";
+    return Number.isInteger(n) ? String(n) : String(Math.round(n * 10) / 10).replace(".", M["number.decimal"] || ".");
+  }
+
+  // shown elsewhere on the page (status line, choices, forms) or only for machines
+  const SKIP = new Set(["game", "title", "phase", "choices", "forms", "expects", "prompts", "over", "attacks",
+    "attack_groups", "awaiting", "message", "index"]);
+
+  function isScalar(v) {
+    return v === null || ["string", "number", "boolean"].includes(typeof v);
+  }
+
+  function scalarText(v) {
+    if (v === null || v === undefined) return "–";
+    if (typeof v === "boolean") return v ? t("value.yes") : t("value.no");
+    return String(v);
+  }
+
+  /** Any flow's view as definition lists and tables: every game shows something sensible. */
+  function genericValue(value, depth) {
+    if (isScalar(value)) return document.createTextNode(scalarText(value));
+    if (Array.isArray(value)) {
+      if (!value.length) return document.createTextNode("–");
+      if (value.every(isScalar)) {
+        return value.length > 6 && typeof value[0] === "string"
+          ? el("ul", {}, value.map((x) => el("li", { text: scalarText(x) })))
+          : document.createTextNode(value.map(scalarText).join(", "));
+      }
+      if (value.every((x) => x && typeof x === "object" && !Array.isArray(x))) return genericTable(value, depth);
+      return el("ul", {}, value.map((x) => el("li", {}, genericValue(x, depth + 1))));
+    }
+    if (depth > 3) return el("code", { text: JSON.stringify(value) });
+    const dl = el("dl", { class: "facts" });
+    for (const [k, v] of Object.entries(value)) {
+      if (SKIP.has(k) || v === null || v === undefined || (Array.isArray(v) && !v.length)) continue;
+      // nested objects and tables take the full width, under their name
+      const wide = !isScalar(v) && !(Array.isArray(v) && v.every(isScalar)) ? "wide" : null;
+      dl.append(el("dt", { class: wide, text: humanise(k) }), el("dd", { class: wide }, genericValue(v, depth + 1)));
+    }
+    return dl;
+  }
+
+  /** A board of numbered squares (Dadoteck's): one tile per square with its pawn and its special rule. */
+  function boardGrid(rows) {
+    return el("div", { class: "board" }, rows.map((r) => el("div", {
+      class: `square${r.special && r.active !== false ? " special" : ""}${r.in_play === false ? " out" : ""}${r.name || r.pawn !== null && r.pawn !== undefined ? " taken" : ""}`,
+      title: r.special ? humanise(r.special) : "",
+      dataset: { square: r.square },
+    }, el("b", { text: r.square }), el("span", { text: r.name || "" }),
+    r.special ? el("small", { text: t(`square.${r.special}`, {}, humanise(r.special)) }) : null)));
+  }
+
+  function genericTable(rows, depth) {
+    if (rows.every((r) => typeof r.square === "number")) return boardGrid(rows);
+    const columns = [];
+    for (const row of rows) {
+      for (const [k, v] of Object.entries(row)) {
+        if (!columns.includes(k) && isScalar(v) && k !== "index" && rows.some((r) => r[k] !== null && r[k] !== false && r[k] !== undefined)) columns.push(k);
+      }
+    }
+    const nested = [];
+    for (const row of rows) {
+      for (const [k, v] of Object.entries(row)) if (!isScalar(v) && !nested.includes(k)) nested.push(k);
+    }
+    const shown = columns.slice(0, 7);
+    const table = el("table", { class: "generic" },
+      el("thead", {}, el("tr", {}, shown.map((c) => el("th", { text: humanise(c) })))),
+      el("tbody", {}, rows.map((row) => el("tr", {}, shown.map((c) => el("td", { text: scalarText(row[c]) }))))));
+    const out = el("div", { class: "table-wrap" }, table);
+    if (nested.length && depth < 2) {
+      rows.forEach((row) => {
+        const parts = nested.filter((k) => row[k] && (!Array.isArray(row[k]) || row[k].length));
+        if (!parts.length) return;
+        const label = row.name || row.label || (row.index !== undefined ? `#${row.index + 1}` : "");
+        const box = el("details", {}, el("summary", { text: `${label}: ${parts.map(humanise).join(", ")}` }));
+        for (const k of parts) box.append(el("h3", { text: humanise(k) }), genericValue(row[k], depth + 1));
+        out.append(box);
+      });
+    }
+    if (rows.length > 8) return el("details", { open: depth === 0 && rows.length <= 20 ? true : null }, el("summary", { text: t("table.rows", { n: rows.length }) }), out);
+    return out;
+  }
+
+  function renderGeneric(s, root) {
+    const v = s.view || {};
+    const card = el("section", { class: "card generic-view", id: "generic-view" });
+    if (v.phase) card.append(el("p", { class: "phase" }, t("table.phase"), " ", el("b", { text: t(`${s.game}.phase.${v.phase}`, {}, String(v.phase)) })));
+    card.append(genericValue(v, 0));
+    root.append(card);
+    const forms = (Array.isArray(v.forms) ? v.forms : []).filter((f) => f && f.type && f.available !== false);
+    if (forms.length) root.append(renderForms(s, forms));
+  }
+
+  // --------------------------------------------------------------- the flows' parameterised actions
+
+  /** An input for one field of a flow's form, from its descriptor (a type word, options, or a sentence). */
+  function formInput(s, name, spec, path) {
+    const id = `form-${path.join("-")}`;
+    const players = (s.view && (s.view.players || s.view.bands)) || [];
+    if (Array.isArray(spec)) {
+      return el("select", { id, dataset: { path: path.join("."), kind: "option" } },
+        spec.map((o) => el("option", { value: JSON.stringify(o), text: o === null ? "—" : t(`option.${name}.${o}`, {}, String(o)) })));
+    }
+    const words = String(spec).toLowerCase();
+    if (words === "player" || words === "player index") {
+      return el("select", { id, dataset: { path: path.join("."), kind: "number" } },
+        players.map((p, i) => el("option", { value: i, text: p.name || `#${i + 1}` })));
+    }
+    if (words === "bool") return el("input", { id, type: "checkbox", dataset: { path: path.join("."), kind: "bool" } });
+    if (words.startsWith("list") || words.includes("indices")) {
+      return el("input", { id, type: "text", placeholder: spec, dataset: { path: path.join("."), kind: "json" } });
+    }
+    if (words === "int" || words === "card" || /\b(index|seconds|cm|goblins|number)\b/.test(words)) {
+      return el("input", { id, type: "number", inputmode: "numeric", placeholder: words === "int" ? "" : spec, dataset: { path: path.join("."), kind: "number" } });
+    }
+    return el("input", { id, type: "text", placeholder: words === "text" ? "" : spec, autocomplete: "off", dataset: { path: path.join("."), kind: "text" } });
+  }
+
+  function formFields(s, fields, path) {
+    const out = [];
+    for (const [name, spec] of Object.entries(fields || {})) {
+      if (spec && typeof spec === "object" && !Array.isArray(spec)) {
+        out.push(el("fieldset", { class: "group" }, el("legend", { text: humanise(name) }), formFields(s, spec, [...path, name])));
+        continue;
+      }
+      const input = formInput(s, name, spec, [...path, name]);
+      if (input.type === "checkbox") out.push(el("label", { class: "check" }, input, " ", humanise(name)));
+      else out.push(el("label", { for: input.id, text: humanise(name) }), input);
+    }
+    return out;
+  }
+
+  function readForm(form, type) {
+    const action = { type };
+    for (const input of form.querySelectorAll("[data-path]")) {
+      const kind = input.dataset.kind;
+      let value;
+      if (kind === "bool") value = input.checked;
+      else if (input.value === "") continue;
+      else if (kind === "number") value = Number(input.value);
+      else if (kind === "option") value = JSON.parse(input.value);
+      else if (kind === "json") {
+        try { value = JSON.parse(/^[\[{]/.test(input.value.trim()) ? input.value : `[${input.value}]`); } catch (error) { value = input.value; }
+      } else value = input.value.trim();
+      const keys = input.dataset.path.split(".").slice(1);
+      let target = action;
+      for (const key of keys.slice(0, -1)) target = target[key] = target[key] || {};
+      target[keys[keys.length - 1]] = value;
+    }
+    return action;
+  }
+
+  function renderForms(s, forms) {
+    const box = el("details", { class: "card forms", id: "forms", open: formsOpen ? true : null,
+      ontoggle: (event) => { formsOpen = event.target.open; } },
+      el("summary", { text: t("table.more_actions") }),
+      el("p", { class: "hint", text: t("table.more_actions_hint") }));
+    for (const f of forms) {
+      const title = t(`form.${s.game}.${f.type}`, {}, f.label || humanise(f.type));
+      const form = el("form", { class: "flow-form", dataset: { type: f.type }, novalidate: true },
+        formFields(s, f.fields, [f.type]),
+        el("button", { type: "submit", text: t("table.send") }));
+      form.onsubmit = (event) => {
+        event.preventDefault();
+        act("correct", { action: readForm(form, f.type) });
+      };
+      box.append(el("details", { class: "flow-form-box", dataset: { type: f.type } }, el("summary", { text: title }), form));
+    }
+    return box;
+  }
+
+  function groupTitle(s, group) {
+    if (has(`group.${group}`)) return t(`group.${group}`);
+    const groups = (s.view && s.view.attack_groups) || [];
+    const known = groups.find((g) => g.group === group);
+    return known ? known.title : humanise(group || "choices");
+  }
+
+  function choiceText(s, c) {
+    if (s.game === "button-goblin" && c.action && c.action.type === "attack") return attackText(s, c);
+    if (s.game === "button-goblin" && c.action && c.action.type === "focus" && s.view && s.view.players) {
+      const player = s.view.players[c.action.player];
+      const dice = Object.entries(c.action.dice || {}).map(([i, to]) =>
+        `${dieName(player.dice, Number(i)).replace(/ \(.*/, "")} ${player.dice[i] ? player.dice[i].value : "?"}→${to}`);
+      return t("focus.detail", { player: player.name, dice }, c.label);
+    }
+    return t(c.key, c.params, c.label);
+  }
+
+  let formsOpen = false;
+  const openGroups = new Set();  // groups this phone opened (kept open across updates)
+
+  function renderChoices(s) {
+    const box = $("choices");
+    const groups = $("choice-groups");
+    const choices = s.choices || [];
+    show(box, choices.length > 0);
+    groups.replaceChildren();
+    if (!choices.length) return;
+    const order = [];
+    for (const c of choices) if (!order.includes(c.group)) order.push(c.group);
+    for (const group of order) {
+      const members = choices.filter((c) => c.group === group);
+      const hint = has(`group.${group}.hint`) ? el("p", { class: "hint", text: t(`group.${group}.hint`) }) : null;
+      // a long list folds by group, so a thumb finds the kind of move first; the selected one stays open
+      const open = choices.length <= 12 || members.some((c) => c.index === s.selected) || openGroups.has(group);
+      groups.append(el("details", {
+        class: "choice-group", dataset: { group }, open: open ? true : null,
+        ontoggle: (event) => { if (event.target.open) openGroups.add(group); else openGroups.delete(group); },
+      },
+        el("summary", { text: `${groupTitle(s, group)} (${members.length})` }), hint,
+        members.map((c) => el("button", {
+          type: "button",
+          class: `choice${s.selected === c.index ? " selected" : ""}`,
+          "aria-pressed": s.selected === c.index ? "true" : "false",
+          dataset: { index: c.index, group: c.group },
+          onclick: () => act("select", { index: c.index }),
+        }, choiceText(s, c)))));
+    }
+    const selected = choices.find((c) => c.index === s.selected);
+    const button = $("confirm-choice");
+    button.disabled = !selected;
+    button.textContent = selected ? t("action.confirm_this", { choice: choiceText(s, selected) }) : t("action.confirm_selected");
+  }
+
+  function renderProposal(s) {
+    const box = $("proposal");
+    const p = s.proposal;
+    show(box, !!p);
+    show($("awaiting"), !p && !!s.expects);
+    if (s.expects && !p) {
+      const why = s.reading && !s.reading.fits && s.reading.why ? ` (${t("table.reading_unfit", {}, s.reading.why)})` : "";
+      const text = expectsText(s);
+      $("awaiting-text").textContent = statusLines(s).includes(text) ? why.replace(/^ \(|\)$/g, "") : text + why;
+    }
+    if (!p) return;
+    const dice = $("proposal-dice");
+    dice.replaceChildren();
+    const a = p.action || {};
+    if (a.values) {
+      const slots = (s.expects && s.expects.slots) || [];
+      for (const [key, value] of Object.entries(a.values)) {
+        const slot = slots.find((x) => x.key === key) || { key, label: key, sides: null };
+        dice.append(el("a", { class: "die tap", href: `/correct#slot-${key}`, title: t("correct.tap"), dataset: { slot: key } },
+          el("b", { text: value }), el("small", { text: slotLabel(s, { key, ...slot }) })));
+      }
+    } else if ("alive" in a || "dead" in a) {
+      dice.append(el("p", { class: "tokens", text: t("tokens.count", { alive: a.alive, dead: a.dead }) }));
+    } else {
+      dice.append(el("code", { text: JSON.stringify(a) }));
+    }
+  }
+
+  function historyText(s, entry) {
+    const a = entry.action || {};
+    const type = a.type || "?";
+    const params = Object.assign({}, a);
+    if (a.values) params.values = Object.values(a.values).join(", ");
+    const key = has(`history.${s.game}.${type}`) ? `history.${s.game}.${type}` : `history.${type}`;
+    const details = Object.entries(a).filter(([k]) => k !== "type").map(([k, v]) => `${humanise(k)} ${fmt(v)}`).join(" · ");
+    let text = t(key, params, [humanise(type), details].filter(Boolean).join(": "));
+    if (entry.manual) text += ` · ${t("history.manual")}`;
+    return text;
+  }
+
+  /** A roll's target before it is read (the skirmish tests): what it needs, every modifier, the chance. */
+  function renderCheck(s) {
+    const box = $("check");
+    const check = s.expects && s.expects.params && s.expects.params.check;
+    show(box, !!check);
+    if (!check) return;
+    const mods = (check.modifiers || []).map((m) =>
+      el("li", { text: `${t(`modifier.${m.label}`, {}, m.label)} ${m.value > 0 ? "+" : ""}${m.value}` }));
+    box.replaceChildren(
+      el("h2", { text: t("check.title") }),
+      el("p", { class: "needs" }, el("b", { text: t("check.needs", { needs: check.needs, dice: check.dice }) }),
+        " · ", t("check.chance", { chance: check.chance, percent: fmtScore(check.chance_percent) })),
+      el("p", { class: "hint", text: check.label || "" }),
+      el("p", { text: t("check.characteristic", { kind: t(`check.kind.${check.kind}`, {}, check.kind), value: check.characteristic }) }),
+      mods.length ? el("ul", { class: "modifiers" }, mods) : el("p", { class: "hint", text: t("check.no_modifiers") }),
+      check.heroism ? el("p", { text: t("check.heroism", { points: check.heroism, chance: check.chance_with_heroism }) }) : null);
+  }
+
+  function renderTable(s) {
+    show($("no-game"), !s.game);
+    const status = $("status");
+    const lines = statusLines(s);
+    status.replaceChildren(...lines.map((line) => el("p", { text: line })));
+    show(status, lines.length > 0);
+    renderCheck(s);
+    renderProposal(s);
+    renderSnapshotImage(s, false);
+    const root = $("view");
+    root.replaceChildren();
+    if (s.view) {
+      const own = window.goblinViews && window.goblinViews[s.game];  // dedicated views (static/games.js)
+      if (s.game === "button-goblin" && Array.isArray(s.view.players)) renderButtonGoblin(s, root);
+      else if (own) own(s, root, { el, t, has, act, fmt, renderGeneric });
+      else renderGeneric(s, root);
+    }
+    renderChoices(s);
+    $("undo").disabled = !s.can_undo;
+    const list = $("history");
+    list.replaceChildren(...(s.history || []).slice().reverse().map((h) => el("li", { value: h.step, text: historyText(s, h) })));
+  }
+
+  function initTable() {
+    $("proposal-confirm").onclick = () => act("confirm");
+    $("next").onclick = () => act("next");
+    $("confirm-choice").onclick = () => {
+      if (state && state.selected !== null && state.selected !== undefined) act("choose", { index: state.selected });
+    };
+    // undo takes two taps (the second within 3 s), so a stray thumb takes nothing back
+    const undo = $("undo");
+    let disarm = null;
+    undo.onclick = () => {
+      clearTimeout(disarm);
+      if (undo.dataset.armed === "yes") {
+        undo.dataset.armed = "";
+        undo.textContent = t("action.undo");
+        act("undo");
+        return;
+      }
+      undo.dataset.armed = "yes";
+      undo.textContent = t("action.undo_again");
+      disarm = setTimeout(() => { undo.dataset.armed = ""; undo.textContent = t("action.undo"); }, 3000);
+    };
+    listeners.push(renderTable);
+  }
+
+  // ------------------------------------------------------------------------- correction page
+
+  function renderCorrect(s) {
+    const fields = $("correct-fields");
+    if (fields.dataset.step === String(s.step) && fields.childElementCount) return;  // keep what is being typed
+    fields.dataset.step = String(s.step);
+    fields.replaceChildren();
+    const e = s.expects;
+    show($("correct-none"), !e);
+    show($("correct-save"), !!e);
+    $("correct-prompt").textContent = e ? expectsText(s) : "";
+    if (!e) return;
+    const proposed = (s.proposal && s.proposal.action) || {};
+    if (e.kind === "tokens") {
+      for (const face of ["alive", "dead"]) {
+        const value = proposed[face] ?? "";
+        fields.append(el("label", { for: `tokens-${face}` }, t(`tokens.${face}`)),
+          el("input", { id: `tokens-${face}`, name: face, type: "number", inputmode: "numeric", min: 0, max: e.count ?? 99, value, required: true }));
+      }
+      if (e.count !== null && e.count !== undefined) fields.append(el("p", { class: "hint", text: t("tokens.expected", { count: e.count }) }));
+      return;
+    }
+    const values = proposed.values || {};
+    for (const slot of e.slots) {
+      const high = slot.high ?? slot.sides ?? 100;
+      const select = el("select", { id: `slot-${slot.key}`, name: slot.key, dataset: { slot: slot.key }, required: true },
+        el("option", { value: "", text: "?" }));
+      for (let n = slot.low ?? 1; n <= high; n++) {
+        select.append(el("option", { value: n, text: n, selected: values[slot.key] === n ? true : null }));
+      }
+      const camera = values[slot.key] !== undefined ? t("correct.camera_read", { value: values[slot.key] }) : "";
+      fields.append(el("div", { class: "slot", dataset: { slot: slot.key } },
+        el("label", { for: `slot-${slot.key}` }, slotLabel(s, slot), " ", el("small", { text: camera })),
+        select));
+    }
+    const target = location.hash.slice(1);
+    if (target && $(target)) $(target).focus();
+  }
+
+  /** Which die a slot is, in words a player can match with the tray: Button Goblin's slots name the
+      die's place in the button and its skills; other games' labels stand as the flow wrote them. */
+  function slotLabel(s, slot) {
+    const m = /^p(\d+)\.(\d+)([ab]?)$/.exec(slot.key);
+    const players = s.view && s.view.players;
+    if (s.game === "button-goblin" && m && players && players[m[1]]) {
+      const player = players[m[1]];
+      const die = player.dice[Number(m[2])];
+      if (die) {
+        const half = m[3] ? ` (${m[3] === "a" ? 1 : 2}/2)` : "";
+        return t("correct.bg_die", { player: player.name, n: Number(m[2]) + 1, die: `d${slot.sides}${half}`,
+          skills: die.skills.length ? ` ${die.skills.join(" ")}` : "" }, slot.label);
+      }
+    }
+    return slot.sides && !slot.label.includes(`d${slot.sides}`) ? `${slot.label} d${slot.sides}` : slot.label;
+  }
+
+  function initCorrect() {
+    listeners.push(renderCorrect);
+    listeners.push((s) => renderSnapshotImage(s, false));
+    $("correct-form").onsubmit = async (event) => {
+      event.preventDefault();
+      const e = state && state.expects;
+      if (!e) return;
+      let action;
+      if (e.kind === "tokens") {
+        action = { type: "reading", alive: Number($("tokens-alive").value), dead: Number($("tokens-dead").value) };
+      } else {
+        const values = {};
+        for (const select of document.querySelectorAll("#correct-fields select")) {
+          if (select.value === "") {
+            showError({ error: "invalid-input", detail: t("correct.missing", { die: select.labels[0].textContent }) });
+            select.focus();
+            return;
+          }
+          values[select.dataset.slot] = Number(select.value);
+        }
+        action = { type: "reading", values };
+      }
+      if (await act("correct", { action })) location.href = "/";
+    };
+  }
+
+  // ----------------------------------------------------------------------------- setup page
+
+  let games = [];
+
+  function label(game, field) {
+    return t(`setup.${game}.${field.key}`, {}, field.label || humanise(field.key));
+  }
+
+  function nameRow(index, value) {
+    return el("input", { type: "text", name: "player-name", value: value || "", placeholder: t("setup.player_n", { n: index + 1 }), autocomplete: "off" });
+  }
+
+  /** A list of rows (players, bands) with add/remove buttons within min..max. */
+  function rowList(id, min, max, makeRow, title) {
+    const list = el("div", { class: "rows", id });
+    const add = el("button", { type: "button", class: "secondary small", text: t("setup.add") });
+    const remove = el("button", { type: "button", class: "secondary small", text: t("setup.remove") });
+    const sync = () => {
+      add.disabled = list.childElementCount >= max;
+      remove.disabled = list.childElementCount <= min;
+    };
+    add.onclick = () => { list.append(makeRow(list.childElementCount)); sync(); };
+    remove.onclick = () => { list.lastElementChild.remove(); sync(); };
+    for (let i = 0; i < Math.max(min, 2); i++) list.append(makeRow(i));
+    sync();
+    return el("fieldset", { class: "group" }, el("legend", { text: title }), list,
+      max > min ? el("div", { class: "row" }, remove, add) : null);
+  }
+
+  function playerRow(game, schema, perPlayer, index) {
+    if (!perPlayer.length) return el("div", { class: "player-row" }, nameRow(index));
+    const row = el("div", { class: "player-row card", dataset: { player: index } },
+      el("h3", { text: t("setup.player_n", { n: index + 1 }) }));
+    const buttons = schema.buttons || [];
+    const refresh = () => {
+      const chosen = {};
+      row.querySelectorAll("select[data-key]").forEach((s) => { chosen[s.dataset.key] = s.value; });
+      const values = Object.values(chosen);
+      row.querySelectorAll("[data-required-for]").forEach((box) => {
+        const needed = JSON.parse(box.dataset.requiredFor);
+        box.hidden = !values.some((v) => needed.includes(v));
+      });
+      row.querySelectorAll("[data-swing]").forEach((box) => {
+        const button = buttons.find((b) => b.name === chosen.button);
+        const letters = button ? button.swing : [];
+        box.hidden = !letters.length;
+        const inputs = box.querySelector(".swing-inputs");
+        inputs.replaceChildren(...letters.map((letter) => el("label", { class: "inline" }, letter, " ",
+          el("input", { type: "number", inputmode: "numeric", min: box.dataset.min, max: box.dataset.max, dataset: { letter }, placeholder: "d?" }))));
+      });
+      const recipe = row.querySelector(".recipe");
+      const button = buttons.find((b) => b.name === chosen.button);
+      if (recipe) recipe.textContent = button ? button.recipe : "";
+    };
+    for (const field of perPlayer) {
+      const id = `p${index}-${field.key}`;
+      let input;
+      if (field.type === "select") {
+        input = el("select", { id, dataset: { key: field.key }, onchange: refresh },
+          field.required ? null : el("option", { value: "", text: "—" }),
+          (field.options || []).map((o, n) => el("option", { value: o, text: t(`option.${field.key}.${o}`, {}, o), selected: field.key === "button" && n === index ? true : null })));
+      } else if (field.type === "swing") {
+        input = el("div", { class: "swing-inputs" });
+        row.append(el("div", { dataset: { swing: field.key, min: field.min ?? 4, max: field.max ?? 20 }, hidden: true },
+          el("label", { text: label(schema.game, field) }), input));
+        continue;
+      } else {
+        input = el("input", { id, type: "text", dataset: { key: field.key }, autocomplete: "off", placeholder: field.key === "name" ? t("setup.player_n", { n: index + 1 }) : "" });
+      }
+      const box = el("div", { class: "field" }, el("label", { for: id, text: label(schema.game, field) }), input);
+      if (field.required_for) {
+        box.dataset.requiredFor = JSON.stringify(field.required_for);
+        box.hidden = true;
+      }
+      row.append(box);
+      if (field.key === "button") row.append(el("p", { class: "recipe hint" }));
+    }
+    setTimeout(refresh, 0);
+    return row;
+  }
+
+  function optionInput(schema, option, id) {
+    const value = option.default;
+    if (option.type === "bool") {
+      return el("label", { class: "check" }, el("input", { type: "checkbox", id, dataset: { option: option.key, type: "bool" }, checked: value ? true : null }), " ", label(schema.game, option));
+    }
+    if (option.type === "player") {
+      return el("div", { class: "field" }, el("label", { for: id, text: label(schema.game, option) }),
+        el("select", { id, dataset: { option: option.key, type: "player" } }, el("option", { value: value ?? 0, text: t("setup.player_n", { n: (value ?? 0) + 1 }) })));
+    }
+    if (option.type === "int") {
+      return el("div", { class: "field" }, el("label", { for: id, text: label(schema.game, option) }),
+        el("input", { id, type: "number", inputmode: "numeric", min: option.min, max: option.max, value: value ?? "", dataset: { option: option.key, type: "int", nullable: option.nullable ? "yes" : "no" } }));
+    }
+    if (option.type === "notations") {
+      return el("div", { class: "field" }, el("label", { for: id, text: label(schema.game, option) }),
+        el("textarea", { id, rows: 3, placeholder: option.example || "", dataset: { option: option.key, type: "notations" } }));
+    }
+    return el("div", { class: "field" }, el("label", { for: id, text: label(schema.game, option) }),
+      el("input", { id, type: "text", dataset: { option: option.key, type: "text" } }));
+  }
+
+  function bandRow(schema, field, index) {
+    return el("div", { class: "band card", dataset: { band: index } },
+      el("label", { text: t("setup.band_n", { n: index + 1 }) }),
+      el("input", { type: "text", class: "band-name", placeholder: t("setup.band_name"), autocomplete: "off" }),
+      el("label", { text: t("setup.models") }),
+      el("textarea", { class: "band-models", rows: 4, placeholder: field.model_example || "" }),
+      field.model_help ? el("p", { class: "hint", text: field.model_help }) : null);
+  }
+
+  function renderSetupFields(game) {
+    const schema = games.find((g) => g.game === game).setup_schema;
+    const box = $("setup-fields");
+    box.replaceChildren();
+    $("game-hint").textContent = t(`setup.${game}.hint`, {}, "");
+    const fields = schema.fields || [];
+    const perPlayer = fields.filter((f) => f.per_player);
+    if (schema.players) {
+      box.append(rowList("players", schema.players.min, schema.players.max,
+        (i) => playerRow(game, schema, perPlayer, i), t(`setup.${game}.players`, {}, schema.players.label || t("setup.players"))));
+    }
+    for (const field of fields.filter((f) => !f.per_player)) {
+      if (field.type === "names") {
+        box.append(rowList(`field-${field.key}`, field.min ?? 1, field.max ?? 20, (i) => nameRow(i), label(game, field)));
+        box.lastElementChild.dataset.names = field.key;
+      } else if (field.type === "bands") {
+        const group = rowList(`field-${field.key}`, field.min ?? 2, field.max ?? 2, (i) => bandRow(schema, field, i), label(game, field));
+        group.dataset.bands = field.key;
+        box.append(group);
+      } else {
+        box.append(optionInput(schema, field, `field-${field.key}`));
+      }
+    }
+    for (const option of schema.options || []) box.append(optionInput(schema, option, `option-${option.key}`));
+    syncPlayerOptions();
+    box.oninput = syncPlayerOptions;
+  }
+
+  function playerNames() {
+    return Array.from(document.querySelectorAll("#setup-fields [name=player-name], #setup-fields input[data-key=name]"))
+      .map((input, i) => input.value.trim() || input.placeholder || `${i + 1}`);
+  }
+
+  function syncPlayerOptions() {
+    const names = playerNames();
+    document.querySelectorAll("#setup-fields select[data-type=player]").forEach((select) => {
+      const current = Number(select.value) || 0;
+      select.replaceChildren(...names.map((n, i) => el("option", { value: i, text: n, selected: i === current ? true : null })));
+    });
+  }
+
+  function collectSetup(game) {
+    const schema = games.find((g) => g.game === game).setup_schema;
+    const setup = {};
+    const perPlayer = (schema.fields || []).filter((f) => f.per_player);
+    if (schema.players) {
+      if (perPlayer.length) {
+        setup.players = Array.from(document.querySelectorAll("#players > .player-row")).map((row) => {
+          const player = {};
+          row.querySelectorAll("[data-key]").forEach((input) => {
+            const box = input.closest("[data-required-for]");
+            if (box && box.hidden) return;
+            if (input.value.trim() !== "") player[input.dataset.key] = input.value.trim();
+          });
+          row.querySelectorAll("[data-swing]").forEach((box) => {
+            const sizes = {};
+            box.querySelectorAll("input[data-letter]").forEach((input) => {
+              if (input.value !== "") sizes[input.dataset.letter] = Number(input.value);
+            });
+            if (Object.keys(sizes).length) player[box.dataset.swing] = sizes;
+          });
+          return player;
+        });
+      } else {
+        setup.players = Array.from(document.querySelectorAll("#players [name=player-name]"))
+          .map((input, i) => input.value.trim() || t("setup.player_n", { n: i + 1 }));
+      }
+    }
+    document.querySelectorAll("#setup-fields [data-names]").forEach((group) => {
+      setup[group.dataset.names] = Array.from(group.querySelectorAll("[name=player-name]"))
+        .map((input, i) => input.value.trim() || t("setup.player_n", { n: i + 1 }));
+    });
+    document.querySelectorAll("#setup-fields [data-bands]").forEach((group) => {
+      setup[group.dataset.bands] = Array.from(group.querySelectorAll(".band")).map((band) => ({
+        name: band.querySelector(".band-name").value.trim(),
+        models: band.querySelector(".band-models").value.split("\n").map((l) => l.trim()).filter(Boolean),
+      }));
+    });
+    document.querySelectorAll("#setup-fields [data-option]").forEach((input) => {
+      const key = input.dataset.option;
+      const type = input.dataset.type;
+      if (type === "bool") setup[key] = input.checked;
+      else if (type === "player") setup[key] = Number(input.value);
+      else if (type === "int") {
+        if (input.value === "") { if (input.dataset.nullable === "yes") setup[key] = null; } else setup[key] = Number(input.value);
+      } else if (type === "notations") {
+        const lines = input.value.split("\n").map((l) => l.trim()).filter(Boolean);
+        if (lines.length) setup[key] = lines;
+      } else if (input.value.trim()) setup[key] = input.value.trim();
+    });
+    return setup;
+  }
+
+  async function initSetup() {
+    games = await (await fetch("/api/games")).json();
+    const select = $("game-select");
+    for (const g of games) select.append(el("option", { value: g.game, text: t(`game.${g.game}`, {}, g.title) }));
+    const params = new URLSearchParams(location.search);
+    select.value = params.get("game") || (state && state.game) || games[0].game;
+    renderSetupFields(select.value);
+    select.onchange = () => renderSetupFields(select.value);
+    $("setup-form").onsubmit = async (event) => {
+      event.preventDefault();
+      const game = select.value;
+      if (await act("new-game", { game, setup: collectSetup(game) })) location.href = "/";
+    };
+  }
+
+  // ------------------------------------------------------------------------------------ start
+
+  listeners.push(renderCamera, renderTitle);
+  if (PAGE === "table") initTable();
+  if (PAGE === "correct") initCorrect();
+  if (PAGE === "settings") listeners.push((s) => renderSnapshotImage(s, true));
+  const lang = $("lang-toggle");
+  if (lang) {
+    lang.onclick = (event) => {
+      event.preventDefault();
+      const url = new URL(location.href);
+      url.searchParams.set("lang", lang.dataset.lang);
+      location.replace(url.toString());
+    };
+  }
+  refresh().then(() => {
+    if (PAGE === "setup") initSetup();
+    connect();
+  });
+})();
