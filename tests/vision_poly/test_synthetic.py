@@ -7,7 +7,7 @@ from vision.poly import read_polyhedral
 from vision.poly.synth import KINDS, render
 
 TYPE_FLOOR = 0.97   # on 280 renders; tools/train_poly.py measures the 20,000 held-out ones (poly.json)
-VALUE_FLOOR = 0.72
+VALUE_FLOOR = 0.80   # 0.846 here; held out: 0.853 on 40,000
 
 
 def _read(r):
@@ -46,7 +46,7 @@ def test_six_and_nine_are_told_apart_by_the_mark(kind):
             got = _read(render(rng, size=96, kind=kind, face=face)).value
             swaps += got == 15 - value
             total += 1
-    assert swaps <= 6, f"{swaps} of {total} sixes and nines swapped"   # chance would be about 10
+    assert swaps <= 4, f"{swaps} of {total} sixes and nines swapped"   # measured 2-4; chance is about 10
 
 
 def test_every_kind_renders_with_its_label():
