@@ -75,3 +75,10 @@ def test_locate_die_on_a_dark_tray():
     image[100:160, 220:290] = (40, 40, 200)
     assert locate_die(image) == (220, 100, 70, 60)
     assert locate_die(np.full((300, 400, 3), 12, np.uint8)) is None
+
+
+def test_a_tiny_crop_reads_with_low_confidence_instead_of_failing():
+    crop = np.random.default_rng(0).integers(0, 255, (10, 7, 3), dtype=np.uint8)
+    assert not read_polyhedral(crop).sure
+    with pytest.raises(ValueError, match="at least 2x2"):
+        read_polyhedral(np.zeros((1, 9, 3), np.uint8))
