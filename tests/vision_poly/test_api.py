@@ -80,5 +80,6 @@ def test_locate_die_on_a_dark_tray():
 def test_a_tiny_crop_reads_with_low_confidence_instead_of_failing():
     crop = np.random.default_rng(0).integers(0, 255, (10, 7, 3), dtype=np.uint8)
     assert not read_polyhedral(crop).sure
-    with pytest.raises(ValueError, match="at least 2x2"):
-        read_polyhedral(np.zeros((1, 9, 3), np.uint8))
+    assert not read_polyhedral(np.full((1, 2, 3), 200, np.uint8)).sure   # read_table can cut such slivers
+    with pytest.raises(ValueError, match="empty"):
+        read_polyhedral(np.zeros((0, 9, 3), np.uint8))

@@ -88,8 +88,8 @@ def _check_image(image: np.ndarray, name: str) -> None:
         dtype = getattr(image, "dtype", None)
         raise ValueError(f"{name} must be a BGR uint8 array of shape (H, W, 3), not {type(image).__name__} "
                          f"shape {shape} dtype {dtype}")
-    if image.shape[0] < 2 or image.shape[1] < 2:
-        raise ValueError(f"{name} is {image.shape[1]}x{image.shape[0]} pixels; a die needs at least 2x2")
+    if image.shape[0] < 1 or image.shape[1] < 1:
+        raise ValueError(f"{name} is {image.shape[1]}x{image.shape[0]} pixels; it is empty")
 
 
 def prepare(crop_bgr: np.ndarray, *, mask: np.ndarray | None = None) -> np.ndarray:
