@@ -128,8 +128,16 @@ class Face:
         return x + w / 2, y + h / 2
 
 
+def view_side(shape: tuple[int, ...]) -> int:
+    """The long side of the 4:3 view that an image's short side implies, in pixels: what sizes on the
+    table scale with. 640 for a 640x480 frame and for two such frames side by side (1280x480), whose
+    dice are as big as in one frame; the long side itself for a frame no wider than 4:3."""
+    h, w = shape[:2]
+    return min(max(h, w), round(4 * min(h, w) / 3))
+
+
 def _block_size(shape: tuple[int, ...]) -> int:
-    side = max(shape[:2])
+    side = view_side(shape)
     b = int(side / 16) | 1
     return max(15, min(b, 61))
 
@@ -138,14 +146,14 @@ def find_pips(work: np.ndarray, gray: np.ndarray | None = None, *, min_r: float 
               max_r: float | None = None, coarse: bool = True) -> list[Pip]:
     """Round pip-like blobs of both polarities in a BGR uint8 working image (H, W, 3).
 
-    Two scales: the working image for pips up to ``max_r`` (default: long side / 18), and, when
+    Two scales: the working image for pips up to ``max_r`` (default: ``view_side`` / 18), and, when
     ``coarse``, a half-size copy with a wider threshold window for big pips (a die filling a close-up
     or a crop). Radii and centres are in working-image pixels.
     """
     if gray is None:
         gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
     h, w = gray.shape
-    side = max(h, w)
+    side = view_side(gray.shape)
     if max_r is None:
         max_r = side / 18
     pips = _find_at(work, gray, _block_size(gray.shape), min_r, max_r)

@@ -6,6 +6,7 @@ Images are BGR uint8 arrays of shape (H, W, 3); they are never modified.
 from __future__ import annotations
 
 import importlib
+import itertools
 import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -15,14 +16,15 @@ import numpy as np
 
 from vision import _cv
 from vision.errors import InvalidVisionInput
-from vision.pips import Face, chroma, find_pips, group_faces
+from vision.pips import Face, chroma, find_pips, group_faces, view_side
 from vision.reading import BBox, Die, TableReading, Token
 from vision.zones import Zones
 
 if TYPE_CHECKING:
     from vision.teach import Calibration
 
-#: long side of the working image: pips of dice seen from a tray camera stay 4+ px wide
+#: long side of the working image's 4:3 view (``view_side``): pips of dice seen from a tray camera stay
+#: 4+ px wide. A wide frame (two 640x480 frames side by side) keeps its full width.
 WORK_SIDE = 640
 #: smaller frames (crops) are enlarged to this long side
 MIN_WORK_SIDE = 320
@@ -49,14 +51,15 @@ def check_frame(frame: Any, name: str = "frame") -> np.ndarray:
 
 
 def working_image(frame: np.ndarray) -> tuple[np.ndarray, float]:
-    """The frame scaled so that its long side is at most ``WORK_SIDE`` (and the scale used)."""
+    """The frame scaled so that its ``view_side`` is at most ``WORK_SIDE`` (and the scale used): a 4:3
+    photo to 640x480, a 16:9 one to 853x480, two 640x480 frames side by side (1280x480) not at all."""
     h, w = frame.shape[:2]
     if max(h, w) < MIN_WORK_SIDE:
         # a crop or a thumbnail: enlarged, so that thresholds and pip sizes stay in range
         scale = MIN_WORK_SIDE / max(h, w)
         size = (max(1, round(w * scale)), max(1, round(h * scale)))
         return cv2.resize(frame, size, interpolation=cv2.INTER_LINEAR), scale
-    scale = min(1.0, WORK_SIDE / max(h, w))
+    scale = min(1.0, WORK_SIDE / view_side(frame.shape))
     if scale >= 1.0:
         return frame, 1.0
     size = (max(1, round(w * scale)), max(1, round(h * scale)))
@@ -118,6 +121,31 @@ def find_bodies(mask: np.ndarray, *, min_side: float, max_side: float) -> list[B
     return out
 
 
+def view_columns(frame: np.ndarray) -> list[tuple[int, int]]:
+    """The column ranges of the views a frame is made of: ``[(0, W)]`` for one camera frame; two
+    frames (or more) put side by side (the demo photos: two 640x480 frames in one 1280x480) are read
+    view by view, each view's edges being frame borders (an object cut by one is not measured).
+
+    A seam is a column where the picture jumps on average over the whole height, far more than
+    between the columns next to it; it is only looked for in frames at least twice as wide as high,
+    between views no narrower than square and no wider than 16:9.
+    """
+    h, w = frame.shape[:2]
+    if w < 2 * h:
+        return [(0, w)]
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    step = cv2.reduce(cv2.absdiff(grey[:, 1:], grey[:, :-1]), 0, cv2.REDUCE_AVG, dtype=cv2.CV_32F)[0]
+    cuts = [0]
+    for x in range(h, w - h + 1):       # step[x - 1]: between columns x - 1 and x
+        near = max(float(step[x - 4 : x - 2].max()), float(step[x : x + 2].max()))
+        if step[x - 1] >= 8 and step[x - 1] >= 6 * near and x - cuts[-1] >= h and x - cuts[-1] <= 16 * h / 9:
+            cuts.append(x)
+    cuts.append(w)
+    if any(b - a < h or b - a > 16 * h / 9 for a, b in itertools.pairwise(cuts)):
+        return [(0, w)]
+    return list(itertools.pairwise(cuts))
+
+
 def _poly_reader() -> Any:
     """``vision.poly.read_polyhedral`` when Vision II is installed, else ``None``."""
     try:
@@ -134,7 +162,8 @@ def read_table(frame: np.ndarray, *, calibration: Calibration | None = None, zon
     Parameters
     ----------
     frame : ndarray, shape (H, W, 3), uint8
-        BGR image. Not modified. Large photos are read on a copy scaled to 640 px (long side).
+        BGR image. Not modified. Large photos are read on a copy scaled to 640x480 (see
+        ``working_image``); views put side by side are read one by one (see ``view_columns``).
     calibration : Calibration, optional
         Taught examples (tokens' faces, printed die faces); without it tokens read ``face=None``.
     zones : Zones, optional
@@ -151,14 +180,44 @@ def read_table(frame: np.ndarray, *, calibration: Calibration | None = None, zon
     frame = check_frame(frame)
     zones = zones or Zones.halves()
     h, w = frame.shape[:2]
-    work, scale = working_image(frame)
-    ref_work = None
     if reference is not None:
         reference = check_frame(reference, "reference")
         if reference.shape != frame.shape:
             raise InvalidVisionInput(
                 f"reference: shape {reference.shape} differs from the frame's {frame.shape}")
-        ref_work = working_image(reference)[0]
+
+    def zone(box: BBox) -> str:
+        return zones.zone_of((box[0] + box[2] / 2) / w, (box[1] + box[3] / 2) / h)
+
+    dice: list[Die] = []
+    tokens: list[Token] = []
+    for x0, x1 in view_columns(frame):
+        view = frame[:, x0:x1]
+        ref_view = None if reference is None else reference[:, x0:x1]
+        found_dice, found_tokens = _read_view(view, calibration, ref_view)
+        for (bx, by, bw, bh), sides, value, conf in found_dice:
+            box = (bx + x0, by, bw, bh)
+            dice.append(Die(box, sides, value, conf, zone(box)))
+        for (bx, by, bw, bh), face, conf in found_tokens:
+            box = (bx + x0, by, bw, bh)
+            tokens.append(Token(box, face, conf, zone(box)))
+    dice.sort(key=lambda d: (d.bbox[0], d.bbox[1]))
+    tokens.sort(key=lambda t: (t.bbox[0], t.bbox[1]))
+    return TableReading(w, h, tuple(dice), tuple(tokens))
+
+
+#: what ``_read_view`` finds: (box, sides, value, confidence) and (box, face, confidence)
+_FoundDie = tuple[BBox, int | None, int | None, float]
+_FoundToken = tuple[BBox, str | None, float]
+
+
+def _read_view(frame: np.ndarray, calibration: Calibration | None, reference: np.ndarray | None
+               ) -> tuple[list[_FoundDie], list[_FoundToken]]:
+    """``read_table`` on one view: dice as (box, sides, value, confidence) and tokens as (box, face,
+    confidence), boxes in the view's pixels."""
+    h, w = frame.shape[:2]
+    work, scale = working_image(frame)
+    ref_work = None if reference is None else working_image(reference)[0]
     gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
     faces = [f for f in group_faces(find_pips(work, gray), work) if f.value is not None]
     tray = np.median(work.reshape(-1, 3)[::7], axis=0)
@@ -172,10 +231,7 @@ def read_table(frame: np.ndarray, *, calibration: Calibration | None = None, zon
         x1, y1 = min(w, round(x + bw)), min(h, round(y + bh))
         return (x0, y0, max(1, x1 - x0), max(1, y1 - y0))
 
-    def zone(box: BBox) -> str:
-        return zones.zone_of((box[0] + box[2] / 2) / w, (box[1] + box[3] / 2) / h)
-
-    side = max(work.shape[:2])
+    side = view_side(work.shape)
     fg = foreground(work, ref_work)
     bodies = find_bodies(fg, min_side=side / 80, max_side=side / 5)
     # a round object clearly larger than the pip pattern it holds is a printed token (a skull's eyes
@@ -188,7 +244,7 @@ def read_table(frame: np.ndarray, *, calibration: Calibration | None = None, zon
 
     faces = [f for f in faces if not any(inside(f, b) and max(b.box[2:]) > 1.25 * f.box[2]
                                          for b in tokens_first)]
-    dice: list[Die] = []
+    dice: list[_FoundDie] = []
     for f in faces:
         box = to_frame(f.box)
         value, conf = f.value, f.confidence
@@ -199,10 +255,10 @@ def read_table(frame: np.ndarray, *, calibration: Calibration | None = None, zon
             label, taught = calibration.classify(frame[y0 : y0 + ch, x0 : x0 + cw], kind="face")
             if label is not None and taught >= 0.75:
                 value, conf, box = int(label), taught, (x0, y0, cw, ch)
-        dice.append(Die(box, 6, value, conf, zone(box)))
+        dice.append((box, 6, value, conf))
 
     # objects without a read face: unknown dice (Vision II reads them when installed) or tokens
-    tokens: list[Token] = []
+    tokens: list[_FoundToken] = []
     if faces:
         fside = float(np.median([f.box[2] for f in faces]))
         min_side, max_side = 0.6 * fside, 2.6 * fside
@@ -224,7 +280,7 @@ def read_table(frame: np.ndarray, *, calibration: Calibration | None = None, zon
             close = _read_closer(frame, b.box, scale)
             if close is not None:
                 box = to_frame(close.box)
-                dice.append(Die(box, 6, close.value, close.confidence * 0.95, zone(box)))
+                dice.append((box, 6, close.value, close.confidence * 0.95))
                 continue
         if b.circularity < TOKEN_ROUNDNESS and not min_side <= max(b.box[2:]) <= max_side:
             continue
@@ -235,25 +291,23 @@ def read_table(frame: np.ndarray, *, calibration: Calibration | None = None, zon
         crop = frame[y0 : y0 + ch, x0 : x0 + cw]
         if calibration is not None and calibration.has("token") and b.circularity >= TOKEN_ROUNDNESS:
             label, conf = calibration.classify(crop, kind="token")
-            tokens.append(Token(box, label, conf, zone(box)))
+            tokens.append((box, label, conf))
             continue
         if calibration is not None and calibration.has("face"):
             label, conf = calibration.classify(crop, kind="face")
             if label is not None and label.isdigit():
-                dice.append(Die(box, None, int(label), conf, zone(box)))
+                dice.append((box, None, int(label), conf))
                 continue
         if b.circularity >= TOKEN_ROUNDNESS:
-            tokens.append(Token(box, None, 0.2, zone(box)))
+            tokens.append((box, None, 0.2))
             continue
         sides, value, conf = None, None, 0.1
         if poly is not None:
             got = poly(crop)
             sides, value = got.sides, got.value
             conf = min(float(got.sides_confidence), float(got.value_confidence)) if value is not None else 0.1
-        dice.append(Die(box, sides, value, conf, zone(box)))
-    dice.sort(key=lambda d: (d.bbox[0], d.bbox[1]))
-    tokens.sort(key=lambda t: (t.bbox[0], t.bbox[1]))
-    return TableReading(w, h, tuple(dice), tuple(tokens))
+        dice.append((box, sides, value, conf))
+    return dice, tokens
 
 
 def _lone_light_pip_is_a_die(frame: np.ndarray, work: np.ndarray, face: Face, scale: float) -> bool:

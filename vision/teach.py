@@ -197,10 +197,11 @@ class Calibration:
 
 def object_crop(image: np.ndarray) -> np.ndarray:
     """The one object of a frame cropped square (with a small margin), or the image if it is a crop."""
+    from vision.pips import view_side
     from vision.table import find_bodies, foreground, working_image
 
     work, scale = working_image(image)
-    side = max(work.shape[:2])
+    side = view_side(work.shape)
     bodies = find_bodies(foreground(work), min_side=side / 30, max_side=side / 2.5)
     if not bodies:
         return image
