@@ -136,6 +136,20 @@ def view_side(shape: tuple[int, ...]) -> int:
     return min(max(h, w), round(4 * min(h, w) / 3))
 
 
+def missing_corners(face: Face) -> Points:
+    """Where a larger d6 layout would put pips that a face of 2 or 3 pips lacks: the corners of its
+    other diagonal (a 4, 5 or 6 has pips there), in working pixels. Empty for other faces: a 4, 5 or
+    6 shows its four corner pips, and every pip a larger layout adds lies between them."""
+    n = len(face.pips)
+    if n not in (2, 3) or face.value is None:
+        return []
+    pts = [(p.x, p.y) for p in face.pips]
+    cx, cy = sum(x for x, _ in pts) / n, sum(y for _, y in pts) / n
+    (x0, y0), (x1, y1) = max(combinations(pts, 2), key=lambda pq: math.dist(*pq))
+    hx, hy = (x1 - x0) / 2, (y1 - y0) / 2       # centre to a corner pip; the other diagonal is at 90 deg
+    return [(cx - hy, cy + hx), (cx + hy, cy - hx)]
+
+
 def _block_size(shape: tuple[int, ...]) -> int:
     side = view_side(shape)
     b = int(side / 16) | 1

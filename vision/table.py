@@ -16,7 +16,7 @@ import numpy as np
 
 from vision import _cv
 from vision.errors import InvalidVisionInput
-from vision.pips import Face, chroma, find_pips, group_faces, view_side
+from vision.pips import Face, chroma, find_pips, group_faces, missing_corners, view_side
 from vision.reading import BBox, Die, TableReading, Token
 from vision.zones import Zones
 
@@ -28,6 +28,8 @@ if TYPE_CHECKING:
 WORK_SIDE = 640
 #: smaller frames (crops) are enlarged to this long side
 MIN_WORK_SIDE = 320
+#: a pip is measured when its centre lies this many pip radii inside the frame border
+BORDER_PIPS = 2.0
 #: frames above this many pixels are refused (a 12 MP photo is 12e6; 50e6 leaves room)
 MAX_PIXELS = 50_000_000
 #: area / enclosing-circle area above which an object is a round token, not a die (square: 0.64)
@@ -224,6 +226,7 @@ def _read_view(frame: np.ndarray, calibration: Calibration | None, reference: np
     faces = [f for f in faces if not _lone_light_pip_is_a_die(frame, work, f, scale)
              and not _light_symbol_off_tray(work, f, tray)]
     faces = _side_faces_dropped(_drop_overlaps(faces))
+    faces = [f for f in faces if not _cut_by_border(f, work.shape)]
 
     def to_frame(box: tuple[float, float, float, float]) -> BBox:
         x, y, bw, bh = (v / scale for v in box)
@@ -308,6 +311,24 @@ def _read_view(frame: np.ndarray, calibration: Calibration | None, reference: np
             conf = min(float(got.sides_confidence), float(got.value_confidence)) if value is not None else 0.1
         dice.append((box, sides, value, conf))
     return dice, tokens
+
+
+def _cut_by_border(face: Face, shape: tuple[int, ...]) -> bool:
+    """Whether a face may have pips outside the picture (a die partly outside it): it is then not read
+    at all, rather than read wrong (a column of a 6 at the border reads as a 3).
+
+    A pip is measured when it lies ``BORDER_PIPS`` radii inside the border. A 2 or 3 is cut when the
+    corners of its other diagonal, where a 4, 5 or 6 has pips (``missing_corners``), are not that far
+    inside: those pips could not have been seen. A lone pip measured whole is the centre of its face:
+    a larger layout adds pips in pairs around it, one of each pair inside the picture, and none is
+    there. A 4, 5 or 6 shows its corners, and a larger layout adds pips between them."""
+    H, W = shape[:2]
+    r = float(np.median([p.r for p in face.pips]))
+    m = BORDER_PIPS * r
+    if len(face.pips) == 1:
+        p = face.pips[0]
+        return min(p.x, p.y, W - p.x, H - p.y) < m
+    return any(x < m or y < m or x > W - m or y > H - m for x, y in missing_corners(face))
 
 
 def _lone_light_pip_is_a_die(frame: np.ndarray, work: np.ndarray, face: Face, scale: float) -> bool:

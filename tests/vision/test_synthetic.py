@@ -149,3 +149,38 @@ def test_non_pip_dice_are_unknown_and_go_to_vision_ii_when_installed(monkeypatch
     reading = read_table(img)
     assert [(d.sides, d.value) for d in reading.dice] == [(8, 7), (6, 3)]
     assert reading.dice[0].confidence == 0.8 and len(crops) == 1 and crops[0][0] >= 50
+
+
+def test_a_die_cut_by_the_frame_border_is_not_read():
+    """Half a 6 (one column of pips) inside the picture would read 3 or 2: nothing is reported instead."""
+    img = synth.tray(kind="felt", seed=6)
+    synth.draw_die(img, 640 - 8, 200, 56, 6, angle=90, shadow=False)     # a column of 3 pips inside
+    synth.draw_die(img, 320, -6, 56, 6, shadow=False)                    # the top row outside
+    synth.draw_die(img, 300, 300, 56, 5)
+    reading = read_table(img)
+    assert [(d.value, d.sides) for d in reading.dice] == [(5, 6)], reading.dice
+    # the same 6s moved inside are read
+    img = synth.tray(kind="felt", seed=6)
+    synth.draw_die(img, 640 - 40, 200, 56, 6, angle=90, shadow=False)
+    synth.draw_die(img, 320, 40, 56, 6, shadow=False)
+    assert sorted(d.value for d in read_table(img).dice) == [6, 6]
+
+
+def test_a_one_near_the_border_is_read():
+    """A lone centre pip seen whole is a 1 even when the face's edge is cut: a larger layout would add
+    pips in pairs around it, one of each pair inside the picture."""
+    img = synth.tray(kind="felt", seed=7)
+    synth.draw_die(img, 320, 480 - 14, 56, 1, shadow=False)
+    assert [d.value for d in read_table(img).dice] == [1]
+
+
+def test_a_wide_frame_is_read_at_full_size():
+    """Two 640x480 views side by side (the demo photos): small pips stay measurable; each view's
+    edges are borders (a die cut by the seam is not read)."""
+    img = np.hstack([synth.tray(kind="wood", seed=8), synth.tray(kind="felt", seed=9)])
+    for i, v in enumerate(range(1, 7)):
+        synth.draw_die(img, 70 + 200 * i, 150 + 150 * (i % 2), 30, v, angle=11 * v)
+    synth.draw_die(img, 640 + 6, 420, 40, 6, angle=90, shadow=False)      # cut by the seam
+    reading = read_table(img)
+    assert [d.value for d in reading.dice] == [1, 2, 3, 4, 5, 6], reading.dice
+    assert [d.zone for d in reading.dice] == ["p0"] * 3 + ["p1"] * 3
