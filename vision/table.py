@@ -226,7 +226,9 @@ def _read_view(frame: np.ndarray, calibration: Calibration | None, reference: np
     faces = [f for f in faces if not _lone_light_pip_is_a_die(frame, work, f, scale)
              and not _light_symbol_off_tray(work, f, tray)]
     faces = _side_faces_dropped(_drop_overlaps(faces))
-    faces = [f for f in faces if not _cut_by_border(f, work.shape)]
+    if scale <= 1.0:
+        # (an enlarged crop is one object cut out of a photo: its border is not the picture's)
+        faces = [f for f in faces if not _cut_by_border(f, work.shape)]
 
     def to_frame(box: tuple[float, float, float, float]) -> BBox:
         x, y, bw, bh = (v / scale for v in box)
