@@ -367,7 +367,27 @@ def group_faces(pips: list[Pip], work: np.ndarray) -> list[Face]:
     groups: dict[int, list[Pip]] = {}
     for i in range(n):
         groups.setdefault(root(i), []).append(pips[i])
-    return _merged([f for g in groups.values() for f in _split_group(g)])
+    return _lone_pips_joined(_merged([f for g in groups.values() for f in _split_group(g)]), pips)
+
+
+def _lone_pips_joined(faces: list[Face], pips: list[Pip]) -> list[Face]:
+    """Grow each face of 2+ pips by pips next to it that no such face holds (lone 1s, pips left out
+    of a group) when they complete a larger layout (``_grown``): pips the colour path did not link (a
+    6 seen at a slant read as a 4 and a 1)."""
+    held = {id(p) for f in faces if len(f.pips) > 1 for p in f.pips}
+    free = [p for p in pips if id(p) not in held]
+    if not free:
+        return faces
+    out: list[Face] = []
+    taken: set[int] = set()
+    for f in faces:
+        if len(f.pips) > 1 and f.value is not None:
+            top = _grown(list(f.pips), [p for p in free if id(p) not in taken])
+            if len(top) > len(f.pips):
+                taken |= {id(p) for p in top}
+                f = _read_group(top)
+        out.append(f)
+    return [f for f in out if len(f.pips) > 1 or id(f.pips[0]) not in taken]
 
 
 def _merged(faces: list[Face]) -> list[Face]:
@@ -413,7 +433,8 @@ def _split_group(group: list[Pip]) -> list[Face]:
     if len(likely) < len(group):
         first = _read_group(likely)
         if first.value is not None and first.confidence >= 0.5:
-            return [first, *_leftovers(group, likely)]
+            top = _grown(likely, [p for p in group if p not in likely])
+            return [_read_group(top), *_leftovers(group, top)]
     if len(group) > 9 or len(likely) > 6:
         # several dice touching (and their sides): split the likely top pips by place, keep the split
         # whose parts read best
@@ -456,6 +477,36 @@ def _split_group(group: list[Pip]) -> list[Face]:
     if best is None:
         return [face]
     return [_read_group(list(best[1])), *_leftovers(group, list(best[1]))]
+
+
+#: a face grown by more pips must fit its larger layout at least this well (a read face: 0.16)
+GROW_FIT = 0.12
+
+
+def _grown(top: list[Pip], others: list[Pip]) -> list[Pip]:
+    """The top face's pips, with the pips of ``others`` that complete a larger d6 layout.
+
+    The pips picked first are the most top-like; a pip of the same face near its edge can look less
+    round (a glint, the edge's shading) and be left out, so a 5 reads as a 4. The largest layout that
+    the top pips and some of the others fit well (``GROW_FIT``) is the face; side-face pips, smaller
+    and flatter, fit no layout with the top pips."""
+    n = len(top)
+    if not 1 < n < 6 or not others:
+        return top
+    cx, cy = sum(p.x for p in top) / n, sum(p.y for p in top) / n
+    span = max(math.hypot(p.x - q.x, p.y - q.y) for p, q in combinations(top, 2))
+    near = [p for p in others if p.dark == top[0].dark and math.hypot(p.x - cx, p.y - cy) <= 1.25 * span]
+    near = sorted(near, key=lambda p: math.hypot(p.x - cx, p.y - cy))[:6]
+    for k in range(min(len(near), 6 - n), 0, -1):
+        fits = []
+        for extra in combinations(near, k):
+            both = [*top, *extra]
+            err = _fit([(p.x, p.y) for p in both], n + k, _median([p.r for p in both]), both)
+            if err <= GROW_FIT:
+                fits.append((err, both))
+        if fits:
+            return min(fits, key=lambda f: f[0])[1]
+    return top
 
 
 def _nearest(q: tuple[float, float], centres: list[tuple[float, float]]) -> int:
