@@ -24,9 +24,9 @@ def test_matteop65_development_sample(photos):
     chosen = [p for p in photo_set("matteop65") if not p.held_out][::4]
     r = vision_eval.evaluate("matteop65", chosen)
     assert r["labelled"] >= 200
-    assert r["found_pct"] >= 98.0, r
-    assert r["right_pct"] >= 96.0, r
-    assert r["phantom_per_100"] <= 8.0, r
+    assert r["found_pct"] >= 99.0, r           # measured 99.21
+    assert r["right_pct"] >= 97.8, r           # measured 98.02
+    assert r["phantom_per_100"] <= 3.0, r      # measured 2.5
 
 
 @pytest.mark.slow
@@ -34,9 +34,9 @@ def test_matteop65_held_out_split(photos):
     chosen = [p for p in photo_set("matteop65") if p.held_out]
     r = vision_eval.evaluate("matteop65", chosen)
     assert r["labelled"] == 246
-    assert r["found_pct"] >= 98.5, r
-    assert r["right_pct"] >= 97.5, r
-    assert r["phantom_per_100"] <= 4.0, r
+    assert r["found_pct"] >= 99.5, r           # measured 100
+    assert r["right_pct"] >= 98.5, r           # measured 98.78
+    assert r["phantom_per_100"] <= 1.3, r      # measured 0 (one phantom in 79 frames is 1.27)
 
 
 @pytest.mark.slow
@@ -44,5 +44,5 @@ def test_translucent_casino_dice_crops(photos):
     """The chase crops: red and blue translucent dice, white pips, ~70 px crops (enlarged)."""
     r = vision_eval.evaluate("chase", photo_set("chase")[::5])
     assert r["frames"] >= 50
-    assert r["found_pct"] >= 85.0, r
-    assert r["right_pct"] >= 40.0, r
+    assert r["found_pct"] >= 87.0, r           # measured 87.5
+    assert r["right_pct"] >= 46.0, r           # measured 46.43
