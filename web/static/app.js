@@ -64,7 +64,10 @@
     if (node) node.hidden = !visible;
   }
 
+  let lastError = null;  // the last error answer shown (a section may explain it in its own words)
+
   function showError(data) {
+    lastError = data || null;
     const box = $("error");
     if (!box) return;
     const code = data && data.error ? data.error : "internal-error";
@@ -736,6 +739,70 @@
     };
   }
 
+  // ------------------------------------------------------------------ settings: teach the table
+
+  function teachStateText(c) {
+    if (!c.calibrated) return t("teach.none");
+    const tokens = c.tokens || {};
+    const lines = [t("teach.state", { alive: tokens.alive || 0, dead: tokens.dead || 0 })];
+    const faces = Object.entries(c.faces || {}).map(([value, n]) => `${value} (${n})`);
+    if (faces.length) lines.push(t("teach.faces", { faces: faces.join(", ") }));
+    if (!tokens.alive !== !tokens.dead) lines.push(t("teach.one_side"));
+    return lines.join(" ");
+  }
+
+  function renderTeach(c) {
+    const line = $("teach-state");
+    line.textContent = teachStateText(c);
+    line.dataset.calibrated = c.calibrated ? "yes" : "no";
+    $("teach-forget").disabled = !c.examples && !c.error;
+    const banner = $("calibration-banner");
+    if (banner && !c.error) banner.hidden = true;
+  }
+
+  function teachResult(text, ok) {
+    const box = $("teach-result");
+    box.textContent = text;
+    box.className = `teach-result ${ok ? "ok" : "failed"}`;
+    box.hidden = false;
+  }
+
+  /** The error of a refused teach/forget, in this section's words when it has them. */
+  function teachFailed() {
+    const code = lastError && lastError.error;
+    teachResult(has(`teach.error.${code}`) ? t(`teach.error.${code}`) : $("error").textContent, false);
+    hideError();
+  }
+
+  async function initTeach() {
+    if (!$("teach")) return;
+    const response = await fetch("/api/calibration");
+    if (response.ok) renderTeach(await response.json());
+    $("teach-button").onclick = async () => {
+      const button = $("teach-button");
+      const label = document.querySelector("input[name=teach-label]:checked").value;
+      button.disabled = true;
+      teachResult(t("teach.busy"), true);
+      try {
+        const done = await act("teach", { kind: "token", label });
+        if (!done) return teachFailed();
+        renderTeach(done);
+        const name = t(`teach.${label}`);
+        teachResult(done.learned === 1 ? t("teach.learned_one", { label: name })
+          : t("teach.learned", { count: done.learned, label: name }), true);
+      } finally {
+        button.disabled = false;
+      }
+    };
+    $("teach-forget").onclick = async () => {
+      if (!window.confirm(t("teach.forget_confirm"))) return;
+      const done = await act("calibration/forget", {});
+      if (!done) return teachFailed();
+      renderTeach(done);
+      teachResult(t("teach.forgotten"), true);
+    };
+  }
+
   // ----------------------------------------------------------------------------- setup page
 
   let games = [];
@@ -960,7 +1027,10 @@
   listeners.push(renderCamera, renderTitle);
   if (PAGE === "table") initTable();
   if (PAGE === "correct") initCorrect();
-  if (PAGE === "settings") listeners.push((s) => renderSnapshotImage(s, true));
+  if (PAGE === "settings") {
+    listeners.push((s) => renderSnapshotImage(s, true));
+    initTeach();
+  }
   const lang = $("lang-toggle");
   if (lang) {
     lang.onclick = (event) => {
