@@ -368,3 +368,54 @@ def test_a_skirmish_roll_shows_its_target_modifiers_and_chance(table: Table, pho
     expect(box).to_contain_text("Con 2 punti eroismo")
     expect(phone.locator("#status")).to_contain_text("Lorien: test di tiro")
     shot(phone, "13-skirmish-check")
+
+
+def test_teach_the_table_from_the_settings_page(table: Table, phone: Page) -> None:
+    """Impostazioni → Insegna al tavolo: Vivo from the camera, then Morto, a tray with no token, forget;
+    with the PIN asked for first. Drawn tokens (vision/synth.py), not photos."""
+    from tests.teach.conftest import tray
+    from vision import Calibration, synth
+
+    assert table.calibration is not None
+    table.camera.frame = tray(["alive"] * 3, seed=1)
+    table.app.config["TABLE_PIN"] = "2468"
+    try:
+        phone.goto(table.url("/settings"))
+        section = phone.locator("#teach")
+        expect(section.locator("h2")).to_have_text("Insegna al tavolo")
+        expect(phone.locator("#teach-state")).to_contain_text("Non calibrato")
+        expect(phone.locator("#teach-forget")).to_be_disabled()
+        phone.locator("#teach-button").scroll_into_view_if_needed()
+        phone.click("#teach-button")
+        expect(phone.locator("#pin-dialog")).to_be_visible()
+        phone.fill("#pin-input", "2468")
+        phone.click("#pin-ok")
+        expect(phone.locator("#teach-result")).to_have_text("Imparati 3 gettoni «Vivo».")
+        expect(phone.locator("#teach-state")).to_contain_text("3 esempi di Vivo, 0 esempi di Morto")
+        expect(phone.locator("#teach-state")).to_contain_text("Insegna anche l'altra faccia")
+
+        table.camera.frame = tray(["dead"] * 2, seed=2)
+        phone.click("label:has(#teach-dead)")
+        phone.click("#teach-button")
+        expect(phone.locator("#teach-result")).to_have_text("Imparati 2 gettoni «Morto».")
+        expect(phone.locator("#teach-state")).to_have_text("Calibrato: 3 esempi di Vivo, 2 esempi di Morto.")
+        assert Calibration.load(table.calibration).labels("token") == ["alive", "dead"]
+        shot(phone, "14-teach-the-table")
+
+        table.camera.frame = synth.tray(seed=3)
+        phone.click("#teach-button")
+        expect(phone.locator("#teach-result")).to_contain_text("Nessun gettone nell'immagine")
+        expect(phone.locator("#teach-result")).to_have_class("teach-result failed")
+        expect(phone.locator("#teach-state")).to_contain_text("3 esempi di Vivo, 2 esempi di Morto")
+
+        phone.once("dialog", lambda dialog: dialog.accept())
+        phone.click("#teach-forget")
+        expect(phone.locator("#teach-result")).to_have_text("Calibrazione dimenticata.")
+        expect(phone.locator("#teach-state")).to_contain_text("Non calibrato")
+        assert not table.calibration.exists()
+
+        phone.goto(table.url("/settings?lang=en"))
+        expect(phone.locator("#teach h2")).to_have_text("Teach the table")
+        expect(phone.locator("#teach-button")).to_have_text("Teach from the camera")
+    finally:
+        table.app.config["TABLE_PIN"] = None
