@@ -189,6 +189,28 @@ def test_tap_a_die_to_correct_it(table: Table, phone: Page) -> None:
     expect(phone.locator("#awaiting")).to_be_visible()
 
 
+def test_a_misread_die_type_is_fixed_on_the_correction_page(table: Table, phone: Page) -> None:
+    from tests.web.test_fix_die import MIXED_SETUP, VALUES, tray
+
+    table.session.new_game("button-goblin", MIXED_SETUP)
+    table.session.offer_reading(tray(d2={"sides": 12}))  # Anna's d10 read as a d12: nothing fits
+    phone.goto(table.url("/correct"))
+    row = phone.locator("#seen-2")
+    expect(row).to_contain_text("Dado 3: d12 9")
+    expect(phone.locator("#seen-dice li")).to_have_count(8)
+    row.locator("select").first.select_option("10")
+    expect(row.locator("select").nth(1)).to_have_value("9")  # the value is kept when the type changes
+    shot(phone, "06b-fix-die-type")
+    row.locator("button.fix").click()
+    expect(phone.locator("#seen-2")).to_contain_text("Dado 3: d10 9")
+    expect(phone.locator("#slot-p0\\.3")).to_have_value("9")  # the slot form follows the new proposal
+    assert table.session.step == 0, "a fix confirms nothing"
+    phone.click("#correct-save")
+    phone.wait_for_url(table.url("/"))
+    last = table.session.snapshot()["history"][-1]
+    assert last["manual"] is True and last["action"] == {"type": "reading", "values": VALUES}
+
+
 def test_control_needs_the_pin_and_the_page_asks_for_it(table: Table, phone: Page) -> None:
     table.session.new_game("button-goblin", D6_SETUP)
     table.session.offer_reading(camera_reading(FIRST_ROLL))
