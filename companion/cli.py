@@ -20,6 +20,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "skirmish": ("companion.skirmish.cli:main", "Skirmish rules: referee a state and an event"),
     "scan": ("companion.scan:main", "read dice and tokens in photos, print JSON"),
     "serve": ("companion.serve:main", "run the companion: camera, buttons and the phone page"),
+    "teach": ("companion.teach:main", "teach the table's tokens (alive/dead) from photos"),
 }
 
 USAGE = "usage: goblin-companion COMMAND [ARGS...]\n\ncommands:\n" + "\n".join(

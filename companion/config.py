@@ -14,6 +14,7 @@ Example (every value shown is the default; ``goblin-companion serve --print-conf
     replay = ""               # photos a bare "replay" (or auto without a camera) shows; "" : the demo
     frame_interval = 0.2      # seconds between replayed frames
     photo_seconds = 5.0       # seconds each replayed photo stays
+    calibration = ""          # the taught tokens and faces (teach mode); "" : <state dir>/calibration.json
 
     [buttons]
     enabled = true
@@ -65,6 +66,7 @@ class CameraConfig:
     replay: str = ""
     frame_interval: float = 0.2
     photo_seconds: float = 5.0
+    calibration: str = ""
 
 
 @dataclass(frozen=True)
@@ -117,6 +119,12 @@ class Config:
             return Path(env["STATE_DIRECTORY"].split(":")[0])
         base = env.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
         return Path(base) / "goblin-companion"
+
+    def calibration_path(self, env: Mapping[str, str] | None = None) -> Path:
+        """The calibration file: ``camera.calibration``, else ``calibration.json`` in the state directory."""
+        if self.camera.calibration:
+            return Path(self.camera.calibration).expanduser()
+        return self.state_path(env) / "calibration.json"
 
     def to_json(self) -> dict[str, Any]:
         """Everything but the PIN (the settings page shows this)."""

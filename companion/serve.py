@@ -40,6 +40,7 @@ from dataclasses import dataclass, replace
 from types import FrameType
 from typing import Any
 
+from companion.calibration import Calibrator
 from companion.config import Config, ConfigError, load_config
 from companion.errors import GoblinError
 from companion.session import TableSession
@@ -101,15 +102,17 @@ def still_frames(state: StillState | None, frame: Frame) -> StillState:
     return StillState(state.still + 1 >= STILL_FRAMES, state.still + 1, thumb)
 
 
-def vision_reader(config: Config) -> tuple[Reader, Annotator]:
-    """``vision.read_table`` with the configured zones, and ``vision.annotate``."""
+def vision_reader(config: Config, calibration: Callable[[], Any] | None = None) -> tuple[Reader, Annotator]:
+    """``vision.read_table`` with the configured zones and the table's calibration at the time of each
+    reading (``calibration() -> vision.Calibration or None``), and ``vision.annotate``."""
     vision = _vision("read_table", "annotate", "Zones")
     if vision is None:
         raise ConfigError("the vision package (read_table, annotate, Zones) is not installed")
     zones = vision.Zones.from_json(config.zones)
 
     def read(frame: Frame) -> Any:
-        return vision.read_table(frame, zones=zones)
+        taught = calibration() if calibration is not None else None
+        return vision.read_table(frame, zones=zones, calibration=taught)
 
     return read, vision.annotate
 
@@ -150,6 +153,12 @@ class VisionWorker:
     reader, annotator, settle
         Injected vision (defaults: ``vision.read_table`` with the configured zones, ``vision.annotate``,
         ``vision.settle_step``), so tests can pass their own reader.
+    calibration
+        ``() -> vision.Calibration or None``: the table's taught tokens and faces, asked for at each
+        reading (teaching from the page takes effect at the next one). Used by the default reader.
+
+    Every reading offered carries ``"zones"``: the names of the configured zones, so a game can tell
+    "no token in the toss zone" from "no toss zone".
     """
 
     def __init__(
@@ -161,6 +170,7 @@ class VisionWorker:
         annotator: Annotator | None = None,
         settle: Settle | None = None,
         config: Config | None = None,
+        calibration: Callable[[], Any] | None = None,
         timeout: float = 1.0,
     ) -> None:
         self.session = session
@@ -168,7 +178,7 @@ class VisionWorker:
         self.config = config or Config()
         if reader is None:
             if _vision("read_table", "annotate", "Zones") is not None:
-                reader, default_annotator = vision_reader(self.config)
+                reader, default_annotator = vision_reader(self.config, calibration)
                 annotator = annotator or default_annotator
             else:
                 log.warning("vision is not installed: the camera picture is shown, nothing is read")
@@ -227,6 +237,7 @@ class VisionWorker:
         self._shown = self._scene
         result = self.reader(frame)
         reading = result.to_json() if hasattr(result, "to_json") else dict(result)
+        reading.setdefault("zones", list(self.config.zones))
         image = frame
         if self.annotator is not None:
             try:
@@ -384,6 +395,7 @@ class Companion:
         self.state_dir = config.state_path()
         self.store = Store(self.state_dir)
         self.session = TableSession(self.store)
+        self.calibrator = Calibrator(config.calibration_path(), frames=self._latest_frame)
         self.buttons: Any = None
         self.led: Any = None
         self.led_follower: LedFollower | None = None
@@ -406,7 +418,7 @@ class Companion:
             self.session.set_camera_status({"state": "starting", "message": f"camera {choice.source.name}",
                                             "source": choice.source.name})
             self.worker = VisionWorker(self.session, self.holder, reader=reader, annotator=annotator,
-                                       settle=settle, config=config)
+                                       settle=settle, config=config, calibration=self.calibrator.current)
             if config.buttons.enabled:
                 self.buttons = self._buttons(pin_factory, button_clock, button_poll)
             if config.led.enabled:
@@ -419,6 +431,12 @@ class Companion:
 
     def _watchdog(self) -> None:
         self.notifier.watchdog()
+
+    def _latest_frame(self) -> Frame | None:
+        """The camera's latest frame (what the players teach from), or None before the first."""
+        holder = getattr(self, "holder", None)
+        latest = holder.latest() if holder is not None else None
+        return None if latest is None else latest[1]
 
     def _buttons(self, pin_factory: Any, clock: Callable[[], float] | None, poll: float | None) -> Any:
         from hardware.buttons import TableButtons
@@ -446,10 +464,11 @@ class Companion:
         web = importlib.import_module("web")
         settings = self.config.to_json()
         settings["state_file"] = str(self.store.path)
+        settings["camera"] = dict(settings["camera"], calibration=str(self.calibrator.path))
         settings["camera"] = dict(settings["camera"], chosen=self.capture.source.name,
                                   reason=self.camera_reason)
         return web.create_app({"TABLE_PIN": self.config.pin or None, "DEFAULT_LANG": self.config.language},
-                              session=self.session, settings=settings)
+                              session=self.session, settings=settings, calibrator=self.calibrator)
 
     def start(self) -> Companion:
         self.capture.start()
@@ -551,6 +570,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     return run(companion)
 
 
+def _calibration_line(state: Mapping[str, Any]) -> dict[str, Any]:
+    return {"file": state["file"], "examples": state["examples"], "error": state["error"]}
+
+
 def run(companion: Companion) -> int:
     """Serve until SIGTERM or Ctrl-C; the event log is already safe after every confirmed step."""
     from waitress.server import create_server
@@ -583,6 +606,7 @@ def run(companion: Companion) -> int:
                       "camera": companion.capture.source.name, "camera_reason": companion.camera_reason,
                       "state": str(companion.store.path), "game": companion.session.snapshot()["game"],
                       "step": companion.session.step, "buttons": companion.buttons is not None,
+                      "calibration": _calibration_line(companion.calibrator.state()),
                       "pid": os.getpid()}), flush=True)
     companion.notifier.ready(f"serving {urls[0]}")
     started = time.monotonic()

@@ -37,6 +37,9 @@ log = logging.getLogger(__name__)
 #: Camera states the page knows.
 CAMERA_STATES: Final = ("starting", "ok", "lost", "retrying", "stopped", "none")
 
+#: Die types a person may give a die the camera saw (``fix_die``).
+DIE_SIDES: Final = (4, 6, 8, 10, 12, 20)
+
 
 class StaleStep(IllegalAction):
     """A request made for a step the table has left (another phone or a button was quicker)."""
@@ -101,6 +104,7 @@ class TableSession:
         self._proposal: dict[str, Any] | None = None
         self._proposal_state: Any = None
         self._reading: dict[str, Any] | None = None
+        self._seen: dict[str, Any] | None = None
         self._image: bytes | None = None
         self._camera: dict[str, Any] = {"state": "none", "message": ""}
         self._notice: str | None = None
@@ -141,6 +145,7 @@ class TableSession:
         self._proposal = None
         self._proposal_state = None
         self._reading = None
+        self._seen = None
         self._notice = None
         self._message = None
 
@@ -300,7 +305,8 @@ class TableSession:
             self._check_step(step)
             self._need_game()
             if self._proposal is not None:
-                return self._commit(self._proposal["action"], "camera", new_state=self._proposal_state,
+                source: Source = "manual" if self._proposal.get("fixed") else "camera"
+                return self._commit(self._proposal["action"], source, new_state=self._proposal_state,
                                     proposal=self._proposal)
             if self._selected is not None:
                 return self._commit(self._current_choices()[self._selected].action, "choice")
@@ -387,31 +393,75 @@ class TableSession:
             raise InvalidInput(f"image must be JPEG bytes, not {type(image).__name__}")
         plain = _plain(dict(reading))
         with self._lock:
-            proposal: dict[str, Any] | None = None
-            proposal_state: Any = None
-            why = "nothing is expected now"
-            if self._flow is not None and self._flow.expects(self._state()) is not None:
-                try:
-                    action = self._flow.propose(self._state(), plain)
-                except Exception as error:
-                    raise InvalidInput(f"the reading does not fit the game: {error}") from error
-                why = "the reading does not fit what is expected"
-                if action is not None:
-                    try:
-                        proposal_state = self._flow.apply(self._state(), action)
-                    except GoblinError as error:
-                        why = f"the proposal does not apply: {error}"
-                        log.warning("camera proposal %s does not apply: %s", action, error)
-                    else:
-                        proposal = {"action": _plain(dict(action)), "reading": plain,
-                                    "image": image is not None}
-            self._proposal, self._proposal_state = proposal, proposal_state
-            self._reading = {"dice": len(plain.get("dice") or ()), "tokens": len(plain.get("tokens") or ()),
-                             "fits": proposal is not None, "why": None if proposal is not None else why}
+            self._propose(plain, image=image is not None)
             if image is not None:
                 self._image = bytes(image)
             self._bump()
             return self.snapshot()
+
+    def fix_die(self, index: int, *, sides: int | None = None, value: int | None = None,
+                remove: bool = False, step: int | None = None) -> dict[str, Any]:
+        """A person fixes one die of the camera's last reading: its type and value, or that it is no die
+        at all (``remove``). The reading is proposed again as if the camera had read it so, and CONFIRM
+        then logs it as manual. Nothing is confirmed here."""
+        with self._lock:
+            self._check_step(step)
+            self._need_game()
+            if self._seen is None:
+                raise IllegalAction("the camera has read nothing to fix yet: enter the values by hand")
+            reading, image = self._seen["reading"], self._seen["image"]
+            dice = list(reading.get("dice") or [])
+            index = _check_int(index, "die index")
+            if not 0 <= index < len(dice) or not isinstance(dice[index], dict):
+                raise InvalidInput(f"no die {index}: the camera saw {len(dice)} dice"
+                                   + (f" (0..{len(dice) - 1})" if dice else ""))
+            if remove:
+                del dice[index]
+            else:
+                sides = _check_int(sides, "sides")
+                value = _check_int(value, "value")
+                if sides not in DIE_SIDES:
+                    raise InvalidInput(f"a die has {', '.join(map(str, DIE_SIDES))} sides, not {sides}")
+                if not 1 <= value <= sides:
+                    raise InvalidInput(f"a d{sides} shows 1..{sides}, not {value}")
+                dice[index] = {**dice[index], "sides": sides, "value": value, "confidence": 1.0,
+                               "sides_confidence": 1.0, "value_confidence": 1.0, "manual": True}
+            self._propose({**reading, "dice": dice}, image=image, fixed=True)
+            self._bump()
+            return self.snapshot()
+
+    def _propose(self, plain: dict[str, Any], *, image: bool, fixed: bool = False) -> None:
+        """Make ``plain`` (a reading, with an ``image`` of its own or not) the table's current one, and
+        its proposal if it fits."""
+        proposal: dict[str, Any] | None = None
+        proposal_state: Any = None
+        why = "nothing is expected now"
+        if self._flow is not None and self._flow.expects(self._state()) is not None:
+            try:
+                action = self._flow.propose(self._state(), plain)
+            except Exception as error:
+                raise InvalidInput(f"the reading does not fit the game: {error}") from error
+            why = "the reading does not fit what is expected"
+            if action is not None:
+                try:
+                    proposal_state = self._flow.apply(self._state(), action)
+                except GoblinError as error:
+                    why = f"the proposal does not apply: {error}"
+                    log.warning("camera proposal %s does not apply: %s", action, error)
+                else:
+                    proposal = {"action": _plain(dict(action)), "reading": plain,
+                                "image": image}
+                    if fixed:
+                        proposal["fixed"] = True
+        self._proposal, self._proposal_state = proposal, proposal_state
+        self._seen = {"reading": plain, "image": image}
+        dice = [(i, d) for i, d in enumerate(plain.get("dice") or ()) if isinstance(d, dict)]
+        self._reading = {"dice": len(plain.get("dice") or ()), "tokens": len(plain.get("tokens") or ()),
+                         "fits": proposal is not None, "why": None if proposal is not None else why,
+                         "fixed": fixed,
+                         "seen": [{"index": i, "sides": d.get("sides"), "value": d.get("value"),
+                                   "zone": d.get("zone"), "manual": bool(d.get("manual"))}
+                                  for i, d in dice]}
 
     def note(self, message: str) -> None:
         """Show a passing message (e.g. why a button press did nothing) until the table moves on."""

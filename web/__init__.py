@@ -1,8 +1,8 @@
 """The phone page: a thin Flask layer over the table session (app factory, JSON API, live updates).
 
-``create_app(config=None, *, session=None, settings=None)`` builds the app; the composition root
-(``companion/serve.py``) passes the ``TableSession`` it owns. Views call one session method each and
-serialise its result: there is no rules logic here.
+``create_app(config=None, *, session=None, settings=None, calibrator=None)`` builds the app; the
+composition root (``companion/serve.py``) passes the ``TableSession`` and the ``Calibrator`` it owns.
+Views call one session method each and serialise its result: there is no rules logic here.
 
 Configuration keys (``app.config``):
 
@@ -23,7 +23,7 @@ from typing import Any, Final
 from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 
-from web import api, errors, i18n, pages, stream
+from web import api, calibration, errors, i18n, pages, stream
 from web.stream import stop_streams
 
 __all__ = ["EXTENSION", "create_app", "public_settings", "stop_streams"]
@@ -46,6 +46,7 @@ def create_app(
     *,
     session: Any = None,
     settings: Mapping[str, Any] | None = None,
+    calibrator: Any = None,
 ) -> Flask:
     """The companion's Flask app.
 
@@ -57,6 +58,9 @@ def create_app(
         The ``companion.session.TableSession`` to drive. Required.
     settings:
         What the settings page shows read-only (camera, zones, pins, port...), as JSON.
+    calibrator:
+        The table's ``companion.calibration.Calibrator`` (teach mode: Settings -> "Insegna al tavolo"
+        and ``/api/calibration``); None: no teach section, and those endpoints answer 404.
     """
     if session is None:
         raise ValueError("create_app needs the table session: create_app(session=TableSession(...))")
@@ -77,10 +81,12 @@ def create_app(
         app.json.sort_keys = False  # keep the session's order: version and step first
     app.extensions[EXTENSION] = session
     app.extensions["goblin.settings"] = public_settings(settings or {})
+    app.extensions[calibration.EXTENSION] = calibrator
     app.extensions[stream.STOP] = threading.Event()
     i18n.init_app(app)
     errors.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(stream.bp)
+    app.register_blueprint(calibration.bp)
     return app

@@ -232,6 +232,20 @@ def correct(data: dict[str, Any]) -> Response:
     return jsonify(table().correct(action, step=step_of(data)))
 
 
+@bp.post("/fix-die")
+@control
+def fix_die(data: dict[str, Any]) -> Response:
+    index = _int_field(data, "index", required=True)
+    remove = data.get("remove", False)
+    if not isinstance(remove, bool):
+        raise InvalidInput(f"\"remove\" must be true or false, not {remove!r}")
+    if remove:
+        return jsonify(table().fix_die(index, remove=True, step=step_of(data)))
+    sides = _int_field(data, "sides", required=True)
+    value = _int_field(data, "value", required=True)
+    return jsonify(table().fix_die(index, sides=sides, value=value, step=step_of(data)))
+
+
 @bp.post("/undo")
 @control
 def undo(data: dict[str, Any]) -> Response:

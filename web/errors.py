@@ -13,6 +13,8 @@ status  ``error``              when
 405     ``method-not-allowed`` e.g. GET on a control action
 409     ``stale-step``         the page acted on an old step (``StaleStep``): nothing changed
 409     ``illegal-action``     well-formed, but the rules forbid it now (``IllegalAction``)
+409     ``nothing-to-teach``   teach mode: no token (or die) in the camera's picture
+409     ``no-picture``         teach mode: the camera has no picture yet
 409     ``ambiguous-action``   the input could mean more than one thing (``AmbiguousAction``)
 500     ``internal-error``     a bug; the detail names the exception, never an HTML page
 ======  =====================  ==================================================================
@@ -52,7 +54,8 @@ def domain_status(error: GoblinError) -> tuple[int, str]:
     if isinstance(error, AmbiguousAction):
         return 409, "ambiguous-action"
     if isinstance(error, IllegalAction):
-        return 409, "illegal-action"
+        code = getattr(error, "code", None)  # a more precise code the page translates (teach mode)
+        return 409, code if isinstance(code, str) else "illegal-action"
     if isinstance(error, InvalidInput):
         return 400, "invalid-input"
     return 400, "invalid-input"

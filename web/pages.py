@@ -9,6 +9,7 @@ from typing import Any
 from flask import Blueprint, current_app, render_template
 
 from web.api import table, table_url
+from web.calibration import EXTENSION as CALIBRATION
 from web.i18n import translate
 
 bp = Blueprint("pages", __name__)
@@ -24,8 +25,11 @@ def _page(name: str, **context: Any) -> str:
     snapshot = table().snapshot()
     game = snapshot.get("game")
     game_title = translate(f"game.{game}", snapshot.get("title") or game) if game else None
+    calibrator = current_app.extensions.get(CALIBRATION)
+    calibration = calibrator.state() if calibrator is not None else None  # every page: an unreadable file
     return render_template(f"{name}.html", page=name, game=game, game_title=game_title,
-                           has_pin=bool(current_app.config.get("TABLE_PIN")), **context)
+                           has_pin=bool(current_app.config.get("TABLE_PIN")), calibration=calibration,
+                           **context)
 
 
 @bp.get("/")

@@ -1,10 +1,11 @@
 """Goblins: Epic Death at the table: the flow between the rules core and the session.
 
-The camera counts the goblin tokens of each toss (alive / skull) in the ``toss`` zone; the players
-confirm the count on the page or with CONFIRM. Choices (NEXT cycles, CONFIRM applies) cover the phase
-steps, the Cannon, the Epic Death declaration, the heroes to toss for, and the terrains, heroes and
-machines listed in the setup's catalogue; anything else (a terrain not in the catalogue, action-card
-effects) is an action the page's forms send, described under ``view(...)["forms"]``.
+The camera counts the goblin tokens of each toss (alive / skull) in the ``toss`` zone, or on the whole
+tray when no ``toss`` zone is configured; the players confirm the count on the page or with CONFIRM.
+Choices (NEXT cycles, CONFIRM applies) cover the phase steps, the Cannon, the Epic Death declaration,
+the heroes to toss for, and the terrains, heroes and machines listed in the setup's catalogue; anything
+else (a terrain not in the catalogue, action-card effects) is an action the page's forms send,
+described under ``view(...)["forms"]``.
 """
 
 from __future__ import annotations
@@ -222,9 +223,19 @@ class GoblinsFlow:
         tokens = reading.get("tokens")
         if not isinstance(tokens, list):
             return None
+        # With a toss zone, only its tokens count (the reserve lies elsewhere). Without one (the
+        # default zones are the players' halves) every token on the tray counts. A reading that lists
+        # its zones says which; one that does not has a toss zone when a token lies in it.
+        zones = reading.get("zones")
+        if isinstance(zones, list):
+            zoned = want.zone in zones
+        else:
+            zoned = any(isinstance(t, Mapping) and t.get("zone") == want.zone for t in tokens)
         alive = dead = 0
         for token in tokens:
-            if not isinstance(token, Mapping) or token.get("zone", "toss") not in (want.zone, None):
+            if not isinstance(token, Mapping):
+                continue
+            if zoned and token.get("zone", want.zone) not in (want.zone, None):
                 continue
             face = token.get("face")
             if face == "alive":

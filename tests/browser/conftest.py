@@ -15,6 +15,7 @@ from playwright.sync_api import Browser, ConsoleMessage, Page, sync_playwright
 from waitress import wasyncore
 from waitress.server import create_server
 
+from companion.calibration import Calibrator
 from companion.session import TableSession
 from companion.store import Store
 from web import create_app
@@ -26,11 +27,24 @@ PHONE = {"width": 390, "height": 844}
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "browser"
 
 
-class Table:
-    """The server under test: its base URL, app and session."""
+class Camera:
+    """The latest frame the calibrator teaches from (a test sets ``frame``; None: no picture yet)."""
 
-    def __init__(self, base: str, app: Flask, session: TableSession) -> None:
+    def __init__(self) -> None:
+        self.frame: Any = None
+
+    def __call__(self) -> Any:
+        return self.frame
+
+
+class Table:
+    """The server under test: its base URL, app and session, and the camera teach mode looks through."""
+
+    def __init__(self, base: str, app: Flask, session: TableSession, camera: Camera | None = None,
+                 calibration: Path | None = None) -> None:
         self.base, self.app, self.session = base, app, session
+        self.camera = camera or Camera()
+        self.calibration = calibration
 
     def url(self, path: str) -> str:
         return self.base + path
@@ -39,10 +53,12 @@ class Table:
 @pytest.fixture(scope="module")
 def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Table]:
     path = tmp_path_factory.mktemp("browser") / "companion.sqlite3"
+    camera, calibration = Camera(), path.with_name("calibration.json")
     with Store(path) as store:
         session = TableSession(store)
         app = create_app({"SSE_HEARTBEAT": 0.5, "SSE_MAX_SECONDS": 30.0}, session=session,
-                         settings={"camera": {"source": "replay"}, "pins": {"confirm": 17, "next": 27}})
+                         settings={"camera": {"source": "replay"}, "pins": {"confirm": 17, "next": 27}},
+                         calibrator=Calibrator(calibration, frames=camera))
         server = create_server(app, host="127.0.0.1", port=0, threads=24)
         stop = threading.Event()
 
@@ -52,7 +68,8 @@ def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Table]:
 
         thread = threading.Thread(target=serve, daemon=True)
         thread.start()
-        yield Table(f"http://127.0.0.1:{server.effective_port}", app, session)  # type: ignore[union-attr]
+        yield Table(f"http://127.0.0.1:{server.effective_port}", app, session,  # type: ignore[union-attr]
+                    camera, calibration)
         stop.set()
         thread.join(5)
         server.task_dispatcher.shutdown(timeout=2)

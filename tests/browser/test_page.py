@@ -189,6 +189,28 @@ def test_tap_a_die_to_correct_it(table: Table, phone: Page) -> None:
     expect(phone.locator("#awaiting")).to_be_visible()
 
 
+def test_a_misread_die_type_is_fixed_on_the_correction_page(table: Table, phone: Page) -> None:
+    from tests.web.test_fix_die import MIXED_SETUP, VALUES, tray
+
+    table.session.new_game("button-goblin", MIXED_SETUP)
+    table.session.offer_reading(tray(d2={"sides": 12}))  # Anna's d10 read as a d12: nothing fits
+    phone.goto(table.url("/correct"))
+    row = phone.locator("#seen-2")
+    expect(row).to_contain_text("Dado 3: d12 9")
+    expect(phone.locator("#seen-dice li")).to_have_count(8)
+    row.locator("select").first.select_option("10")
+    expect(row.locator("select").nth(1)).to_have_value("9")  # the value is kept when the type changes
+    shot(phone, "06b-fix-die-type")
+    row.locator("button.fix").click()
+    expect(phone.locator("#seen-2")).to_contain_text("Dado 3: d10 9")
+    expect(phone.locator("#slot-p0\\.3")).to_have_value("9")  # the slot form follows the new proposal
+    assert table.session.step == 0, "a fix confirms nothing"
+    phone.click("#correct-save")
+    phone.wait_for_url(table.url("/"))
+    last = table.session.snapshot()["history"][-1]
+    assert last["manual"] is True and last["action"] == {"type": "reading", "values": VALUES}
+
+
 def test_control_needs_the_pin_and_the_page_asks_for_it(table: Table, phone: Page) -> None:
     table.session.new_game("button-goblin", D6_SETUP)
     table.session.offer_reading(camera_reading(FIRST_ROLL))
@@ -368,3 +390,54 @@ def test_a_skirmish_roll_shows_its_target_modifiers_and_chance(table: Table, pho
     expect(box).to_contain_text("Con 2 punti eroismo")
     expect(phone.locator("#status")).to_contain_text("Lorien: test di tiro")
     shot(phone, "13-skirmish-check")
+
+
+def test_teach_the_table_from_the_settings_page(table: Table, phone: Page) -> None:
+    """Impostazioni → Insegna al tavolo: Vivo from the camera, then Morto, a tray with no token, forget;
+    with the PIN asked for first. Drawn tokens (vision/synth.py), not photos."""
+    from tests.teach.conftest import tray
+    from vision import Calibration, synth
+
+    assert table.calibration is not None
+    table.camera.frame = tray(["alive"] * 3, seed=1)
+    table.app.config["TABLE_PIN"] = "2468"
+    try:
+        phone.goto(table.url("/settings"))
+        section = phone.locator("#teach")
+        expect(section.locator("h2")).to_have_text("Insegna al tavolo")
+        expect(phone.locator("#teach-state")).to_contain_text("Non calibrato")
+        expect(phone.locator("#teach-forget")).to_be_disabled()
+        phone.locator("#teach-button").scroll_into_view_if_needed()
+        phone.click("#teach-button")
+        expect(phone.locator("#pin-dialog")).to_be_visible()
+        phone.fill("#pin-input", "2468")
+        phone.click("#pin-ok")
+        expect(phone.locator("#teach-result")).to_have_text("Imparati 3 gettoni «Vivo».")
+        expect(phone.locator("#teach-state")).to_contain_text("3 esempi di Vivo, 0 esempi di Morto")
+        expect(phone.locator("#teach-state")).to_contain_text("Insegna anche l'altra faccia")
+
+        table.camera.frame = tray(["dead"] * 2, seed=2)
+        phone.click("label:has(#teach-dead)")
+        phone.click("#teach-button")
+        expect(phone.locator("#teach-result")).to_have_text("Imparati 2 gettoni «Morto».")
+        expect(phone.locator("#teach-state")).to_have_text("Calibrato: 3 esempi di Vivo, 2 esempi di Morto.")
+        assert Calibration.load(table.calibration).labels("token") == ["alive", "dead"]
+        shot(phone, "14-teach-the-table")
+
+        table.camera.frame = synth.tray(seed=3)
+        phone.click("#teach-button")
+        expect(phone.locator("#teach-result")).to_contain_text("Nessun gettone nell'immagine")
+        expect(phone.locator("#teach-result")).to_have_class("teach-result failed")
+        expect(phone.locator("#teach-state")).to_contain_text("3 esempi di Vivo, 2 esempi di Morto")
+
+        phone.once("dialog", lambda dialog: dialog.accept())
+        phone.click("#teach-forget")
+        expect(phone.locator("#teach-result")).to_have_text("Calibrazione dimenticata.")
+        expect(phone.locator("#teach-state")).to_contain_text("Non calibrato")
+        assert not table.calibration.exists()
+
+        phone.goto(table.url("/settings?lang=en"))
+        expect(phone.locator("#teach h2")).to_have_text("Teach the table")
+        expect(phone.locator("#teach-button")).to_have_text("Teach from the camera")
+    finally:
+        table.app.config["TABLE_PIN"] = None

@@ -159,3 +159,30 @@ def test_setup_schema_is_json():
     schema = FLOW.setup_schema()
     json.dumps(schema)
     assert [f["key"] for f in schema["fields"]][:2] == ["players", "centre"]
+
+
+def test_without_a_toss_zone_every_token_on_the_tray_counts():
+    """The default zones are the players' halves (p0, p1): no "toss" zone. Then every token counts;
+    before the fix no toss was ever proposed, so the players typed every count by hand."""
+    t = Table()
+    t.pick("Face Ladro")
+    assert FLOW.expects(t.state).count == 5
+    halves = [{"face": "alive", "zone": "p0"}] * 2 + [{"face": "dead", "zone": "p1"}] * 3
+    assert FLOW.propose(t.state, {"tokens": halves, "zones": ["p0", "p1"]}) == {
+        "type": "reading", "alive": 2, "dead": 3}
+    # a reading that does not list the zones: no token lies in a toss zone, so there is none
+    assert FLOW.propose(t.state, {"tokens": halves}) == {"type": "reading", "alive": 2, "dead": 3}
+    # every token counts: one the camera cannot read leaves the count to the players
+    unread = [*halves[:4], {"face": None, "zone": "p1"}]
+    assert FLOW.propose(t.state, {"tokens": unread, "zones": ["p0", "p1"]}) is None
+
+
+def test_with_a_toss_zone_only_its_tokens_count():
+    t = Table()
+    t.pick("Face Ladro")
+    reserve = [{"face": "alive", "zone": "reserve"}] * 5
+    # the toss zone is configured but empty: the reserve's five tokens are not a toss
+    assert FLOW.propose(t.state, {"tokens": reserve, "zones": ["toss", "reserve"]}) is None
+    tossed = [{"face": "dead", "zone": "toss"}] * 4 + [{"face": "alive", "zone": "toss"}]
+    assert FLOW.propose(t.state, {"tokens": tossed + reserve, "zones": ["toss", "reserve"]}) == {
+        "type": "reading", "alive": 1, "dead": 4}

@@ -247,7 +247,7 @@ def test_control_actions_need_the_pin(pin_client: FlaskClient, session: TableSes
     assert session.snapshot()["game"] is None
     assert pin_client.post("/api/new-game", json=body, headers={"X-Table-PIN": "4321"}).status_code == 200
     session.offer_reading(camera_reading(FIRST_ROLL))
-    for path in ("/api/confirm", "/api/next", "/api/undo", "/api/correct"):
+    for path in ("/api/confirm", "/api/next", "/api/undo", "/api/correct", "/api/fix-die"):
         error_of(pin_client.post(path, json={"step": 0}), 403, "pin-required")
     assert session.step == 0
     assert pin_client.post("/api/confirm", json={"step": 0, "pin": "4321"}).json["step"] == 1

@@ -6,6 +6,7 @@
   const M = JSON.parse(document.getElementById("messages").textContent);
   const PAGE = document.body.dataset.page;
   const PIN_KEY = "goblin.pin";
+  const DIE_SIDES = [4, 6, 8, 10, 12, 20];  // the types a die the camera saw can be given (session.DIE_SIDES)
   const $ = (id) => document.getElementById(id);
 
   // ------------------------------------------------------------------------------ translation
@@ -64,7 +65,10 @@
     if (node) node.hidden = !visible;
   }
 
+  let lastError = null;  // the last error answer shown (a section may explain it in its own words)
+
   function showError(data) {
+    lastError = data || null;
     const box = $("error");
     if (!box) return;
     const code = data && data.error ? data.error : "internal-error";
@@ -658,8 +662,10 @@
 
   function renderCorrect(s) {
     const fields = $("correct-fields");
-    if (fields.dataset.step === String(s.step) && fields.childElementCount) return;  // keep what is being typed
-    fields.dataset.step = String(s.step);
+    // keep what is being typed, unless the proposal changed (a die the camera saw was fixed)
+    const key = `${s.step}:${JSON.stringify(s.proposal && s.proposal.action)}`;
+    if (fields.dataset.key === key && fields.childElementCount) return;
+    fields.dataset.key = key;
     fields.replaceChildren();
     const e = s.expects;
     show($("correct-none"), !e);
@@ -693,6 +699,50 @@
     if (target && $(target)) $(target).focus();
   }
 
+  /** The dice the camera saw, each with its type and value: a misread type or value is fixed here (or a
+      phantom taken away), and the reading is proposed again with the fix. */
+  function renderSeen(s) {
+    const list = $("seen-dice");
+    const seen = (s.expects && s.expects.kind === "dice" && s.reading && s.reading.seen) || [];
+    const card = $("seen-card");
+    show(card, seen.length > 0);
+    if (!seen.length) return;
+    const key = `${s.step}:${JSON.stringify(seen)}`;
+    if (list.dataset.key === key) return;
+    if (list.dataset.step !== String(s.step)) card.open = !s.reading.fits || !!s.reading.fixed;  // open when it matters
+    list.dataset.key = key;
+    list.dataset.step = String(s.step);
+    list.replaceChildren();
+    for (const die of seen) {
+      const id = `seen-${die.index}`;
+      const sides = el("select", { id: `${id}-sides`, "aria-label": t("correct.seen_type") },
+        el("option", { value: "", text: "d?" }));
+      for (const n of DIE_SIDES) sides.append(el("option", { value: n, text: `d${n}`, selected: die.sides === n ? true : null }));
+      const value = el("select", { id: `${id}-value`, "aria-label": t("correct.seen_value") });
+      const values = () => {
+        const high = Number(sides.value) || 20;
+        const keep = value.value || (die.value ?? "");
+        value.replaceChildren(el("option", { value: "", text: "?" }));
+        for (let n = 1; n <= high; n++) value.append(el("option", { value: n, text: n, selected: String(n) === String(keep) ? true : null }));
+      };
+      sides.onchange = values;
+      values();
+      const what = die.sides ? `d${die.sides} ${die.value ?? "?"}` : `${t("correct.seen_unknown")} ${die.value ?? "?"}`;
+      list.append(el("li", { id, class: die.manual ? "manual" : null },
+        el("span", { class: "seen-read", text: `${t("correct.seen_die", { n: die.index + 1 })}: ${what}` }),
+        sides, value,
+        el("button", { type: "button", class: "fix small", onclick: () => {
+          if (!sides.value || !value.value) {
+            showError({ error: "invalid-input", detail: t("correct.seen_missing") });
+            return;
+          }
+          act("fix-die", { index: die.index, sides: Number(sides.value), value: Number(value.value) });
+        } }, t("correct.seen_fix")),
+        el("button", { type: "button", class: "remove small secondary", onclick: () => act("fix-die", { index: die.index, remove: true }) },
+          t("correct.seen_remove"))));
+    }
+  }
+
   /** Which die a slot is, in words a player can match with the tray: Button Goblin's slots name the
       die's place in the button and its skills; other games' labels stand as the flow wrote them. */
   function slotLabel(s, slot) {
@@ -711,6 +761,7 @@
   }
 
   function initCorrect() {
+    listeners.push(renderSeen);
     listeners.push(renderCorrect);
     listeners.push((s) => renderSnapshotImage(s, false));
     $("correct-form").onsubmit = async (event) => {
@@ -733,6 +784,70 @@
         action = { type: "reading", values };
       }
       if (await act("correct", { action })) location.href = "/";
+    };
+  }
+
+  // ------------------------------------------------------------------ settings: teach the table
+
+  function teachStateText(c) {
+    if (!c.calibrated) return t("teach.none");
+    const tokens = c.tokens || {};
+    const lines = [t("teach.state", { alive: tokens.alive || 0, dead: tokens.dead || 0 })];
+    const faces = Object.entries(c.faces || {}).map(([value, n]) => `${value} (${n})`);
+    if (faces.length) lines.push(t("teach.faces", { faces: faces.join(", ") }));
+    if (!tokens.alive !== !tokens.dead) lines.push(t("teach.one_side"));
+    return lines.join(" ");
+  }
+
+  function renderTeach(c) {
+    const line = $("teach-state");
+    line.textContent = teachStateText(c);
+    line.dataset.calibrated = c.calibrated ? "yes" : "no";
+    $("teach-forget").disabled = !c.examples && !c.error;
+    const banner = $("calibration-banner");
+    if (banner && !c.error) banner.hidden = true;
+  }
+
+  function teachResult(text, ok) {
+    const box = $("teach-result");
+    box.textContent = text;
+    box.className = `teach-result ${ok ? "ok" : "failed"}`;
+    box.hidden = false;
+  }
+
+  /** The error of a refused teach/forget, in this section's words when it has them. */
+  function teachFailed() {
+    const code = lastError && lastError.error;
+    teachResult(has(`teach.error.${code}`) ? t(`teach.error.${code}`) : $("error").textContent, false);
+    hideError();
+  }
+
+  async function initTeach() {
+    if (!$("teach")) return;
+    const response = await fetch("/api/calibration");
+    if (response.ok) renderTeach(await response.json());
+    $("teach-button").onclick = async () => {
+      const button = $("teach-button");
+      const label = document.querySelector("input[name=teach-label]:checked").value;
+      button.disabled = true;
+      teachResult(t("teach.busy"), true);
+      try {
+        const done = await act("teach", { kind: "token", label });
+        if (!done) return teachFailed();
+        renderTeach(done);
+        const name = t(`teach.${label}`);
+        teachResult(done.learned === 1 ? t("teach.learned_one", { label: name })
+          : t("teach.learned", { count: done.learned, label: name }), true);
+      } finally {
+        button.disabled = false;
+      }
+    };
+    $("teach-forget").onclick = async () => {
+      if (!window.confirm(t("teach.forget_confirm"))) return;
+      const done = await act("calibration/forget", {});
+      if (!done) return teachFailed();
+      renderTeach(done);
+      teachResult(t("teach.forgotten"), true);
     };
   }
 
@@ -960,7 +1075,10 @@
   listeners.push(renderCamera, renderTitle);
   if (PAGE === "table") initTable();
   if (PAGE === "correct") initCorrect();
-  if (PAGE === "settings") listeners.push((s) => renderSnapshotImage(s, true));
+  if (PAGE === "settings") {
+    listeners.push((s) => renderSnapshotImage(s, true));
+    initTeach();
+  }
   const lang = $("lang-toggle");
   if (lang) {
     lang.onclick = (event) => {

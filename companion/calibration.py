@@ -1,0 +1,270 @@
+"""The table's calibration (teach mode) as the companion keeps it: one JSON file, taught from the camera.
+
+The vision side (``vision.Calibration``) compares a token's crop with labelled examples taken on this
+table. Here is what the companion adds around it:
+
+- :func:`learn` teaches *every* token of one frame at once (the players lay out several tokens showing
+  the same face), or the one object of a frame for a die face;
+- :class:`Calibrator` owns the file ``<state dir>/calibration.json`` (or ``[camera] calibration``): it
+  loads it at start, gives the vision worker the current calibration, teaches from the camera's latest
+  frame, forgets. A file that cannot be read does not stop the companion: it runs uncalibrated and
+  :meth:`Calibrator.state` says what was wrong (the page shows it). Writes are atomic (temporary file,
+  then a rename) and the unreadable file is kept aside (``calibration.json.unreadable``) when a new
+  one replaces it.
+
+Labels: a token is ``"alive"`` or ``"dead"``; a die face is the value it stands for (``"6"``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import tempfile
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Final, Literal
+
+from companion.errors import IllegalAction, InvalidInput
+
+log = logging.getLogger("companion.calibration")
+
+Kind = Literal["token", "face"]
+KINDS: Final[tuple[Kind, ...]] = ("token", "face")
+TOKEN_LABELS: Final = ("alive", "dead")
+FILE_NAME: Final = "calibration.json"
+#: a token is taught from a tray-coloured canvas this many times its size, so that the vision side
+#: crops the token itself and not a mark printed on it
+CANVAS: Final = 3
+
+Frame = Any
+"""A BGR uint8 HxWx3 numpy array."""
+
+
+class NothingToTeach(IllegalAction):
+    """The picture holds nothing to learn from (no token, no die); nothing was changed."""
+
+    code = "nothing-to-teach"
+
+
+class NoPicture(IllegalAction):
+    """The camera has no frame yet to teach from."""
+
+    code = "no-picture"
+
+
+def check_kind(kind: object) -> Kind:
+    """``kind`` as given, or InvalidInput naming it."""
+    for known in KINDS:
+        if kind == known:
+            return known
+    raise InvalidInput(f"kind must be \"token\" or \"face\", not {kind!r}")
+
+
+def check_label(kind: Kind, label: object) -> str:
+    """The label for ``kind`` (``alive``/``dead`` for tokens, a value like ``6`` for faces)."""
+    if isinstance(label, int) and not isinstance(label, bool) and kind == "face":
+        label = str(label)
+    if not isinstance(label, str) or not label.strip():
+        raise InvalidInput(f"label must be {_labels_for(kind)}, not {label!r}")
+    label = label.strip()
+    if kind == "token" and label not in TOKEN_LABELS:
+        raise InvalidInput(f"label of a token must be \"alive\" or \"dead\", not {label!r}")
+    if kind == "face" and not (label.isdigit() and 1 <= int(label) <= 100):
+        raise InvalidInput(f"label of a die face must be the value it stands for (1..100), not {label!r}")
+    return label
+
+
+def _labels_for(kind: Kind) -> str:
+    return "\"alive\" or \"dead\"" if kind == "token" else "the value the face stands for, like \"6\""
+
+
+def _canvas(frame: Frame, box: tuple[int, int, int, int], tray: Any) -> Frame:
+    """The token's crop on a plain tray-coloured square ``CANVAS`` times its size."""
+    import numpy as np
+
+    x, y, w, h = box
+    side = CANVAS * max(w, h)
+    canvas = np.empty((side, side, 3), np.uint8)
+    canvas[:] = tray
+    oy, ox = (side - h) // 2, (side - w) // 2
+    canvas[oy : oy + h, ox : ox + w] = frame[y : y + h, x : x + w]
+    return canvas
+
+
+def learn(calibration: Any, frame: Frame, *, kind: Kind, label: str) -> tuple[Any, int]:
+    """``(new calibration, examples learned)`` from one frame (BGR uint8 HxWx3; not modified).
+
+    ``kind="token"``: every token found in the frame is an example of ``label`` (put only tokens
+    showing that face under the camera). ``kind="face"``: the one die of the frame (the largest object).
+    Raises :class:`NothingToTeach` when the frame holds no token (no object for a face).
+    """
+    import numpy as np
+
+    from vision import read_table
+
+    kind = check_kind(kind)
+    label = check_label(kind, label)
+    found = read_table(frame)
+    if kind == "face":
+        if not found.dice and not found.tokens:
+            raise NothingToTeach("no die found in the picture: put one die, the face to teach up, "
+                                 "alone on the tray")
+        return calibration.teach(frame, kind="face", label=label), 1
+    if not found.tokens:
+        raise NothingToTeach("no goblin token found in the picture: put the tokens showing one face "
+                             "on the tray, apart from each other")
+    tray = np.median(frame.reshape(-1, 3)[::7], axis=0).astype(np.uint8)
+    for token in found.tokens:
+        calibration = calibration.teach(_canvas(frame, token.bbox, tray), kind="token", label=label)
+    return calibration, len(found.tokens)
+
+
+def summary(calibration: Any) -> dict[str, Any]:
+    """How many examples the calibration holds: ``{"tokens": {"alive": 3, ...}, "faces": {"6": 1}}``."""
+    out: dict[str, Any] = {"examples": 0, "tokens": {}, "faces": {}}
+    if calibration is None:
+        return out
+    for example in calibration.examples:
+        group = out["tokens"] if example.kind == "token" else out["faces"]
+        group[example.label] = group.get(example.label, 0) + 1
+    out["examples"] = len(calibration.examples)
+    return out
+
+
+def load_calibration(path: Path) -> Any:
+    """The calibration in ``path``; None when there is no file; InvalidInput saying why it cannot be read."""
+    from vision import Calibration, InvalidVisionInput
+
+    if not path.exists() and not path.is_symlink():
+        return None
+    try:
+        return Calibration.load(path)
+    except InvalidVisionInput as error:
+        raise InvalidInput(str(error)) from None
+    except Exception as error:  # whatever else is wrong with the file, the table keeps running
+        raise InvalidInput(f"calibration file {str(path)!r} cannot be used "
+                           f"({type(error).__name__}: {error})") from None
+
+
+def save_calibration(calibration: Any, path: Path) -> None:
+    """Write atomically (a temporary file in the same folder, then a rename): a reader, or a power cut,
+    sees the old file or the new one, never half of one."""
+    text = json.dumps(calibration.to_json())
+    tmp: str | None = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+        with os.fdopen(fd, "w", encoding="utf-8") as file:
+            file.write(text)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(tmp, path)
+        tmp = None
+    except OSError as error:
+        raise InvalidInput(f"cannot write the calibration file {str(path)!r}: "
+                           f"{error.strerror or error}") from None
+    finally:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+
+
+class Calibrator:
+    """The table's calibration file and the camera it is taught from; safe to share between threads.
+
+    Parameters
+    ----------
+    path
+        The calibration file (it need not exist).
+    frames
+        ``() -> frame or None``: the camera's latest frame (``None`` before the first one).
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *,
+                 frames: Callable[[], Frame | None] | None = None) -> None:
+        self.path = Path(path)
+        self._frames = frames
+        self._lock = threading.Lock()
+        self._teaching = threading.Lock()
+        self._calibration: Any = None
+        self._error: str | None = None
+        self._learned: dict[str, Any] | None = None
+        self.reload()
+
+    def reload(self) -> None:
+        """Read the file again; a file that cannot be read leaves the table uncalibrated, with the reason."""
+        try:
+            calibration, error = load_calibration(self.path), None
+        except InvalidInput as problem:
+            calibration, error = None, str(problem)
+            log.error("%s; the companion runs without a calibration (tokens are found, not told apart)",
+                      problem)
+        with self._lock:
+            self._calibration, self._error = calibration, error
+
+    def current(self) -> Any:
+        """The calibration the reader uses now (a ``vision.Calibration``), or None."""
+        with self._lock:
+            return self._calibration
+
+    def state(self) -> dict[str, Any]:
+        """What the page shows: ``calibrated``, the counts, the file, and ``error`` when it was unreadable."""
+        with self._lock:
+            calibration, error, learned = self._calibration, self._error, self._learned
+        return {"calibrated": calibration is not None and bool(calibration.examples), **summary(calibration),
+                "file": str(self.path), "error": error, "last": learned}
+
+    def _save(self, calibration: Any) -> None:
+        if self._error is not None and self.path.exists():
+            aside = self.path.with_name(self.path.name + ".unreadable")
+            try:
+                os.replace(self.path, aside)
+                log.warning("the unreadable calibration file is kept as %s", aside)
+            except OSError as error:
+                raise InvalidInput(f"cannot move the unreadable calibration file {str(self.path)!r} "
+                                   f"aside: {error.strerror or error}") from None
+        save_calibration(calibration, self.path)
+
+    def teach(self, frame: Frame, *, kind: object, label: object) -> dict[str, Any]:
+        """Learn from ``frame`` (see :func:`learn`), save, and return :meth:`state` with ``learned``."""
+        from vision import Calibration
+
+        checked = check_kind(kind)
+        text = check_label(checked, label)
+        with self._teaching:  # two phones teaching at once: one after the other, nothing lost
+            with self._lock:
+                base = self._calibration if self._calibration is not None else Calibration()
+            calibration, count = learn(base, frame, kind=checked, label=text)
+            self._save(calibration)
+            with self._lock:
+                self._calibration, self._error = calibration, None
+                self._learned = {"kind": checked, "label": text, "learned": count}
+        log.info("taught %d %s example(s) of %r; saved to %s", count, checked, text, self.path)
+        return {"learned": count, "kind": checked, "label": text, **self.state()}
+
+    def teach_from_camera(self, *, kind: object, label: object) -> dict[str, Any]:
+        """:meth:`teach` from the camera's latest frame."""
+        checked = check_kind(kind)
+        check_label(checked, label)
+        frame = self._frames() if self._frames is not None else None
+        if frame is None:
+            raise NoPicture("the camera has no picture yet: wait for it, then teach again")
+        return self.teach(frame, kind=checked, label=label)
+
+    def forget(self) -> dict[str, Any]:
+        """Forget every example: the file is removed (an unreadable one too) and reading is uncalibrated."""
+        with self._teaching, self._lock:
+            try:
+                self.path.unlink(missing_ok=True)
+            except OSError as error:
+                raise InvalidInput(f"cannot remove the calibration file {str(self.path)!r}: "
+                                   f"{error.strerror or error}") from None
+            self._calibration, self._error, self._learned = None, None, None
+        log.info("calibration forgotten (%s removed)", self.path)
+        return self.state()
+
+    def __repr__(self) -> str:
+        return f"Calibrator({str(self.path)!r})"

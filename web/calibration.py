@@ -1,0 +1,49 @@
+"""Teach mode from the phone: ``/api/calibration``, ``/api/teach``, ``/api/calibration/forget``.
+
+The table's calibration (which token face is alive, which is dead) is taught from the camera's latest
+frame. Views call one ``companion.calibration.Calibrator`` method each; the two POSTs are control
+actions (the table PIN when one is set). Without a calibrator (an app built without a camera) every
+endpoint answers 404 ``not-found`` saying so.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify
+from werkzeug.exceptions import NotFound
+
+from companion.errors import InvalidInput
+from web.api import control
+
+bp = Blueprint("calibration", __name__, url_prefix="/api")
+
+EXTENSION = "goblin.calibration"
+"""``app.extensions[EXTENSION]`` holds the ``Calibrator`` (or None)."""
+
+
+def calibrator() -> Any:
+    found = current_app.extensions.get(EXTENSION)
+    if found is None:
+        raise NotFound("this companion has no camera calibration (it was started without a calibrator)")
+    return found
+
+
+@bp.get("/calibration")
+def calibration() -> Response:
+    return jsonify(calibrator().state())
+
+
+@bp.post("/teach")
+@control
+def teach(data: dict[str, Any]) -> Response:
+    if "label" not in data:
+        raise InvalidInput("the body needs \"label\": \"alive\" or \"dead\" for a token, a value like \"6\" "
+                           "for a die face")
+    return jsonify(calibrator().teach_from_camera(kind=data.get("kind", "token"), label=data["label"]))
+
+
+@bp.post("/calibration/forget")
+@control
+def forget(data: dict[str, Any]) -> Response:
+    return jsonify(calibrator().forget())
