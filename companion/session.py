@@ -15,7 +15,9 @@ code. What it owns:
 
 Thread-safe: GPIO callbacks, the vision worker and the web server's threads call in at once, so every
 public method runs under one re-entrant lock. Errors (``companion.errors``) leave everything as it was;
-``step=`` arguments guard against a phone acting on a table that moved on (:class:`StaleStep`).
+``step=`` arguments guard against a phone acting on a table that moved on (:class:`StaleStep`);
+``position=`` (the snapshot's ``"position"``) also tells apart two steps of the same count, one of
+them undone.
 """
 
 from __future__ import annotations
@@ -180,13 +182,26 @@ class TableSession:
             raise IllegalAction("no game is being played: start one first")
         return self._flow
 
-    def _check_step(self, step: int | None) -> None:
-        if step is None:
-            return
-        _check_int(step, "step")
-        current = len(self._events)
-        if step != current:
-            raise StaleStep(f"step {step} is stale: the table is at step {current}")
+    def _position(self) -> str:
+        """Which confirmed position the table is at: the game, the step, and the last event's identity.
+
+        Unlike the step count, it changes when a step is undone and another one confirmed in its place,
+        so a phone that missed both cannot act on a table it never saw."""
+        last = self._events[-1].id if self._events else 0
+        return f"{self._game_id or 0}:{len(self._events)}:{last}"
+
+    def _check_step(self, step: int | None, position: str | None = None) -> None:
+        if step is not None:
+            _check_int(step, "step")
+            current = len(self._events)
+            if step != current:
+                raise StaleStep(f"step {step} is stale: the table is at step {current}")
+        if position is not None:
+            if not isinstance(position, str):
+                raise InvalidInput(f"position must be the snapshot's \"position\" text, not {position!r}")
+            if position != self._position():
+                raise StaleStep(f"position {position} is stale: the table is at {self._position()} "
+                                "(a step was undone or a game started since the page showed it)")
 
     def _current_choices(self) -> list[Choice]:
         if self._choices is None:
@@ -221,6 +236,7 @@ class TableSession:
         return {
             "version": self._version,
             "step": len(self._events),
+            "position": self._position(),
             "game_id": self._game_id,
             "game": None if flow is None else flow.game,
             "title": None if flow is None else flow.title,
@@ -259,10 +275,11 @@ class TableSession:
 
     # -- game -------------------------------------------------------------------------------------
 
-    def new_game(self, game: str, setup: Mapping[str, Any], *, step: int | None = None) -> dict[str, Any]:
+    def new_game(self, game: str, setup: Mapping[str, Any], *, step: int | None = None,
+                position: str | None = None) -> dict[str, Any]:
         """Start ``game`` with ``setup`` (the setup page's JSON); the log keeps the previous games."""
         with self._lock:
-            self._check_step(step)
+            self._check_step(step, position)
             if not isinstance(game, str):
                 raise InvalidInput(f"game must be a name such as 'button-goblin', not {game!r}")
             if not isinstance(setup, Mapping):
@@ -299,10 +316,11 @@ class TableSession:
         log.info("step %d (%s): %s", event.step, source, plain)
         return self.snapshot()
 
-    def confirm(self, *, step: int | None = None) -> dict[str, Any]:
+    def confirm(self, *, step: int | None = None,
+                position: str | None = None) -> dict[str, Any]:
         """CONFIRM: accept the camera's proposal if one waits, else apply the selected choice."""
         with self._lock:
-            self._check_step(step)
+            self._check_step(step, position)
             self._need_game()
             if self._proposal is not None:
                 source: Source = "manual" if self._proposal.get("fixed") else "camera"
@@ -316,10 +334,11 @@ class TableSession:
                                     f"({expects['prompt']}); roll, or enter the values by hand")
             raise IllegalAction("nothing to confirm: select a choice first (NEXT)")
 
-    def next_choice(self, *, step: int | None = None) -> dict[str, Any]:
+    def next_choice(self, *, step: int | None = None,
+                position: str | None = None) -> dict[str, Any]:
         """NEXT: select the next legal choice (after the last comes the first)."""
         with self._lock:
-            self._check_step(step)
+            self._check_step(step, position)
             self._need_game()
             choices = self._current_choices()
             if not choices:
@@ -337,33 +356,37 @@ class TableSession:
                                + (f" (0..{len(choices) - 1})" if choices else ""))
         return index
 
-    def select(self, index: int, *, step: int | None = None) -> dict[str, Any]:
+    def select(self, index: int, *, step: int | None = None,
+                position: str | None = None) -> dict[str, Any]:
         """Select choice ``index`` (what CONFIRM will apply), without applying it."""
         with self._lock:
-            self._check_step(step)
+            self._check_step(step, position)
             self._need_game()
             self._selected = self._choice_index(index)
             self._bump()
             return self.snapshot()
 
-    def choose(self, index: int, *, step: int | None = None) -> dict[str, Any]:
+    def choose(self, index: int, *, step: int | None = None,
+                position: str | None = None) -> dict[str, Any]:
         """Apply choice ``index`` at once (a tap on the page)."""
         with self._lock:
-            self._check_step(step)
+            self._check_step(step, position)
             self._need_game()
             return self._commit(self._current_choices()[self._choice_index(index)].action, "choice")
 
-    def correct(self, action: Mapping[str, Any], *, step: int | None = None) -> dict[str, Any]:
+    def correct(self, action: Mapping[str, Any], *, step: int | None = None,
+                position: str | None = None) -> dict[str, Any]:
         """Apply an action a person entered (usually a reading that fixes the camera's); logged as manual."""
         with self._lock:
-            self._check_step(step)
+            self._check_step(step, position)
             self._need_game()
             return self._commit(action, "manual", proposal=self._proposal)
 
-    def undo(self, *, step: int | None = None) -> dict[str, Any]:
+    def undo(self, *, step: int | None = None,
+                position: str | None = None) -> dict[str, Any]:
         """Take back the last confirmed step of the current game (also after a restart)."""
         with self._lock:
-            self._check_step(step)
+            self._check_step(step, position)
             self._need_game()
             if not self._events:
                 raise IllegalAction("nothing to undo: no step of this game is confirmed yet")
@@ -400,12 +423,13 @@ class TableSession:
             return self.snapshot()
 
     def fix_die(self, index: int, *, sides: int | None = None, value: int | None = None,
-                remove: bool = False, step: int | None = None) -> dict[str, Any]:
+                remove: bool = False, step: int | None = None,
+                position: str | None = None) -> dict[str, Any]:
         """A person fixes one die of the camera's last reading: its type and value, or that it is no die
         at all (``remove``). The reading is proposed again as if the camera had read it so, and CONFIRM
         then logs it as manual. Nothing is confirmed here."""
         with self._lock:
-            self._check_step(step)
+            self._check_step(step, position)
             self._need_game()
             if self._seen is None:
                 raise IllegalAction("the camera has read nothing to fix yet: enter the values by hand")

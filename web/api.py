@@ -2,7 +2,8 @@
 
 Control actions (every POST) need the table PIN when one is set, in the ``X-Table-PIN`` header or
 the body's ``"pin"``. Their bodies are JSON objects; ``"step"`` (optional) is the step the page
-showed, so a tap on an old page gets 409 ``stale-step`` and changes nothing.
+showed, so a tap on an old page gets 409 ``stale-step`` and changes nothing; ``"position"`` (optional,
+the snapshot's text) also catches a step that was undone and confirmed again.
 """
 
 from __future__ import annotations
@@ -64,6 +65,14 @@ def _int_field(data: Mapping[str, Any], key: str, *, required: bool) -> int | No
 def step_of(data: Mapping[str, Any]) -> int | None:
     """The body's ``"step"`` (None: no check)."""
     return _int_field(data, "step", required=False)
+
+
+def position_of(data: Mapping[str, Any]) -> str | None:
+    """The body's ``"position"``, the snapshot's text the page showed (None: no check)."""
+    value = data.get("position")
+    if value is None or isinstance(value, str):
+        return value
+    raise InvalidInput(f"'position' must be the snapshot's \"position\" text, not {value!r}")
 
 
 def check_pin(data: Mapping[str, Any]) -> None:
@@ -194,33 +203,33 @@ def new_game(data: dict[str, Any]) -> Response:
     setup = data.get("setup", {})
     if not isinstance(setup, dict):
         raise InvalidInput(f"\"setup\" must be a JSON object, not {setup!r}")
-    return jsonify(table().new_game(game, setup, step=step_of(data)))
+    return jsonify(table().new_game(game, setup, step=step_of(data), position=position_of(data)))
 
 
 @bp.post("/confirm")
 @control
 def confirm(data: dict[str, Any]) -> Response:
-    return jsonify(table().confirm(step=step_of(data)))
+    return jsonify(table().confirm(step=step_of(data), position=position_of(data)))
 
 
 @bp.post("/next")
 @control
 def next_choice(data: dict[str, Any]) -> Response:
-    return jsonify(table().next_choice(step=step_of(data)))
+    return jsonify(table().next_choice(step=step_of(data), position=position_of(data)))
 
 
 @bp.post("/select")
 @control
 def select(data: dict[str, Any]) -> Response:
     index = _int_field(data, "index", required=True)
-    return jsonify(table().select(index, step=step_of(data)))
+    return jsonify(table().select(index, step=step_of(data), position=position_of(data)))
 
 
 @bp.post("/choose")
 @control
 def choose(data: dict[str, Any]) -> Response:
     index = _int_field(data, "index", required=True)
-    return jsonify(table().choose(index, step=step_of(data)))
+    return jsonify(table().choose(index, step=step_of(data), position=position_of(data)))
 
 
 @bp.post("/correct")
@@ -229,7 +238,7 @@ def correct(data: dict[str, Any]) -> Response:
     action = data.get("action")
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise InvalidInput(f"\"action\" must be a JSON object with a \"type\", not {action!r}")
-    return jsonify(table().correct(action, step=step_of(data)))
+    return jsonify(table().correct(action, step=step_of(data), position=position_of(data)))
 
 
 @bp.post("/fix-die")
@@ -240,13 +249,15 @@ def fix_die(data: dict[str, Any]) -> Response:
     if not isinstance(remove, bool):
         raise InvalidInput(f"\"remove\" must be true or false, not {remove!r}")
     if remove:
-        return jsonify(table().fix_die(index, remove=True, step=step_of(data)))
+        return jsonify(table().fix_die(index, remove=True, step=step_of(data),
+                                       position=position_of(data)))
     sides = _int_field(data, "sides", required=True)
     value = _int_field(data, "value", required=True)
-    return jsonify(table().fix_die(index, sides=sides, value=value, step=step_of(data)))
+    return jsonify(table().fix_die(index, sides=sides, value=value, step=step_of(data),
+                                   position=position_of(data)))
 
 
 @bp.post("/undo")
 @control
 def undo(data: dict[str, Any]) -> Response:
-    return jsonify(table().undo(step=step_of(data)))
+    return jsonify(table().undo(step=step_of(data), position=position_of(data)))

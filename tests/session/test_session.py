@@ -93,6 +93,29 @@ def test_a_stale_step_changes_nothing(session: TableSession) -> None:
         session.confirm(step="1")  # type: ignore[arg-type]
 
 
+def test_a_position_tells_apart_a_step_undone_and_redone(session: TableSession, store: Store) -> None:
+    first = rolled(session, seed=1)
+    old_phone = first["position"]                       # a phone falls asleep here
+    assert first["position"] == f"{first['game_id']}:1:{store.load().events[-1].id}"  # type: ignore[union-attr]
+    session.undo(step=1, position=old_phone)            # another phone undoes
+    redone = play_step(session, random.Random(9))       # and confirms a different roll
+    assert redone["step"] == first["step"] == 1 and redone["position"] != old_phone
+    before = session.snapshot()
+    stale = f"position {old_phone} is stale: the table is at {redone['position']}"
+    with pytest.raises(StaleStep, match=stale):
+        session.confirm(step=1, position=old_phone)     # the step count alone would let it through
+    assert session.snapshot() == before
+    with pytest.raises(InvalidInput, match="position must be the snapshot's"):
+        session.undo(position=3)  # type: ignore[arg-type]
+    snap = session.undo(step=1, position=redone["position"])  # the current position is accepted
+    assert snap["step"] == 0
+    again = session.new_game("button-goblin", D6_SETUP, position=snap["position"])
+    with pytest.raises(StaleStep):                      # a new game is a new position, even at step 0
+        session.new_game("button-goblin", D6_SETUP, position=snap["position"])
+    with Store(store.path) as reopened:                 # the position survives a restart
+        assert TableSession(reopened).snapshot()["position"] == again["position"]
+
+
 def test_bad_input_leaves_the_state_and_version_unchanged(session: TableSession, store: Store) -> None:
     rolled(session)
     before = session.snapshot()

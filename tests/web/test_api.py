@@ -213,6 +213,20 @@ def test_a_stale_step_is_409_and_changes_nothing(client: FlaskClient, attacking:
     assert (after["step"], after["history"], after["selected"]) == (1, before["history"], before["selected"])
 
 
+def test_a_stale_position_is_409_and_a_bad_one_400(client: FlaskClient, attacking: TableSession) -> None:
+    before = client.get("/api/state").json
+    stale = before["position"].rsplit(":", 1)[0] + ":0"   # same game, same step, another event
+    for path, body in (("/api/confirm", {}), ("/api/choose", {"index": 0}), ("/api/undo", {})):
+        detail = error_of(client.post(path, json={**body, "step": 1, "position": stale}), 409, "stale-step")
+        assert f"position {stale} is stale" in detail
+    detail = error_of(client.post("/api/undo", json={"position": 1}), 400, "invalid-input")
+    assert "'position' must be the snapshot's" in detail
+    after = client.get("/api/state").json
+    assert (after["step"], after["history"]) == (1, before["history"])
+    ok = client.post("/api/undo", json={"step": 1, "position": before["position"]})
+    assert ok.status_code == 200 and ok.json["step"] == 0
+
+
 def test_no_endpoint_and_wrong_method_are_json(client: FlaskClient) -> None:
     error_of(client.get("/api/nothing-here"), 404, "not-found")
     error_of(client.get("/api/confirm"), 405, "method-not-allowed")
@@ -221,7 +235,7 @@ def test_no_endpoint_and_wrong_method_are_json(client: FlaskClient) -> None:
 def test_a_bug_is_a_json_500_not_an_html_page(
     client: FlaskClient, session: TableSession, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def broken(*, step: int | None = None) -> dict[str, Any]:
+    def broken(*, step: int | None = None, position: str | None = None) -> dict[str, Any]:
         raise RuntimeError("the dice rolled off the table")
 
     monkeypatch.setattr(session, "confirm", broken)

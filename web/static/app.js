@@ -121,7 +121,10 @@
   /** POST a control action; returns the new snapshot, or null after showing the error. */
   async function act(path, payload) {
     const body = Object.assign({}, payload || {});
-    if (state && !("step" in body)) body.step = state.step;
+    if (state && !("step" in body)) {
+      body.step = state.step;
+      body.position = state.position;
+    }
     for (let attempt = 0; attempt < 3; attempt++) {
       const headers = { "Content-Type": "application/json" };
       const pin = localStorage.getItem(PIN_KEY);
