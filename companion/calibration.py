@@ -17,17 +17,16 @@ Labels: a token is ``"alive"`` or ``"dead"``; a die face is the value it stands 
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
 import os
-import tempfile
 import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final, Literal
 
 from companion.errors import IllegalAction, InvalidInput
+from companion.files import set_aside, write_atomic
 
 log = logging.getLogger("companion.calibration")
 
@@ -150,26 +149,8 @@ def load_calibration(path: Path) -> Any:
 
 
 def save_calibration(calibration: Any, path: Path) -> None:
-    """Write atomically (a temporary file in the same folder, then a rename): a reader, or a power cut,
-    sees the old file or the new one, never half of one."""
-    text = json.dumps(calibration.to_json())
-    tmp: str | None = None
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-        with os.fdopen(fd, "w", encoding="utf-8") as file:
-            file.write(text)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(tmp, path)
-        tmp = None
-    except OSError as error:
-        raise InvalidInput(f"cannot write the calibration file {str(path)!r}: "
-                           f"{error.strerror or error}") from None
-    finally:
-        if tmp is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
+    """Write atomically: a reader, or a power cut, sees the old file or the new one, never half of one."""
+    write_atomic(path, json.dumps(calibration.to_json()), "calibration file")
 
 
 class Calibrator:
@@ -218,14 +199,10 @@ class Calibrator:
                 "file": str(self.path), "error": error, "last": learned}
 
     def _save(self, calibration: Any) -> None:
-        if self._error is not None and self.path.exists():
-            aside = self.path.with_name(self.path.name + ".unreadable")
-            try:
-                os.replace(self.path, aside)
+        if self._error is not None:
+            aside = set_aside(self.path, "calibration file")
+            if aside is not None:
                 log.warning("the unreadable calibration file is kept as %s", aside)
-            except OSError as error:
-                raise InvalidInput(f"cannot move the unreadable calibration file {str(self.path)!r} "
-                                   f"aside: {error.strerror or error}") from None
         save_calibration(calibration, self.path)
 
     def teach(self, frame: Frame, *, kind: object, label: object) -> dict[str, Any]:
