@@ -31,6 +31,7 @@ Example (every value shown is the default; ``goblin-companion serve --print-conf
     active_high = true
 
     [zones]                   # tray zones, polygons in fractions of the frame: [[x, y], ...]
+                              # (zones set on the phone, <state dir>/zones.json, win over these)
     p0 = [[0.0, 0.0], [0.5, 0.0], [0.5, 1.0], [0.0, 1.0]]
     p1 = [[0.5, 0.0], [1.0, 0.0], [1.0, 1.0], [0.5, 1.0]]
 
@@ -126,6 +127,10 @@ class Config:
             return Path(self.camera.calibration).expanduser()
         return self.state_path(env) / "calibration.json"
 
+    def zones_path(self, env: Mapping[str, str] | None = None) -> Path:
+        """The zones the page sets (``companion.zones``): ``zones.json`` in the state directory."""
+        return self.state_path(env) / "zones.json"
+
     def to_json(self) -> dict[str, Any]:
         """Everything but the PIN (the settings page shows this)."""
         out = asdict(self)
@@ -181,7 +186,8 @@ def _section(raw: Any, cls: type, prefix: str) -> Any:
     return cls(**values)
 
 
-def _zones(raw: Any) -> dict[str, list[list[float]]]:
+def parse_zones(raw: Any) -> dict[str, list[list[float]]]:
+    """``[zones]``: name -> polygon of 3+ ``[x, y]`` points (fractions of the frame); ConfigError names it."""
     if not isinstance(raw, dict) or not raw:
         raise ConfigError("[zones] must name at least one zone, e.g. p0 = [[0, 0], [0.5, 0], ...], "
                           f"not {raw!r}")
@@ -218,7 +224,7 @@ def parse_config(raw: Mapping[str, Any], *, source: str = "") -> Config:
         elif key == "led":
             values[key] = _section(value, LedConfig, key)
         elif key == "zones":
-            values[key] = _zones(value)
+            values[key] = parse_zones(value)
         elif key in ("port", "threads"):
             number = _check(value, int, key, "a whole number")
             low, high = (0, 65535) if key == "port" else (4, 1000)

@@ -45,6 +45,7 @@ from companion.config import Config, ConfigError, load_config
 from companion.errors import GoblinError
 from companion.session import TableSession
 from companion.store import Store
+from companion.zones import ZoneKeeper
 
 log = logging.getLogger("companion.serve")
 
@@ -102,17 +103,22 @@ def still_frames(state: StillState | None, frame: Frame) -> StillState:
     return StillState(state.still + 1 >= STILL_FRAMES, state.still + 1, thumb)
 
 
-def vision_reader(config: Config, calibration: Callable[[], Any] | None = None) -> tuple[Reader, Annotator]:
-    """``vision.read_table`` with the configured zones and the table's calibration at the time of each
-    reading (``calibration() -> vision.Calibration or None``), and ``vision.annotate``."""
+def vision_reader(config: Config, calibration: Callable[[], Any] | None = None,
+                  zones: Callable[[], Mapping[str, Any]] | None = None) -> tuple[Reader, Annotator]:
+    """``vision.read_table`` with the zones and the table's calibration in force at the time of each
+    reading (``calibration() -> vision.Calibration or None``; ``zones() -> {name: polygon}``, default the
+    configured ones), and ``vision.annotate``."""
     vision = _vision("read_table", "annotate", "Zones")
     if vision is None:
         raise ConfigError("the vision package (read_table, annotate, Zones) is not installed")
-    zones = vision.Zones.from_json(config.zones)
+    parsed: list[Any] = [None, None]  # the last zones seen, and their vision.Zones
 
     def read(frame: Frame) -> Any:
         taught = calibration() if calibration is not None else None
-        return vision.read_table(frame, zones=zones, calibration=taught)
+        now = dict(zones()) if zones is not None else config.zones
+        if now != parsed[0]:
+            parsed[:] = [now, vision.Zones.from_json(now)]
+        return vision.read_table(frame, zones=parsed[1], calibration=taught)
 
     return read, vision.annotate
 
@@ -156,8 +162,11 @@ class VisionWorker:
     calibration
         ``() -> vision.Calibration or None``: the table's taught tokens and faces, asked for at each
         reading (teaching from the page takes effect at the next one). Used by the default reader.
+    zones
+        ``() -> {name: polygon}``: the zones in force (``companion.zones.ZoneKeeper.current``), asked for
+        at each reading; default the configuration's.
 
-    Every reading offered carries ``"zones"``: the names of the configured zones, so a game can tell
+    Every reading offered carries ``"zones"``: the names of the zones in force, so a game can tell
     "no token in the toss zone" from "no toss zone".
     """
 
@@ -171,14 +180,16 @@ class VisionWorker:
         settle: Settle | None = None,
         config: Config | None = None,
         calibration: Callable[[], Any] | None = None,
+        zones: Callable[[], Mapping[str, Any]] | None = None,
         timeout: float = 1.0,
     ) -> None:
         self.session = session
         self.holder = holder
         self.config = config or Config()
+        self.zones: Callable[[], Mapping[str, Any]] = zones or (lambda: self.config.zones)
         if reader is None:
             if _vision("read_table", "annotate", "Zones") is not None:
-                reader, default_annotator = vision_reader(self.config, calibration)
+                reader, default_annotator = vision_reader(self.config, calibration, self.zones)
                 annotator = annotator or default_annotator
             else:
                 log.warning("vision is not installed: the camera picture is shown, nothing is read")
@@ -237,7 +248,7 @@ class VisionWorker:
         self._shown = self._scene
         result = self.reader(frame)
         reading = result.to_json() if hasattr(result, "to_json") else dict(result)
-        reading.setdefault("zones", list(self.config.zones))
+        reading.setdefault("zones", list(self.zones()))
         image = frame
         if self.annotator is not None:
             try:
@@ -396,6 +407,7 @@ class Companion:
         self.store = Store(self.state_dir)
         self.session = TableSession(self.store)
         self.calibrator = Calibrator(config.calibration_path(), frames=self._latest_frame)
+        self.zones = ZoneKeeper(config.zones_path(), config.zones)
         self.buttons: Any = None
         self.led: Any = None
         self.led_follower: LedFollower | None = None
@@ -418,7 +430,8 @@ class Companion:
             self.session.set_camera_status({"state": "starting", "message": f"camera {choice.source.name}",
                                             "source": choice.source.name})
             self.worker = VisionWorker(self.session, self.holder, reader=reader, annotator=annotator,
-                                       settle=settle, config=config, calibration=self.calibrator.current)
+                                       settle=settle, config=config, calibration=self.calibrator.current,
+                                       zones=self.zones.current)
             if config.buttons.enabled:
                 self.buttons = self._buttons(pin_factory, button_clock, button_poll)
             if config.led.enabled:
@@ -468,7 +481,8 @@ class Companion:
         settings["camera"] = dict(settings["camera"], chosen=self.capture.source.name,
                                   reason=self.camera_reason)
         return web.create_app({"TABLE_PIN": self.config.pin or None, "DEFAULT_LANG": self.config.language},
-                              session=self.session, settings=settings, calibrator=self.calibrator)
+                              session=self.session, settings=settings, calibrator=self.calibrator,
+                              zones=self.zones)
 
     def start(self) -> Companion:
         self.capture.start()

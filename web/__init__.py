@@ -24,6 +24,7 @@ from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 
 from web import api, calibration, errors, i18n, pages, stream
+from web import zones as zones_api
 from web.stream import stop_streams
 
 __all__ = ["EXTENSION", "create_app", "public_settings", "stop_streams"]
@@ -47,6 +48,7 @@ def create_app(
     session: Any = None,
     settings: Mapping[str, Any] | None = None,
     calibrator: Any = None,
+    zones: Any = None,
 ) -> Flask:
     """The companion's Flask app.
 
@@ -61,6 +63,9 @@ def create_app(
     calibrator:
         The table's ``companion.calibration.Calibrator`` (teach mode: Settings -> "Insegna al tavolo"
         and ``/api/calibration``); None: no teach section, and those endpoints answer 404.
+    zones:
+        The table's ``companion.zones.ZoneKeeper`` (Settings -> "Zone del vassoio" and ``/api/zones``);
+        None: the zones are shown as configured, and those endpoints answer 404.
     """
     if session is None:
         raise ValueError("create_app needs the table session: create_app(session=TableSession(...))")
@@ -82,6 +87,7 @@ def create_app(
     app.extensions[EXTENSION] = session
     app.extensions["goblin.settings"] = public_settings(settings or {})
     app.extensions[calibration.EXTENSION] = calibrator
+    app.extensions[zones_api.EXTENSION] = zones
     app.extensions[stream.STOP] = threading.Event()
     i18n.init_app(app)
     errors.init_app(app)
@@ -89,4 +95,5 @@ def create_app(
     app.register_blueprint(api.bp)
     app.register_blueprint(stream.bp)
     app.register_blueprint(calibration.bp)
+    app.register_blueprint(zones_api.bp)
     return app

@@ -11,6 +11,7 @@ from flask import Blueprint, current_app, render_template
 from web.api import table, table_url
 from web.calibration import EXTENSION as CALIBRATION
 from web.i18n import translate
+from web.zones import EXTENSION as ZONES
 
 bp = Blueprint("pages", __name__)
 
@@ -54,4 +55,6 @@ def correct() -> str:
 
 @bp.get("/settings")
 def settings() -> str:
-    return _page("settings", settings=current_app.extensions["goblin.settings"], url=table_url())
+    keeper = current_app.extensions.get(ZONES)
+    return _page("settings", settings=current_app.extensions["goblin.settings"], url=table_url(),
+                 zone_state=keeper.state() if keeper is not None else None)

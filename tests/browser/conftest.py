@@ -16,8 +16,10 @@ from waitress import wasyncore
 from waitress.server import create_server
 
 from companion.calibration import Calibrator
+from companion.config import Config
 from companion.session import TableSession
 from companion.store import Store
+from companion.zones import ZoneKeeper
 from web import create_app
 
 CHROMIUM = "/usr/bin/chromium"
@@ -41,10 +43,11 @@ class Table:
     """The server under test: its base URL, app and session, and the camera teach mode looks through."""
 
     def __init__(self, base: str, app: Flask, session: TableSession, camera: Camera | None = None,
-                 calibration: Path | None = None) -> None:
+                 calibration: Path | None = None, zones: ZoneKeeper | None = None) -> None:
         self.base, self.app, self.session = base, app, session
         self.camera = camera or Camera()
         self.calibration = calibration
+        self.zones = zones
 
     def url(self, path: str) -> str:
         return self.base + path
@@ -54,11 +57,12 @@ class Table:
 def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Table]:
     path = tmp_path_factory.mktemp("browser") / "companion.sqlite3"
     camera, calibration = Camera(), path.with_name("calibration.json")
+    zones = ZoneKeeper(path.with_name("zones.json"), Config().zones)
     with Store(path) as store:
         session = TableSession(store)
         app = create_app({"SSE_HEARTBEAT": 0.5, "SSE_MAX_SECONDS": 30.0}, session=session,
                          settings={"camera": {"source": "replay"}, "pins": {"confirm": 17, "next": 27}},
-                         calibrator=Calibrator(calibration, frames=camera))
+                         calibrator=Calibrator(calibration, frames=camera), zones=zones)
         server = create_server(app, host="127.0.0.1", port=0, threads=24)
         stop = threading.Event()
 
@@ -69,7 +73,7 @@ def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Table]:
         thread = threading.Thread(target=serve, daemon=True)
         thread.start()
         yield Table(f"http://127.0.0.1:{server.effective_port}", app, session,  # type: ignore[union-attr]
-                    camera, calibration)
+                    camera, calibration, zones)
         stop.set()
         thread.join(5)
         server.task_dispatcher.shutdown(timeout=2)

@@ -441,3 +441,48 @@ def test_teach_the_table_from_the_settings_page(table: Table, phone: Page) -> No
         expect(phone.locator("#teach-button")).to_have_text("Teach from the camera")
     finally:
         table.app.config["TABLE_PIN"] = None
+
+
+def test_the_tray_zones_are_set_from_the_settings_page(table: Table, phone: Page) -> None:
+    """Impostazioni → Zone del vassoio: the camera hangs the other way, so the halves become top and
+    bottom, with a toss zone; the drawing, the file and a reload agree; then back to the file's zones."""
+    assert table.zones is not None
+    table.zones.reset()
+    phone.goto(table.url("/settings"))
+    card = phone.locator("#zones-card")
+    expect(card.locator("h2")).to_have_text("Zone del vassoio")
+    expect(phone.locator("#zones-state")).to_have_text("Zone del file di configurazione (o predefinite).")
+    expect(phone.locator("input[name=zones-preset][value=left-right]")).to_be_checked()
+    expect(phone.locator("#zones-reset")).to_be_disabled()
+    expect(phone.locator("#zones polygon")).to_have_count(2)
+
+    phone.click("label:has(input[value=top-bottom])")
+    phone.click("label:has(#zones-toss)")
+    phone.locator("#zones-save").scroll_into_view_if_needed()
+    phone.click("#zones-save")
+    expect(phone.locator("#zones-result")).to_have_text("Zone salvate: valgono dal prossimo tiro.")
+    expect(phone.locator("#zones-state")).to_have_attribute("data-source", "page")
+    expect(phone.locator("#zones polygon")).to_have_count(3)
+    assert phone.locator("#zones polygon").first.get_attribute("data-zone") == "toss"
+    expect(phone.locator("#zones polygon[data-zone=p0]")).to_have_attribute("points", "0,0 1,0 1,0.5 0,0.5")
+    expect(phone.locator("#zone-labels span")).to_have_text(["toss", "p0", "p1"])
+    assert table.zones.current() == {"toss": [[0.3, 0.25], [0.7, 0.25], [0.7, 0.75], [0.3, 0.75]],
+                                     "p0": [[0.0, 0.0], [1.0, 0.0], [1.0, 0.5], [0.0, 0.5]],
+                                     "p1": [[0.0, 0.5], [1.0, 0.5], [1.0, 1.0], [0.0, 1.0]]}
+    shot(phone, "15-tray-zones")
+
+    phone.reload()   # the server draws what was saved
+    expect(phone.locator("input[name=zones-preset][value=top-bottom]")).to_be_checked()
+    expect(phone.locator("#zones-toss")).to_be_checked()
+    drawn = "0.0,0.5 1.0,0.5 1.0,1.0 0.0,1.0 "
+    expect(phone.locator("#zones polygon[data-zone=p1]")).to_have_attribute("points", drawn)
+
+    phone.click("#zones-reset")
+    expect(phone.locator("#zones-result")).to_have_text("Tornano le zone del file di configurazione.")
+    expect(phone.locator("#zones polygon")).to_have_count(2)
+    expect(phone.locator("#zones polygon[data-zone=p0]")).to_have_attribute("points", "0,0 0.5,0 0.5,1 0,1")
+    assert table.zones.state()["source"] == "config" and not table.zones.path.exists()
+
+    phone.goto(table.url("/settings?lang=en"))
+    expect(phone.locator("#zones-card h2")).to_have_text("Tray zones")
+    expect(phone.locator("label:has(input[value=bottom-top])")).to_have_text("Bottom / top")

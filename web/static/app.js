@@ -854,6 +854,69 @@
     };
   }
 
+  // ------------------------------------------------------------------ settings: the tray's zones
+
+  const SVG = "http://www.w3.org/2000/svg";
+
+  /** Redraw the preview's zones and their labels (the same drawing the server renders first). */
+  function drawZones(zones) {
+    const svg = $("zones");
+    const labels = $("zone-labels");
+    if (!svg || !labels) return;
+    svg.replaceChildren(...Object.entries(zones).map(([name, polygon]) => {
+      const shape = document.createElementNS(SVG, "polygon");
+      shape.setAttribute("data-zone", name);
+      shape.setAttribute("points", polygon.map(([x, y]) => `${x},${y}`).join(" "));
+      return shape;
+    }));
+    const mean = (polygon, i) => polygon.reduce((sum, point) => sum + point[i], 0) / polygon.length * 100;
+    labels.replaceChildren(...Object.entries(zones).map(([name, polygon]) =>
+      el("span", { style: `left: ${mean(polygon, 0).toFixed(1)}%; top: ${mean(polygon, 1).toFixed(1)}%`, text: name })));
+  }
+
+  function renderZones(z) {
+    const state = $("zones-state");
+    state.textContent = t(`zones.from.${z.source}`);
+    state.dataset.source = z.source;
+    for (const radio of document.querySelectorAll("input[name=zones-preset]")) radio.checked = radio.value === z.preset;
+    $("zones-toss").checked = !!z.toss;
+    $("zones-error").textContent = z.error || "";
+    $("zones-error").hidden = !z.error;
+    $("zones-reset").disabled = z.source !== "page" && !z.error;
+    drawZones(z.zones);
+  }
+
+  function zonesResult(text, ok) {
+    const box = $("zones-result");
+    box.textContent = text;
+    box.className = `teach-result ${ok ? "ok" : "failed"}`;
+    box.hidden = false;
+  }
+
+  function initZones() {
+    if (!$("zones-card")) return;
+    $("zones-save").onclick = async () => {
+      const picked = document.querySelector("input[name=zones-preset]:checked");
+      if (!picked) return zonesResult(t("zones.pick"), false);
+      const done = await act("zones", { preset: picked.value, toss: $("zones-toss").checked });
+      if (!done) {
+        zonesResult($("error").textContent, false);
+        return hideError();
+      }
+      renderZones(done);
+      zonesResult(t("zones.saved"), true);
+    };
+    $("zones-reset").onclick = async () => {
+      const done = await act("zones/reset", {});
+      if (!done) {
+        zonesResult($("error").textContent, false);
+        return hideError();
+      }
+      renderZones(done);
+      zonesResult(t("zones.reset_done"), true);
+    };
+  }
+
   // ----------------------------------------------------------------------------- setup page
 
   let games = [];
@@ -1081,6 +1144,7 @@
   if (PAGE === "settings") {
     listeners.push((s) => renderSnapshotImage(s, true));
     initTeach();
+    initZones();
   }
   const lang = $("lang-toggle");
   if (lang) {

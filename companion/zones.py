@@ -1,0 +1,170 @@
+"""The tray's zones as the table sets them from the phone: which half is whose, and a toss zone.
+
+The camera can hang over the table either way round, so "p0 is the left half" is right on one table
+and wrong on the next. The settings page offers the usual layouts (:data:`PRESETS`) and an optional
+``toss`` zone in the middle (Goblins: Epic Death counts the tokens of a toss there and leaves the
+reserve alone). What the page sets is kept in ``<state dir>/zones.json`` and wins over the TOML file's
+``[zones]``; "use the file's zones" removes it again. The vision worker asks :meth:`ZoneKeeper.current`
+for every reading, so a change applies to the next roll without a restart.
+
+A ``zones.json`` that cannot be read does not stop the table: the file's zones are used, the page says
+why, and the next save keeps the bad file as ``zones.json.unreadable``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Final
+
+from companion.config import ConfigError, parse_zones
+from companion.errors import InvalidInput
+from companion.files import set_aside, write_atomic
+
+log = logging.getLogger("companion.zones")
+
+FILE_NAME: Final = "zones.json"
+Polygon = list[list[float]]
+
+
+def _rect(x0: float, y0: float, x1: float, y1: float) -> Polygon:
+    return [[x0, y0], [x1, y0], [x1, y1], [x0, y1]]
+
+
+LEFT, RIGHT = _rect(0.0, 0.0, 0.5, 1.0), _rect(0.5, 0.0, 1.0, 1.0)
+TOP, BOTTOM = _rect(0.0, 0.0, 1.0, 0.5), _rect(0.0, 0.5, 1.0, 1.0)
+PRESETS: Final[dict[str, dict[str, Polygon]]] = {
+    "left-right": {"p0": LEFT, "p1": RIGHT},
+    "right-left": {"p0": RIGHT, "p1": LEFT},
+    "top-bottom": {"p0": TOP, "p1": BOTTOM},
+    "bottom-top": {"p0": BOTTOM, "p1": TOP},
+}
+"""The first player's (``p0``) half named first: ``top-bottom`` puts p0 at the top of the picture."""
+TOSS: Final[Polygon] = _rect(0.3, 0.25, 0.7, 0.75)
+"""The toss zone: the middle of the tray. It is listed first, so what lies in it is the toss's."""
+
+
+def preset_zones(preset: object, toss: object = False) -> dict[str, Polygon]:
+    """The zones of ``preset`` (one of :data:`PRESETS`), with the ``toss`` zone first when asked."""
+    if not isinstance(preset, str) or preset not in PRESETS:
+        raise InvalidInput(f"preset must be one of {', '.join(PRESETS)}, not {preset!r}")
+    if not isinstance(toss, bool):
+        raise InvalidInput(f"toss must be true or false, not {toss!r}")
+    halves = {name: [list(p) for p in polygon] for name, polygon in PRESETS[preset].items()}
+    return {"toss": [list(p) for p in TOSS], **halves} if toss else halves
+
+
+def check_zones(zones: object) -> dict[str, Polygon]:
+    """Zones as the page or the file gives them (``{"p0": [[x, y], ...], ...}``), checked like the TOML's."""
+    try:
+        return parse_zones(zones)
+    except ConfigError as error:
+        raise InvalidInput(str(error).replace("[zones]", "zones", 1)) from None
+
+
+def _which_preset(zones: Mapping[str, Polygon]) -> tuple[str | None, bool]:
+    toss = zones.get("toss") == TOSS and next(iter(zones)) == "toss"
+    halves = {name: polygon for name, polygon in zones.items() if not (toss and name == "toss")}
+    for name, preset in PRESETS.items():
+        if halves == preset:
+            return name, toss
+    return None, toss
+
+
+class ZoneKeeper:
+    """The zones in force: the page's (``zones.json``) if set, else the configuration's. Thread-safe.
+
+    Parameters
+    ----------
+    path
+        The page's zones file (it need not exist).
+    configured
+        The configuration's ``[zones]`` (or the default halves).
+    """
+
+    def __init__(self, path: str | Path, configured: Mapping[str, Polygon]) -> None:
+        self.path = Path(path)
+        self.configured = {name: [list(p) for p in polygon] for name, polygon in configured.items()}
+        self._lock = threading.Lock()
+        self._set: dict[str, Polygon] | None = None
+        self._error: str | None = None
+        self._version = 0
+        self.reload()
+
+    def reload(self) -> None:
+        """Read the file again; one that cannot be used leaves the configuration's zones, with the reason."""
+        zones: dict[str, Polygon] | None = None
+        error: str | None = None
+        if self.path.exists() or self.path.is_symlink():
+            try:
+                raw = json.loads(self.path.read_text(encoding="utf-8"))
+                if not isinstance(raw, dict) or "zones" not in raw:
+                    raise InvalidInput("it is not an object with \"zones\"")
+                zones = check_zones(raw["zones"])
+            except (OSError, UnicodeDecodeError, ValueError) as problem:
+                error = (f"zones file {str(self.path)!r} cannot be used ({problem}); "
+                         "the configured zones apply")
+                log.error("%s", error)
+        with self._lock:
+            self._set, self._error = zones, error
+            self._version += 1
+
+    @property
+    def version(self) -> int:
+        """Grows with every change, so a reader can keep its parsed zones until then."""
+        with self._lock:
+            return self._version
+
+    def current(self) -> dict[str, Polygon]:
+        """The zones the camera uses now (a fresh copy)."""
+        with self._lock:
+            zones = self._set if self._set is not None else self.configured
+            return {name: [list(p) for p in polygon] for name, polygon in zones.items()}
+
+    def state(self) -> dict[str, Any]:
+        """What the page shows: the zones, their source, the preset they match, the file, the error."""
+        with self._lock:
+            source = "page" if self._set is not None else "config"
+            error = self._error
+        zones = self.current()
+        preset, toss = _which_preset(zones)
+        return {"zones": zones, "source": source, "preset": preset, "toss": toss,
+                "presets": list(PRESETS), "file": str(self.path), "error": error}
+
+    def set(self, zones: object) -> dict[str, Any]:
+        """Keep ``zones`` (checked) in the file and use them from the next reading."""
+        checked = check_zones(zones)
+        text = json.dumps({"zones": checked}, indent=1)
+        with self._lock:
+            if self._error is not None:
+                aside = set_aside(self.path, "zones file")
+                if aside is not None:
+                    log.warning("the unreadable zones file is kept as %s", aside)
+            write_atomic(self.path, text, "zones file")
+            self._set, self._error = checked, None
+            self._version += 1
+        log.info("zones set from the page: %s", ", ".join(checked))
+        return self.state()
+
+    def choose(self, preset: object, toss: object = False) -> dict[str, Any]:
+        """:meth:`set` one of the :data:`PRESETS`, with or without the toss zone."""
+        return self.set(preset_zones(preset, toss))
+
+    def reset(self) -> dict[str, Any]:
+        """Forget the page's zones (the file is removed): the configuration's apply again."""
+        with self._lock:
+            try:
+                self.path.unlink(missing_ok=True)
+            except OSError as error:
+                raise InvalidInput(f"cannot remove the zones file {str(self.path)!r}: "
+                                   f"{error.strerror or error}") from None
+            self._set, self._error = None, None
+            self._version += 1
+        log.info("zones from the page forgotten; the configured zones apply")
+        return self.state()
+
+    def __repr__(self) -> str:
+        return f"ZoneKeeper({str(self.path)!r})"

@@ -1,0 +1,161 @@
+"""The tray's zones set from the phone: the keeper and its file, the API, the vision reader that uses
+them at the next reading, and ``serve``'s wiring. Real files, real vision on drawn dice."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from companion.config import ButtonsConfig, CameraConfig, Config, LedConfig
+from companion.errors import InvalidInput
+from companion.serve import Companion, vision_reader
+from companion.session import TableSession
+from companion.zones import PRESETS, TOSS, ZoneKeeper, preset_zones
+from tests.loop.conftest import still
+from vision import synth
+from web import create_app
+
+PIN = {"X-Table-PIN": "2468"}
+DEFAULT = Config().zones
+
+
+@pytest.fixture
+def keeper(tmp_path: Path) -> ZoneKeeper:
+    return ZoneKeeper(tmp_path / "state" / "zones.json", DEFAULT)
+
+
+def test_without_a_file_the_configured_zones_apply(keeper: ZoneKeeper) -> None:
+    state = keeper.state()
+    assert state["zones"] == DEFAULT and state["source"] == "config" and state["error"] is None
+    assert (state["preset"], state["toss"]) == ("left-right", False)
+    assert state["presets"] == ["left-right", "right-left", "top-bottom", "bottom-top"]
+    assert not keeper.path.exists()
+
+
+def test_a_preset_is_kept_in_the_file_and_loaded_again(keeper: ZoneKeeper) -> None:
+    before = keeper.version
+    state = keeper.choose("bottom-top", toss=True)
+    assert keeper.version > before
+    assert list(state["zones"]) == ["toss", "p0", "p1"]      # the toss zone first: it wins its middle
+    assert state["zones"]["p0"] == [[0.0, 0.5], [1.0, 0.5], [1.0, 1.0], [0.0, 1.0]]
+    assert (state["source"], state["preset"], state["toss"]) == ("page", "bottom-top", True)
+    assert json.loads(keeper.path.read_text(encoding="utf-8")) == {"zones": state["zones"]}
+    again = ZoneKeeper(keeper.path, DEFAULT)                  # a restart
+    assert again.current() == state["zones"] and again.state()["preset"] == "bottom-top"
+    keeper.current()["p0"].clear()                            # callers get copies
+    assert keeper.current() == state["zones"]
+
+
+def test_custom_zones_are_checked_and_bad_ones_change_nothing(keeper: ZoneKeeper) -> None:
+    keeper.choose("right-left")
+    thirds = {"p0": [[0, 0], [0.33, 0], [0.33, 1], [0, 1]], "p1": [[0.67, 0], [1, 0], [1, 1], [0.67, 1]]}
+    assert keeper.set(thirds)["preset"] is None
+    for bad, words in (({}, "must name at least one zone"),
+                       ({"p0": [[0, 0], [1, 0]]}, "zones.p0 must be a polygon of at least 3"),
+                       ({"p0": [[0, 0], [1.5, 0], [1, 1]]}, "zones.p0: point [1.5, 0] is outside the frame"),
+                       ({"p0": [[0, 0], ["a", 0], [1, 1]]}, "each point is [x, y]"),
+                       ([1, 2], "must name at least one zone")):
+        with pytest.raises(InvalidInput, match=words.replace("[", r"\[").replace("]", r"\]")):
+            keeper.set(bad)
+    with pytest.raises(InvalidInput, match="preset must be one of left-right, right-left"):
+        keeper.choose("diagonal")
+    with pytest.raises(InvalidInput, match="toss must be true or false, not 'yes'"):
+        keeper.choose("top-bottom", toss="yes")
+    assert keeper.current() == {k: [[float(x), float(y)] for x, y in v] for k, v in thirds.items()}
+    assert ZoneKeeper(keeper.path, DEFAULT).current() == keeper.current()
+
+
+def test_a_corrupt_file_keeps_the_configured_zones_and_is_set_aside(keeper: ZoneKeeper) -> None:
+    keeper.path.parent.mkdir(parents=True)
+    keeper.path.write_text('{"zones": {"p0": [[0, 0], [2, 0], [1, 1]]}}', encoding="utf-8")
+    broken = ZoneKeeper(keeper.path, DEFAULT)
+    assert broken.current() == DEFAULT and broken.state()["source"] == "config"
+    assert "cannot be used" in broken.state()["error"] and "outside the frame" in broken.state()["error"]
+    keeper.path.write_text("{not json", encoding="utf-8")
+    broken.reload()
+    assert "cannot be used" in broken.state()["error"]
+    broken.choose("top-bottom")
+    assert broken.state()["error"] is None
+    assert keeper.path.with_name("zones.json.unreadable").read_text(encoding="utf-8") == "{not json"
+    assert broken.reset()["source"] == "config" and not keeper.path.exists()
+
+
+@pytest.mark.parametrize("preset, left_top, right_bottom", [
+    ("left-right", "p0", "p1"), ("right-left", "p1", "p0"), ("top-bottom", "p0", "p1"),
+    ("bottom-top", "p1", "p0")])
+def test_the_reader_uses_the_zones_in_force_at_each_reading(
+        keeper: ZoneKeeper, preset: str, left_top: str, right_bottom: str) -> None:
+    frame = synth.tray(seed=4)
+    synth.draw_die(frame, 120, 100, 60, 5)    # the left half, the top half
+    synth.draw_die(frame, 520, 380, 60, 2)    # the right half, the bottom half
+    read, _ = vision_reader(Config(), zones=keeper.current)
+    zone_of = {d["value"]: d["zone"] for d in read(frame).to_json()["dice"]}
+    assert zone_of == {5: "p0", 2: "p1"}      # the configured halves
+    keeper.choose(preset)
+    zone_of = {d["value"]: d["zone"] for d in read(frame).to_json()["dice"]}
+    assert zone_of == {5: left_top, 2: right_bottom}
+    keeper.choose(preset, toss=True)
+    synth.draw_die(frame, 320, 240, 60, 3)    # the middle of the tray
+    assert {d["value"]: d["zone"] for d in read(frame).to_json()["dice"]}[3] == "toss"
+
+
+@pytest.fixture
+def app(session: TableSession, keeper: ZoneKeeper) -> Flask:
+    return create_app({"TESTING": True, "TABLE_PIN": "2468"}, session=session, zones=keeper)
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+def error_of(response: Any, status: int, code: str) -> str:
+    assert response.status_code == status, response.get_data(as_text=True)
+    assert response.json["error"] == code
+    return str(response.json["detail"])
+
+
+def test_the_api_sets_and_resets_the_zones_with_the_pin(client: FlaskClient, keeper: ZoneKeeper) -> None:
+    assert client.get("/api/zones").json["source"] == "config"          # spectators may look
+    error_of(client.post("/api/zones", json={"preset": "top-bottom"}), 403, "pin-required")
+    assert not keeper.path.exists()
+    done = client.post("/api/zones", json={"preset": "top-bottom", "toss": True}, headers=PIN).json
+    assert done["zones"] == preset_zones("top-bottom", True) and done["zones"]["toss"] == TOSS
+    custom = {"p0": [[0, 0], [1, 0], [1, 0.4], [0, 0.4]], "p1": [[0, 0.6], [1, 0.6], [1, 1], [0, 1]]}
+    assert client.post("/api/zones", json={"zones": custom}, headers=PIN).json["preset"] is None
+    for body, words in (({}, 'the body needs "preset"'), ({"preset": "up-down"}, "preset must be one of"),
+                        ({"preset": "left-right", "zones": custom}, 'give "preset" or "zones", not both'),
+                        ({"zones": {"p0": [[0, 0]]}}, "zones.p0 must be a polygon"),
+                        ({"preset": "left-right", "toss": 1}, "toss must be true or false")):
+        assert words in error_of(client.post("/api/zones", json=body, headers=PIN), 400, "invalid-input")
+    assert keeper.state()["preset"] is None and keeper.current()["p0"][2] == [1.0, 0.4]  # unchanged
+    html = client.get("/settings").get_data(as_text=True)
+    assert 'id="zones-card"' in html and 'data-source="page"' in html and 'data-zone="p1"' in html
+    assert client.post("/api/zones/reset", json={}, headers=PIN).json["source"] == "config"
+    assert not keeper.path.exists()
+
+
+def test_without_a_keeper_the_endpoints_say_so(session: TableSession) -> None:
+    client = create_app({"TESTING": True}, session=session).test_client()
+    assert "without a zone keeper" in error_of(client.get("/api/zones"), 404, "not-found")
+    assert 'id="zones-card"' not in client.get("/settings").get_data(as_text=True)
+
+
+def test_serve_keeps_the_page_zones_in_the_state_dir_and_the_worker_follows(tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    config = replace(Config(state_dir=str(state)), camera=CameraConfig(source="replay"),
+                     buttons=ButtonsConfig(enabled=False), led=LedConfig(enabled=False))
+    with Companion(config, settle=still) as companion:
+        assert companion.zones.path == state / "zones.json"
+        assert companion.worker is not None and companion.worker.zones() == DEFAULT
+        client = companion.app.test_client()
+        assert client.post("/api/zones", json={"preset": "right-left"}).status_code == 200
+        assert companion.worker.zones() == PRESETS["right-left"]   # the next reading, no restart
+    with Companion(config, settle=still, web=False) as again:
+        assert again.worker is not None and again.worker.zones() == PRESETS["right-left"]

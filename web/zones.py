@@ -1,0 +1,53 @@
+"""The tray's zones from the phone: ``GET /api/zones``, ``POST /api/zones``, ``POST /api/zones/reset``.
+
+Views call one ``companion.zones.ZoneKeeper`` method each; the two POSTs are control actions (the table
+PIN when one is set). ``POST /api/zones`` takes ``{"preset": "left-right" | "right-left" | "top-bottom"
+| "bottom-top", "toss": false}`` or ``{"zones": {"p0": [[x, y], ...], ...}}``. Without a keeper (an app
+built without a camera) every endpoint answers 404 ``not-found`` saying so.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify
+from werkzeug.exceptions import NotFound
+
+from companion.errors import InvalidInput
+from web.api import control
+
+bp = Blueprint("zones", __name__, url_prefix="/api")
+
+EXTENSION = "goblin.zones"
+"""``app.extensions[EXTENSION]`` holds the ``ZoneKeeper`` (or None)."""
+
+
+def keeper() -> Any:
+    found = current_app.extensions.get(EXTENSION)
+    if found is None:
+        raise NotFound("this companion sets no zones from the page (it was started without a zone keeper)")
+    return found
+
+
+@bp.get("/zones")
+def zones() -> Response:
+    return jsonify(keeper().state())
+
+
+@bp.post("/zones")
+@control
+def set_zones(data: dict[str, Any]) -> Response:
+    if "zones" in data:
+        if "preset" in data:
+            raise InvalidInput("give \"preset\" or \"zones\", not both")
+        return jsonify(keeper().set(data["zones"]))
+    if "preset" not in data:
+        raise InvalidInput("the body needs \"preset\" (left-right, right-left, top-bottom, bottom-top) "
+                           "or \"zones\": {\"p0\": [[x, y], ...], ...}")
+    return jsonify(keeper().choose(data["preset"], data.get("toss", False)))
+
+
+@bp.post("/zones/reset")
+@control
+def reset(data: dict[str, Any]) -> Response:
+    return jsonify(keeper().reset())
