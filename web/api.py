@@ -36,6 +36,15 @@ def table() -> Any:
     return current_app.extensions["goblin"]
 
 
+def part(extension: str, missing: str) -> Any:
+    """An optional part of the app (``app.extensions[extension]``); 404 ``not-found`` saying ``missing``
+    when the app was built without it."""
+    found = current_app.extensions.get(extension)
+    if found is None:
+        raise NotFound(missing)
+    return found
+
+
 def body() -> dict[str, Any]:
     """The request's JSON object (an empty body is ``{}``); InvalidInput when it is not one."""
     raw = request.get_data(cache=True)

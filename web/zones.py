@@ -10,11 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify
-from werkzeug.exceptions import NotFound
+from flask import Blueprint, Response, jsonify
 
 from companion.errors import InvalidInput
-from web.api import control
+from web.api import control, part
 
 bp = Blueprint("zones", __name__, url_prefix="/api")
 
@@ -23,10 +22,8 @@ EXTENSION = "goblin.zones"
 
 
 def keeper() -> Any:
-    found = current_app.extensions.get(EXTENSION)
-    if found is None:
-        raise NotFound("this companion sets no zones from the page (it was started without a zone keeper)")
-    return found
+    return part(EXTENSION, "this companion sets no zones from the page "
+                           "(it was started without a zone keeper)")
 
 
 @bp.get("/zones")

@@ -811,12 +811,15 @@
     if (banner && !c.error) banner.hidden = true;
   }
 
-  function teachResult(text, ok) {
-    const box = $("teach-result");
+  /** The line under a settings section's button: what it did, or why it could not. */
+  function resultLine(id, text, ok) {
+    const box = $(id);
     box.textContent = text;
     box.className = `teach-result ${ok ? "ok" : "failed"}`;
     box.hidden = false;
   }
+
+  const teachResult = (text, ok) => resultLine("teach-result", text, ok);
 
   /** The error of a refused teach/forget, in this section's words when it has them. */
   function teachFailed() {
@@ -886,12 +889,7 @@
     drawZones(z.zones);
   }
 
-  function zonesResult(text, ok) {
-    const box = $("zones-result");
-    box.textContent = text;
-    box.className = `teach-result ${ok ? "ok" : "failed"}`;
-    box.hidden = false;
-  }
+  const zonesResult = (text, ok) => resultLine("zones-result", text, ok);
 
   function initZones() {
     if (!$("zones-card")) return;
