@@ -210,7 +210,7 @@ def numeral_mask(ink: np.ndarray, die: np.ndarray) -> tuple[np.ndarray, int]:
     y1 = max(c[2] + c[4] for c in chosen)
     pad = 0.35 * ext
     for c in comps:
-        if c in chosen or c[6] >= 0.6 * ext:
+        if c in chosen or c[5] >= 0.4 * seed[5] or c[6] > 1.2 * ext:
             continue
         if x0 - pad <= c[7] <= x1 + pad and y0 - pad <= c[8] <= y1 + pad:
             chosen.append(c)
