@@ -8,6 +8,10 @@ One network scores 70 joint classes (kind, value): a barrel or tetrahedral d4 (r
 1-4, numeral d6 1-6, d8 1-8, d10 1-10 (its "0" face means 10), percentile d10 00-90, d12 1-12, d20 1-20.
 The die type's confidence is the summed probability of its classes, the value's confidence the winner's
 share of them. A reading below ``CONFIDENT`` is returned as it is, for the page to ask the players.
+
+``read_polyhedral`` multiplies the network's probabilities by two more readers' (``fuse``): the die's
+outline (``vision.poly.silhouette``, a barrel d4 against a d10) and the numeral at the centre of the
+top face (``vision.poly.numeral``, read at any spin, restricted by the classes to what each die can show).
 """
 
 from __future__ import annotations
