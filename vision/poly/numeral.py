@@ -20,6 +20,8 @@ from typing import Final
 import cv2
 import numpy as np
 
+from vision._cv import find_contours
+
 __all__ = [
     "GLYPHS",
     "TURNED",
@@ -72,9 +74,8 @@ def _check_image(image: np.ndarray, name: str) -> None:
 
 
 def _contours(mask: np.ndarray) -> list[np.ndarray]:
-    """External contours of a uint8 mask, whatever OpenCV version returns."""
-    found = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    return list(found[-2])
+    """External contours of a uint8 mask."""
+    return list(find_contours(mask))
 
 
 def die_mask(crop_bgr: np.ndarray) -> np.ndarray:

@@ -22,6 +22,8 @@ from typing import Final
 import cv2
 import numpy as np
 
+from vision._cv import find_contours
+
 __all__ = ["Silhouette", "side_weights", "silhouette"]
 
 LONG: Final = 1.3
@@ -67,7 +69,7 @@ def silhouette(mask: np.ndarray) -> Silhouette:
     m = (np.asarray(mask) > 0).astype(np.uint8)
     if m.ndim != 2:
         raise ValueError(f"mask must be a 2-D array, not shape {m.shape}")
-    found = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[-2]
+    found = find_contours(m)
     if not found:
         return Silhouette(1.0, 0.0, 0.0)
     cnt = cv2.convexHull(max(found, key=cv2.contourArea))
