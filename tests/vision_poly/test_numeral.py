@@ -1,0 +1,118 @@
+"""The new pieces on images drawn at known places: the outline rules and the numeral reader."""
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.poly import CLASSES, fuse, reading_from_probabilities
+from vision.poly.numeral import GLYPHS, NumeralReading, die_mask, read_numeral
+from vision.poly.silhouette import RULED_OUT, Silhouette, side_weights, silhouette
+from vision.poly.synth import _glyph
+
+
+def _canvas():
+    return np.zeros((200, 240), np.uint8)
+
+
+def test_a_long_rounded_rectangle_is_a_barrel_d4():
+    m = _canvas()
+    cv2.rectangle(m, (40, 70), (190, 150), 255, -1)
+    for x in (40, 190):                     # round the ends
+        m[:, x - 20:x + 21] = 0
+        cv2.circle(m, (x, 110), 40, 255, -1)
+    m[:, :20] = 0
+    m[:, 211:] = 0
+    sil = silhouette(m)
+    assert sil.shape == "barrel", sil
+    w = side_weights(sil)
+    assert w[4] == 1.0 and w[10] == RULED_OUT and w[20] == RULED_OUT
+
+
+def test_a_hexagon_with_sharp_ends_is_a_d10():
+    m = _canvas()
+    pts = np.array([[30, 100], [80, 60], [160, 60], [210, 100], [160, 140], [80, 140]], np.int32)
+    cv2.fillPoly(m, [pts], 255)
+    sil = silhouette(m)
+    assert sil.shape == "kite", sil
+    w = side_weights(sil)
+    assert w[10] == 1.0 and w[4] == RULED_OUT and w[6] == RULED_OUT
+
+
+@pytest.mark.parametrize("draw", [
+    lambda m: cv2.rectangle(m, (70, 50), (170, 150), 255, -1),                       # d6
+    lambda m: cv2.circle(m, (120, 100), 70, 255, -1),                                # d12, d20
+    lambda m: cv2.fillPoly(m, [np.array([[120, 30], [200, 170], [40, 170]], np.int32)], 255),  # d4
+])
+def test_other_outlines_rule_nothing_out(draw):
+    m = _canvas()
+    draw(m)
+    assert silhouette(m).shape == "other"
+    assert set(side_weights(silhouette(m)).values()) == {1.0}
+
+
+def test_an_empty_mask_is_an_empty_silhouette():
+    assert silhouette(_canvas()) == Silhouette(1.0, 0.0, 0.0)
+    with pytest.raises(ValueError, match="mask"):
+        silhouette(np.zeros((3, 4, 3), np.uint8))
+
+
+def _die_with(text, angle, mark="", *, ink=(245, 245, 245), body=(40, 40, 190)):
+    """A die-coloured disc on a dark tray with ``text`` at its centre, turned ``angle`` degrees CCW."""
+    img = np.full((160, 160, 3), 15, np.uint8)
+    cv2.circle(img, (80, 80), 70, body, -1)
+    g = _glyph(text, f"hershey:{cv2.FONT_HERSHEY_SIMPLEX}", mark, 2)      # float (64, 64)
+    m = cv2.getRotationMatrix2D((32, 32), angle, 1.0)
+    m[:, 2] += 80 - 32
+    alpha = cv2.warpAffine(g, m, (160, 160))[..., None]
+    out = img * (1 - alpha) + np.array(ink, np.float32) * alpha
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("text", ["4", "7", "12", "20", "50"])
+@pytest.mark.parametrize("angle", [0, 40, 135, 250])
+def test_a_numeral_is_read_at_any_spin(text, angle):
+    got = read_numeral(_die_with(text, angle))
+    assert got.text == text, got
+    assert got.digits == len(text)
+
+
+def test_dark_ink_on_a_light_die_is_read_too():
+    got = read_numeral(_die_with("3", 70, ink=(20, 20, 20), body=(60, 230, 230)))
+    assert got.text == "3", got
+
+
+@pytest.mark.parametrize("mark", ["bar", "dot"])
+def test_six_and_nine_are_told_apart_by_the_mark(mark):
+    # upside down, a 6 with its mark looks like a 9 with the mark above it: the mark says which it is
+    assert read_numeral(_die_with("6", 180, mark)).text == "6"
+    assert read_numeral(_die_with("9", 180, mark)).text == "9"
+    assert read_numeral(_die_with("6", 0, mark)).text == "6"
+    assert read_numeral(_die_with("9", 0, mark)).text == "9"
+
+
+def test_the_crop_is_not_modified_and_a_plain_die_has_no_numeral():
+    crop = _die_with("5", 20)
+    before = crop.copy()
+    read_numeral(crop)
+    assert np.array_equal(crop, before)
+    plain = np.full((120, 120, 3), 15, np.uint8)
+    cv2.circle(plain, (60, 60), 50, (40, 40, 190), -1)
+    got = read_numeral(plain)
+    assert got.text == "" and got.digits == 0 and got.score == 0
+    assert die_mask(plain)[60, 60] == 255 and die_mask(plain)[2, 2] == 0
+
+
+def test_the_numeral_and_the_outline_vote_with_the_network():
+    # the network leans to a d10 "3", the outline says barrel, the numeral says "3": a d4 3
+    p = np.full(len(CLASSES), 1e-4)
+    p[CLASSES.index(("d10", 3))] = 0.7
+    p[CLASSES.index(("d4", 3))] = 0.2
+    scores = {g: 0.0 for g in GLYPHS} | {"3": 1.0, "8": 0.3}
+    numeral = NumeralReading("3", 1.0, 0.0, scores, 1)
+    weights = {4: 1.0, 6: RULED_OUT, 8: RULED_OUT, 10: RULED_OUT, 12: RULED_OUT, 20: RULED_OUT}
+    r = reading_from_probabilities(fuse(p / p.sum(), weights, numeral))
+    assert (r.sides, r.value) == (4, 3)
+    # a numeral the reader could not find leaves the network's reading
+    none = NumeralReading("", 0.0, 0.0, {g: 0.0 for g in GLYPHS}, 0)
+    r = reading_from_probabilities(fuse(p / p.sum(), {s: 1.0 for s in (4, 6, 8, 10, 12, 20)}, none))
+    assert (r.sides, r.value) == (10, 3)
