@@ -66,5 +66,6 @@ def message_json(text: str) -> JSON:
 
 def error_message(error: BaseException) -> Message | None:
     """The ``Message`` an error was raised with, if any (for the page to translate its detail)."""
-    args = getattr(error, "args", ())
-    return args[0] if len(args) == 1 and isinstance(args[0], Message) else None
+    args: tuple[Any, ...] = error.args
+    first = args[0] if len(args) == 1 else None
+    return first if isinstance(first, Message) else None

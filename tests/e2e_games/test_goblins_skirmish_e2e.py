@@ -69,9 +69,10 @@ def test_goblins_toss_counted_by_the_camera_and_confirmed(table: Table, page: An
     assert "tosses" not in page.inner_text("#view")  # no English log line, not even in the folded data
     table.session.correct({"type": "adjust", "player": 1, "troops": 1})  # a card effect, then a refused one
     wait_step(page, 3)
-    page.evaluate("""() => fetch('/api/correct', {method: 'POST', headers: {'Content-Type': 'application/json'},
-        body: JSON.stringify({action: {type: 'adjust', player: 1, troops: -99}})}).then((r) => r.json())
-        .then((data) => { window.refused = data; })""")
+    page.evaluate("""() => fetch('/api/correct', {
+        method: 'POST', headers: {'Content-Type': 'application/json'},
+        body: JSON.stringify({action: {type: 'adjust', player: 1, troops: -99}}),
+    }).then((r) => r.json()).then((data) => { window.refused = data; })""")
     page.wait_for_function("window.refused !== undefined")
     refused = page.evaluate("window.refused")
     assert refused["key"] == "goblins.error.adjust"
@@ -136,7 +137,8 @@ def test_skirmish_shot_with_its_odds_then_deaths_and_pending_tests(table: Table,
     page.click("#proposal-confirm")
     wait_step(page, 6)
     assert page.inner_text("#sk-check h2") == "Prossimo tiro: Tiro salvezza di Grishnak"
-    assert "Lorien tira a Grishnak (Tiro di Lorien): tiro 5 = 5, serve 4+: riuscito" in page.inner_text("#sk-news")
+    news = page.inner_text("#sk-news")
+    assert "Lorien tira a Grishnak (Tiro di Lorien): tiro 5 = 5, serve 4+: riuscito" in news
     assert "Colpito!" in page.inner_text("#sk-news")
     assert table.show(photo("d6_two.jpg")) == 1
     page.wait_for_selector("#proposal:not([hidden]) [data-slot=d0]")

@@ -40,13 +40,15 @@ ENGLISH_WORDS = re.compile(
     r"toss|defence|attack|crew|troops?|heroes|shoots?|assaults?|saves|roll|again|left|turn|card|cards|"
     r"plays|ends|flees|holds|nearest|range|cover|certain|impossible|chance|points|draw|victory|defeat)\b"
 )
-GOBLINS = {**SETUPS["goblins"], "terrains": ["Torre|walls|8|2|-", "Ponte|river|4|1|hero", "Forte|walls|9|2|machine",
-                                            "Piazza|centre|3|3|-"],
+GOBLINS = {**SETUPS["goblins"],
+           "terrains": ["Torre|walls|8|2|-", "Ponte|river|4|1|hero", "Forte|walls|9|2|machine",
+                        "Piazza|centre|3|3|-"],
            "heroes": ["Cavalleria|4|2", "Troll|3|1"]}
 SKIRMISH = {"bands": [
     {"name": "Elfi", "models": ["Lor|T3|A3|S4|P20|eroe2|capitano", "Arc|T4|A4|S5|P10",
                                 "Cav|T4|A3|S5|P10|cavalleria|possente"]},
-    {"name": "Orchi", "models": ["Grok|T4|A3|S4|P15|capitano|eroe1", "Orco|T5|A4|S5|P5", "Uruk|T5|A4|S5|P5"]}],
+    {"name": "Orchi", "models": ["Grok|T4|A3|S4|P15|capitano|eroe1", "Orco|T5|A4|S5|P5",
+                                 "Uruk|T5|A4|S5|P5"]}],
     "time_limit_min": 60}
 
 
@@ -87,13 +89,15 @@ def collect(snap: dict[str, Any], seen: dict[str, dict[str, Any]]) -> None:
     view = snap["view"] or {}
     for line in view.get("log", []):
         assert isinstance(line, dict) and line["key"], f"a log line without a key: {line!r}"
-    for m in messages_in({"log": view.get("log"), "awaiting": view.get("awaiting"), "expects": snap["expects"]}):
+    shown = {"log": view.get("log"), "awaiting": view.get("awaiting"), "expects": snap["expects"]}
+    for m in messages_in(shown):
         seen.setdefault(m["key"], m)
     if snap["expects"]:
         seen.setdefault(snap["expects"]["prompt"], {"key": snap["expects"]["prompt"],
                                                     "params": snap["expects"]["params"], "text": ""})
     for choice in snap["choices"]:
-        seen.setdefault(choice["key"], {"key": choice["key"], "params": choice["params"], "text": choice["label"]})
+        seen.setdefault(choice["key"], {"key": choice["key"], "params": choice["params"],
+                                        "text": choice["label"]})
 
 
 def scripted(game: str, snap: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
@@ -113,7 +117,8 @@ def scripted(game: str, snap: dict[str, Any], rng: random.Random) -> dict[str, A
     return None
 
 
-def drive(tmp_path: Path, game: str, setup: dict[str, Any], seeds: int, steps: int) -> dict[str, dict[str, Any]]:
+def drive(tmp_path: Path, game: str, setup: dict[str, Any], seeds: int,
+          steps: int) -> dict[str, dict[str, Any]]:
     seen: dict[str, dict[str, Any]] = {}
     for seed in range(seeds):
         with Store(tmp_path / f"{game}-{seed}.sqlite3") as store:
