@@ -95,6 +95,10 @@ def collect(snap: dict[str, Any], seen: dict[str, dict[str, Any]]) -> None:
     if snap["expects"]:
         seen.setdefault(snap["expects"]["prompt"], {"key": snap["expects"]["prompt"],
                                                     "params": snap["expects"]["params"], "text": ""})
+    # two choices never read the same in Italian (each option of a yes/no step has its own words)
+    said = [render({"key": c["key"], "params": c["params"], "text": c["label"]}, ITALIAN)
+            for c in snap["choices"]]
+    assert len(set(said)) == len({c["label"] for c in snap["choices"]}), said  # two like machines read alike
     for choice in snap["choices"]:
         seen.setdefault(choice["key"], {"key": choice["key"], "params": choice["params"],
                                         "text": choice["label"]})
