@@ -30,8 +30,11 @@
 
   /** The text of `key` in the page's language, else `fallback` (the flow's English words). */
   function t(key, params, fallback) {
-    const own = key && Object.prototype.hasOwnProperty.call(M, key);
-    const text = own ? M[key] : fallback;
+    // the page's catalogue, then the games' own (games.<lang>.json: the Goblins and skirmish cores' log and
+    // refusals, loaded with those games' views so other tables stay light)
+    const G = window.goblinGameMessages || {};
+    const own = key && (Object.prototype.hasOwnProperty.call(M, key) || Object.prototype.hasOwnProperty.call(G, key));
+    const text = own ? (Object.prototype.hasOwnProperty.call(M, key) ? M[key] : G[key]) : fallback;
     if (text === undefined || text === null) return String(key);
     const filled = fill(String(text), params || {});
     // a message naming a parameter the flow did not give falls back to the flow's own words
