@@ -30,6 +30,7 @@ from flask import Flask, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from companion.errors import AmbiguousAction, GoblinError, IllegalAction, InvalidInput
+from companion.messages import error_message
 
 
 class PinError(GoblinError, PermissionError):
@@ -69,7 +70,9 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(GoblinError)
     def goblin_error(error: GoblinError) -> tuple[Response, int]:
         status, code = domain_status(error)
-        return _json_error(status, code, str(error))
+        said = error_message(error)  # a rules core's refusal: the page translates its key, like a prompt
+        extra = {} if said is None else {"key": said.key, "params": said.to_json()["params"]}
+        return _json_error(status, code, str(error), **extra)
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> Any:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal, TypeAlias, get_args
 
 from companion.errors import IllegalAction, InvalidInput
+from companion.messages import Message
 
 JSON: TypeAlias = Any
 
@@ -46,6 +47,104 @@ CANNON_STEP = 5
 """The Cannon gives -5 to the defence for every dead ammunition goblin."""
 MAX_PLAYERS = 6
 MIN_PLAYERS = 2
+PURPOSES: tuple[str, ...] = get_args(Purpose)
+
+MESSAGES: Mapping[str, str] = {
+    # the log: what each event did (the command line prints these words; the page translates the keys)
+    "goblins.log.shout": "{army} shouted Goblin! first",
+    "goblins.log.reinforce.0": "{army} takes {goblins} goblins and draws {cards} cards",
+    "goblins.log.reinforce.1": "{army} takes {goblins} goblins and draws {cards} cards",
+    "goblins.log.reinforce.2": "{army} takes {goblins} goblins and draws {cards} cards",
+    "goblins.log.play_hero": "{army} plays {hero}, eliminating {cost} goblins",
+    "goblins.log.play_machine": "{army} puts {machine} in play with {crew} crew",
+    "goblins.log.no_combat": "{army} moves to or stays on an empty space: no combat",
+    "goblins.log.recrew": "{army} re-crews {machine}",
+    "goblins.log.end_turn": "{army} ends the turn",
+    "goblins.log.end_turn_discarding": "{army} ends the turn, discarding uncrewed {machines}",
+    "goblins.log.turn": "{army}'s turn",
+    "goblins.log.adjust": "{army}: {troops} troop goblins",
+    "goblins.log.discard_hero": "{army} discards {hero}",
+    "goblins.log.discard_machine": "{army} discards {machine}; its crew is eliminated",
+    "goblins.log.face": "{army} faces {terrain} (defence {defence})",
+    "goblins.log.cannon_no_ammo": "{machine} cannot fire: it needs two army goblins as ammunition",
+    "goblins.log.epic_failed": "Epic Death failed: the goblins left alive are tossed again for losses",
+    "goblins.log.modified_defence": "modified defence {defence} - {reduction} = {md}; attack {attack}",
+    "goblins.log.epic_allowed": "an Epic Death may be declared",
+    "goblins.log.epic": "{army} tries an Epic Death: every goblin is tossed",
+    "goblins.log.defeat_requires.hero": "defeat: {terrain} asks for a hero",
+    "goblins.log.defeat_requires.machine": "defeat: {terrain} asks for a machine",
+    "goblins.log.automatic_victory": "automatic victory: the modified defence is zero or less",
+    "goblins.log.victory": "victory: attack {attack} vs defence {md}",
+    "goblins.log.defeat": "defeat: attack {attack} vs defence {md}",
+    "goblins.log.choose_heroes": "choose {md} heroes to toss a symbolic goblin for",
+    "goblins.log.cannon_fires": "{machine} fires: toss two army goblins as ammunition",
+    "goblins.log.cannon_holds": "{machine} holds fire",
+    "goblins.log.conquest": "{army} takes {terrain}: occupies it, gains {vp} goblins "
+    "and the card ({total} VP)",
+    "goblins.log.centre_taken": "every City Centre terrain is taken",
+    "goblins.log.defeated": "{army} is defeated and goes back where it came from; {terrain} stays face up",
+    "goblins.log.brawl": "brawl: {attacker} ({attack}) against {defender} ({defence}); machines are not used",
+    "goblins.log.brawl_swap": "a tie: the top conquest cards are swapped",
+    "goblins.log.brawl_tie_empty": "a tie: an empty conquest pile leaves nothing to swap",
+    "goblins.log.back": "{army} goes back where it came from",
+    "goblins.log.brawl_won": "{winner} wins and takes {card} from {loser}",
+    "goblins.log.brawl_won_empty": "{winner} wins; {loser}'s conquest pile is empty: nothing to take",
+    "goblins.log.moves_adjacent": "{army} moves to an adjacent space of its choice",
+    "goblins.log.brawl_losses": "both armies toss {budget} goblins for losses, troops before crews",
+    **{
+        f"goblins.log.toss.{p}": f"{{army}} tosses {{count}} ({p}): {{alive}} alive, {{dead}} dead"
+        for p in PURPOSES
+    },
+    "goblins.log.ram_removed": "{machine}'s crew dies: the Ram is removed",
+    "goblins.log.ram_active": "{machine} is active: -{reduction} to the defence",
+    "goblins.log.ammo_dead": "{dead} ammunition goblins die (lost): -{reduction} to the defence",
+    "goblins.log.cannon_discarded": "two alive: {machine} is discarded and its crew eliminated",
+    "goblins.log.troops_lost": "{army} loses {dead} troop goblins",
+    "goblins.log.crew_lost": "{dead} of {machine}'s crew die",
+    "goblins.log.hero_dies": "the symbolic goblin dies: {hero} dies in combat and is discarded",
+    "goblins.log.hero_lives": "the symbolic goblin lives: {hero} survives",
+    # refusals (IllegalAction): the page shows them translated, the command line prints the English
+    "goblins.error.heroes_not_distinct": "hero choice {chosen} does not name distinct heroes of {army}",
+    "goblins.error.heroes_count": "choose exactly {n} heroes to toss for, got {chosen}",
+    "goblins.error.no_player": "there is no player {player}; players are 0..{last}",
+    "goblins.error.not_tied": "player {player} is not among the tied players {tied}",
+    "goblins.error.over": "the game is over; {event} cannot be played",
+    "goblins.error.no_tie": "no tie to break: the game is not over",
+    "goblins.error.toss_first": "finish the toss first; {event} must wait",
+    "goblins.error.toss_awaited": "a toss of {count} goblins is awaited, not {event}",
+    "goblins.error.no_toss": "no toss is awaited now",
+    "goblins.error.cannon_first": "say whether the Cannon fires first, not {event}",
+    "goblins.error.declare_first": "declare a normal fight or an Epic Death first, not {event}",
+    "goblins.error.heroes_first": "choose the heroes to toss for first, not {event}",
+    "goblins.error.not_awaited": "{event} is not awaited now",
+    "goblins.error.reinforce_once": "reinforcements are taken once, in phase A",
+    "goblins.error.reinforce_count": "one goblin per card not drawn: 0, 1 or 2, got {goblins}",
+    "goblins.error.play_phase_a": "heroes and machines are put in play only in phase A",
+    "goblins.error.hero_cost": "{hero} costs {cost} goblins; {army} has {troops}",
+    "goblins.error.machine_crew": "{machine} needs {crew} crew goblins; {army} has {troops}",
+    "goblins.error.face_phase": "terrains are faced in phase C (after the movement), not in phase D",
+    "goblins.error.no_combat_phase": "'no_combat' ends the movement; the movement is over",
+    "goblins.error.recrew_phase": "machines are re-crewed in phase D",
+    "goblins.error.no_machine": "{army} has no machine {machine}",
+    "goblins.error.crewed": "{machine} is already fully crewed",
+    "goblins.error.recrew_troops": "{machine} needs {need} goblins; {army} has {troops}",
+    "goblins.error.end_phase": "the turn ends in phase D; this is phase {phase}",
+    "goblins.error.adjust": "{army} has {troops} troops; cannot eliminate {eliminate}",
+    "goblins.error.no_hero": "{army} has no hero {hero}",
+    "goblins.error.discard_in_combat": "the machines of the army in combat are discarded before facing the "
+    "terrain or after the combat, not during it",
+    "goblins.error.combat_on": "a combat is already in progress",
+    "goblins.error.cannon_ammo": "{machine} needs two army goblins as ammunition; {army} has {troops}",
+    "goblins.error.brawl_self": "an army cannot brawl with itself",
+    "goblins.error.combat_first": "finish the combat first",
+    "goblins.error.toss_count": "{count} goblins were tossed, "
+    "but the reading counts {alive} alive + {dead} dead = {total}",
+}
+"""Every line the core writes and every refusal, in English, by message key (see ``companion.messages``)."""
+
+
+def _say(key: str, /, **params: JSON) -> Message:
+    return Message.of(MESSAGES, key, **params)
 
 
 # --------------------------------------------------------------------------------------------- JSON helpers
@@ -427,10 +526,12 @@ def loss_tosses(
     elif army.heroes:
         chosen = list(range(len(army.heroes))) if heroes is None else list(heroes)
         if len(set(chosen)) != len(chosen) or any(not 0 <= i < len(army.heroes) for i in chosen):
-            raise IllegalAction(f"hero choice {chosen!r} does not name distinct heroes of {army.name!r}")
+            raise IllegalAction(
+                _say("goblins.error.heroes_not_distinct", chosen=repr(chosen), army=repr(army.name))
+            )
         if len(chosen) != min(len(army.heroes), left):
             raise IllegalAction(
-                f"choose exactly {min(len(army.heroes), left)} heroes to toss for, got {chosen!r}"
+                _say("goblins.error.heroes_count", n=min(len(army.heroes), left), chosen=repr(chosen))
             )
         for i in sorted(chosen):
             tosses.append(TossRequest("hero", player, 1, hero=i))
@@ -1005,7 +1106,7 @@ def _cannons(army: Army) -> tuple[int, ...]:
 
 def _player(game: Game, player: int) -> Army:
     if not 0 <= player < len(game.armies):
-        raise IllegalAction(f"there is no player {player}; players are 0..{len(game.armies) - 1}")
+        raise IllegalAction(_say("goblins.error.no_player", player=player, last=len(game.armies) - 1))
     return game.armies[player]
 
 
@@ -1016,122 +1117,155 @@ def apply(game: Game, event: Event) -> Game:
         if isinstance(event, Shout) and wait == "shout":
             if event.player not in game.outcome.winners:
                 raise IllegalAction(
-                    f"player {event.player} is not among the tied players {list(game.outcome.winners)!r}"
+                    _say("goblins.error.not_tied", player=event.player, tied=repr(list(game.outcome.winners)))
                 )
             name = game.armies[event.player].name
             return replace(
-                game, outcome=Outcome((event.player,), "shout"), log=(f"{name} shouted Goblin! first",)
+                game, outcome=Outcome((event.player,), "shout"), log=(_say("goblins.log.shout", army=name),)
             )
-        raise IllegalAction(f"the game is over; {event_to_json(event)!r} cannot be played")
+        raise IllegalAction(_say("goblins.error.over", event=repr(event_to_json(event))))
     if isinstance(event, Shout):
-        raise IllegalAction("no tie to break: the game is not over")
+        raise IllegalAction(_say("goblins.error.no_tie"))
     if isinstance(event, Adjust | DiscardHero | DiscardMachine):
         if wait == "toss":
-            raise IllegalAction(f"finish the toss first; {event_to_json(event)!r} must wait")
+            raise IllegalAction(_say("goblins.error.toss_first", event=repr(event_to_json(event))))
         return _card_effect(game, event)
     if wait == "toss":
         if not isinstance(event, Toss):
             raise IllegalAction(
-                f"a toss of {game.tosses[0].count} goblins is awaited, not {event_to_json(event)!r}"
+                _say(
+                    "goblins.error.toss_awaited", count=game.tosses[0].count, event=repr(event_to_json(event))
+                )
             )
         return _toss(game, event)
     if isinstance(event, Toss):
-        raise IllegalAction("no toss is awaited now")
+        raise IllegalAction(_say("goblins.error.no_toss"))
     if wait == "fire_cannon":
         if not isinstance(event, FireCannon):
-            raise IllegalAction(f"say whether the Cannon fires first, not {event_to_json(event)!r}")
+            raise IllegalAction(_say("goblins.error.cannon_first", event=repr(event_to_json(event))))
         return _fire(game, event)
     if wait == "declare":
         if not isinstance(event, Declare):
-            raise IllegalAction(
-                f"declare a normal fight or an Epic Death first, not {event_to_json(event)!r}"
-            )
+            raise IllegalAction(_say("goblins.error.declare_first", event=repr(event_to_json(event))))
         return _declare(game, event)
     if wait == "choose_heroes":
         if not isinstance(event, ChooseHeroes):
-            raise IllegalAction(f"choose the heroes to toss for first, not {event_to_json(event)!r}")
+            raise IllegalAction(_say("goblins.error.heroes_first", event=repr(event_to_json(event))))
         return _choose_heroes(game, event)
     if isinstance(event, FireCannon | Declare | ChooseHeroes):
-        raise IllegalAction(f"{event.type!r} is not awaited now")
+        raise IllegalAction(_say("goblins.error.not_awaited", event=repr(event.type)))
     army = game.armies[game.current]
     if isinstance(event, Reinforce):
         if game.phase != "A" or game.reinforced:
-            raise IllegalAction("reinforcements are taken once, in phase A")
+            raise IllegalAction(_say("goblins.error.reinforce_once"))
         if not 0 <= event.goblins <= 2:
-            raise IllegalAction(f"one goblin per card not drawn: 0, 1 or 2, got {event.goblins}")
+            raise IllegalAction(_say("goblins.error.reinforce_count", goblins=event.goblins))
         new = replace(army, troops=army.troops + event.goblins)
         return replace(
             game,
             armies=_set_army(game, game.current, new),
             reinforced=True,
-            log=(f"{army.name} takes {event.goblins} goblins and draws {2 - event.goblins} cards",),
+            log=(
+                _say(
+                    f"goblins.log.reinforce.{event.goblins}",
+                    army=army.name,
+                    goblins=event.goblins,
+                    cards=2 - event.goblins,
+                ),
+            ),
         )
     if isinstance(event, PlayHero | PlayMachine):
         if game.phase != "A":
-            raise IllegalAction("heroes and machines are put in play only in phase A")
+            raise IllegalAction(_say("goblins.error.play_phase_a"))
         if isinstance(event, PlayHero):
             if army.troops < event.hero.cost:
                 raise IllegalAction(
-                    f"{event.hero.name!r} costs {event.hero.cost} goblins; {army.name} has {army.troops}"
+                    _say(
+                        "goblins.error.hero_cost",
+                        hero=repr(event.hero.name),
+                        cost=event.hero.cost,
+                        army=army.name,
+                        troops=army.troops,
+                    )
                 )
             new = replace(army, troops=army.troops - event.hero.cost, heroes=(*army.heroes, event.hero))
-            text = f"{army.name} plays {event.hero.name}, eliminating {event.hero.cost} goblins"
+            text = _say("goblins.log.play_hero", army=army.name, hero=event.hero.name, cost=event.hero.cost)
         else:
             m = event.machine
             if army.troops < m.crew_size:
                 raise IllegalAction(
-                    f"{m.name!r} needs {m.crew_size} crew goblins; {army.name} has {army.troops}"
+                    _say(
+                        "goblins.error.machine_crew",
+                        machine=repr(m.name),
+                        crew=m.crew_size,
+                        army=army.name,
+                        troops=army.troops,
+                    )
                 )
             new = replace(
                 army,
                 troops=army.troops - m.crew_size,
                 machines=(*army.machines, replace(m, crew=m.crew_size)),
             )
-            text = f"{army.name} puts {m.name} in play with {m.crew_size} crew"
+            text = _say("goblins.log.play_machine", army=army.name, machine=m.name, crew=m.crew_size)
         return replace(game, armies=_set_army(game, game.current, new), log=(text,))
     if isinstance(event, Face):
         if game.phase not in ("A", "B", "C"):
-            raise IllegalAction("terrains are faced in phase C (after the movement), not in phase D")
+            raise IllegalAction(_say("goblins.error.face_phase"))
         return _face(game, event.terrain)
     if isinstance(event, Brawl):
         return _brawl(game, event.defender)
     if isinstance(event, NoCombat):
         if game.phase not in ("A", "B"):
-            raise IllegalAction("'no_combat' ends the movement; the movement is over")
-        return replace(game, phase="D", log=(f"{army.name} moves to or stays on an empty space: no combat",))
+            raise IllegalAction(_say("goblins.error.no_combat_phase"))
+        return replace(game, phase="D", log=(_say("goblins.log.no_combat", army=army.name),))
     if isinstance(event, Recrew):
         if game.phase != "D":
-            raise IllegalAction("machines are re-crewed in phase D")
+            raise IllegalAction(_say("goblins.error.recrew_phase"))
         if not 0 <= event.machine < len(army.machines):
-            raise IllegalAction(f"{army.name} has no machine {event.machine}")
+            raise IllegalAction(_say("goblins.error.no_machine", army=army.name, machine=event.machine))
         m = army.machines[event.machine]
         need = m.crew_size - m.crew
         if need == 0:
-            raise IllegalAction(f"{m.name!r} is already fully crewed")
+            raise IllegalAction(_say("goblins.error.crewed", machine=repr(m.name)))
         if army.troops < need:
-            raise IllegalAction(f"{m.name!r} needs {need} goblins; {army.name} has {army.troops}")
+            raise IllegalAction(
+                _say(
+                    "goblins.error.recrew_troops",
+                    machine=repr(m.name),
+                    need=need,
+                    army=army.name,
+                    troops=army.troops,
+                )
+            )
         machines = tuple(
             replace(x, crew=x.crew_size) if i == event.machine else x for i, x in enumerate(army.machines)
         )
         new = replace(army, troops=army.troops - need, machines=machines)
         return replace(
-            game, armies=_set_army(game, game.current, new), log=(f"{army.name} re-crews {m.name}",)
+            game,
+            armies=_set_army(game, game.current, new),
+            log=(_say("goblins.log.recrew", army=army.name, machine=m.name),),
         )
     if isinstance(event, EndTurn):
         if game.phase != "D":
-            raise IllegalAction(f"the turn ends in phase D; this is phase {game.phase}")
+            raise IllegalAction(_say("goblins.error.end_phase", phase=game.phase))
         kept = tuple(m for m in army.machines if m.crewed)
         lost = [m.name for m in army.machines if not m.crewed]
         new = replace(army, machines=kept)
         nxt = (game.current + 1) % len(game.armies)
-        text = f"{army.name} ends the turn" + (f", discarding uncrewed {', '.join(lost)}" if lost else "")
+        text = (
+            _say("goblins.log.end_turn_discarding", army=army.name, machines=", ".join(lost))
+            if lost
+            else _say("goblins.log.end_turn", army=army.name)
+        )
         return replace(
             game,
             armies=_set_army(game, game.current, new),
             current=nxt,
             phase="A",
             reinforced=False,
-            log=(text, f"{game.armies[nxt].name}'s turn"),
+            log=(text, _say("goblins.log.turn", army=game.armies[nxt].name)),
         )
     raise InvalidInput(f"not a Goblins event: {event!r}")
 
@@ -1140,24 +1274,23 @@ def _card_effect(game: Game, event: Adjust | DiscardHero | DiscardMachine) -> Ga
     army = _player(game, event.player)
     if isinstance(event, Adjust):
         if army.troops + event.troops < 0:
-            raise IllegalAction(f"{army.name} has {army.troops} troops; cannot eliminate {-event.troops}")
+            raise IllegalAction(
+                _say("goblins.error.adjust", army=army.name, troops=army.troops, eliminate=-event.troops)
+            )
         new = replace(army, troops=army.troops + event.troops)
-        text = f"{army.name}: {event.troops:+d} troop goblins"
+        text = _say("goblins.log.adjust", army=army.name, troops=f"{event.troops:+d}")
     elif isinstance(event, DiscardHero):
         if not 0 <= event.hero < len(army.heroes):
-            raise IllegalAction(f"{army.name} has no hero {event.hero}")
+            raise IllegalAction(_say("goblins.error.no_hero", army=army.name, hero=event.hero))
         new = replace(army, heroes=army.heroes[: event.hero] + army.heroes[event.hero + 1 :])
-        text = f"{army.name} discards {army.heroes[event.hero].name}"
+        text = _say("goblins.log.discard_hero", army=army.name, hero=army.heroes[event.hero].name)
     else:
         if not 0 <= event.machine < len(army.machines):
-            raise IllegalAction(f"{army.name} has no machine {event.machine}")
+            raise IllegalAction(_say("goblins.error.no_machine", army=army.name, machine=event.machine))
         if game.combat is not None and event.player == game.current:
-            raise IllegalAction(
-                "the machines of the army in combat are discarded before facing the terrain "
-                "or after the combat, not during it"
-            )
+            raise IllegalAction(_say("goblins.error.discard_in_combat"))
         new = _drop_machine(army, event.machine)
-        text = f"{army.name} discards {army.machines[event.machine].name}; its crew is eliminated"
+        text = _say("goblins.log.discard_machine", army=army.name, machine=army.machines[event.machine].name)
     game = replace(game, armies=_set_army(game, event.player, new), log=(text,))
     if game.combat is not None and game.combat.step == "declare" and event.player == game.current:
         game = _after_machines(replace(game, combat=replace(game.combat, step="tosses")))
@@ -1167,7 +1300,7 @@ def _card_effect(game: Game, event: Adjust | DiscardHero | DiscardMachine) -> Ga
 def _face(game: Game, terrain: Terrain) -> Game:
     army = game.armies[game.current]
     if game.combat is not None:
-        raise IllegalAction("a combat is already in progress")
+        raise IllegalAction(_say("goblins.error.combat_on"))
     rams = tuple(
         TossRequest("ram", game.current, m.crew, machine=i)
         for i, m in enumerate(army.machines)
@@ -1179,7 +1312,7 @@ def _face(game: Game, terrain: Terrain) -> Game:
         phase="C",
         combat=combat,
         tosses=rams,
-        log=(f"{army.name} faces {terrain.name} (defence {terrain.defence})",),
+        log=(_say("goblins.log.face", army=army.name, terrain=terrain.name, defence=terrain.defence),),
     )
     return _advance(game)
 
@@ -1195,7 +1328,7 @@ def _advance(game: Game) -> Game:
             if army.troops >= 2:
                 return replace(game, combat=replace(c, step="cannon"))
             name = army.machines[c.cannons[0]].name
-            text = f"{name} cannot fire: it needs two army goblins as ammunition"
+            text = _say("goblins.log.cannon_no_ammo", machine=name)
             return _advance(replace(game, combat=replace(c, cannons=c.cannons[1:]), log=(*game.log, text)))
         return _after_machines(game)
     if c.stage == "epic":
@@ -1209,7 +1342,7 @@ def _advance(game: Game) -> Game:
         )
         if army.troops:
             survivors = (TossRequest("survivor_troops", game.current, army.troops), *survivors)
-        text = "Epic Death failed: the goblins left alive are tossed again for losses"
+        text = _say("goblins.log.epic_failed")
         return (
             replace(game, combat=replace(c, stage="survivors"), tosses=survivors, log=(*game.log, text))
             if survivors
@@ -1229,10 +1362,16 @@ def _after_machines(game: Game) -> Game:
     army = game.armies[game.current]
     reduction = _active_reduction(army, c)
     md = modified_defence(c.terrain, reduction)
-    text = f"modified defence {c.terrain.defence} - {reduction} = {md}; attack {army.attack}"
+    text = _say(
+        "goblins.log.modified_defence",
+        defence=c.terrain.defence,
+        reduction=reduction,
+        md=md,
+        attack=army.attack,
+    )
     if epic_death_allowed(army, c.terrain, reduction) and c.step != "declare":
         return replace(
-            game, combat=replace(c, step="declare"), log=(*game.log, text, "an Epic Death may be declared")
+            game, combat=replace(c, step="declare"), log=(*game.log, text, _say("goblins.log.epic_allowed"))
         )
     return _fight(replace(game, log=(*game.log, text)), epic=False)
 
@@ -1254,20 +1393,20 @@ def _fight(game: Game, *, epic: bool, heroes: Sequence[int] | None = None) -> Ga
             game,
             combat=replace(c, step="tosses", stage="epic", epic=True, reduction=reduction),
             tosses=tosses,
-            log=(*game.log, f"{army.name} tries an Epic Death: every goblin is tossed"),
+            log=(*game.log, _say("goblins.log.epic", army=army.name)),
         )
     won = wins(army, c.terrain, reduction)
     if not requirements_met(army, c.terrain):
-        verdict = f"defeat: {c.terrain.name} asks for a {c.terrain.requires}"
+        verdict = _say(f"goblins.log.defeat_requires.{c.terrain.requires}", terrain=c.terrain.name)
     elif md <= 0:
-        verdict = "automatic victory: the modified defence is zero or less"
+        verdict = _say("goblins.log.automatic_victory")
     else:
-        verdict = f"{'victory' if won else 'defeat'}: attack {army.attack} vs defence {md}"
+        verdict = _say(f"goblins.log.{'victory' if won else 'defeat'}", attack=army.attack, md=md)
     if army.troops == 0 and len(army.heroes) > max(md, 0) > 0 and heroes is None:
         return replace(
             game,
             combat=replace(c, step="choose_heroes", reduction=reduction, won=won),
-            log=(*game.log, verdict, f"choose {md} heroes to toss a symbolic goblin for"),
+            log=(*game.log, verdict, _say("goblins.log.choose_heroes", md=md)),
         )
     tosses = loss_tosses(army, game.current, md, heroes)
     return _advance(
@@ -1287,20 +1426,25 @@ def _fire(game: Game, event: FireCannon) -> Game:
     army = game.armies[game.current]
     if event.fire and army.troops < 2:
         raise IllegalAction(
-            f"{army.machines[index].name} needs two army goblins as ammunition; {army.name} has {army.troops}"
+            _say(
+                "goblins.error.cannon_ammo",
+                machine=army.machines[index].name,
+                army=army.name,
+                troops=army.troops,
+            )
         )
     if event.fire:
         return replace(
             game,
             combat=replace(c, step="tosses", cannons=rest),
             tosses=(TossRequest("cannon", game.current, 2, machine=index),),
-            log=(f"{army.machines[index].name} fires: toss two army goblins as ammunition",),
+            log=(_say("goblins.log.cannon_fires", machine=army.machines[index].name),),
         )
     return _advance(
         replace(
             game,
             combat=replace(c, step="tosses", cannons=rest),
-            log=(f"{army.machines[index].name} holds fire",),
+            log=(_say("goblins.log.cannon_holds", machine=army.machines[index].name),),
         )
     )
 
@@ -1322,9 +1466,8 @@ def _finish(game: Game, *, won: bool) -> Game:
     if won:
         new = replace(army, troops=army.troops + c.terrain.vp, pile=(*army.pile, c.terrain))
         centre = game.centre - (1 if c.terrain.kind == "centre" else 0)
-        text = (
-            f"{army.name} takes {c.terrain.name}: occupies it, gains {c.terrain.vp} goblins "
-            f"and the card ({new.vp} VP)"
+        text = _say(
+            "goblins.log.conquest", army=army.name, terrain=c.terrain.name, vp=c.terrain.vp, total=new.vp
         )
         game = replace(
             game,
@@ -1338,44 +1481,44 @@ def _finish(game: Game, *, won: bool) -> Game:
             order = ranking(game.armies)
             best = standing(game.armies[order[0]])
             winners = tuple(p for p in order if standing(game.armies[p]) == best)
-            return replace(
-                game, outcome=Outcome(winners), log=(*game.log, "every City Centre terrain is taken")
-            )
+            return replace(game, outcome=Outcome(winners), log=(*game.log, _say("goblins.log.centre_taken")))
         return game
-    text = f"{army.name} is defeated and goes back where it came from; {c.terrain.name} stays face up"
+    text = _say("goblins.log.defeated", army=army.name, terrain=c.terrain.name)
     return replace(game, combat=None, phase="D", log=(*game.log, text))
 
 
 def _brawl(game: Game, defender: int) -> Game:
     if defender == game.current:
-        raise IllegalAction("an army cannot brawl with itself")
+        raise IllegalAction(_say("goblins.error.brawl_self"))
     if game.combat is not None:
-        raise IllegalAction("finish the combat first")
+        raise IllegalAction(_say("goblins.error.combat_first"))
     a, d = game.current, defender
     att, dfn = game.armies[a], _player(game, d)
     va, vd = att.brawl_attack, dfn.brawl_attack
     armies = list(game.armies)
-    log = [f"brawl: {att.name} ({va}) against {dfn.name} ({vd}); machines are not used"]
+    log = [_say("goblins.log.brawl", attacker=att.name, attack=va, defender=dfn.name, defence=vd)]
     if va == vd:
         if att.pile and dfn.pile:
             armies[a] = replace(att, pile=(*att.pile[:-1], dfn.pile[-1]))
             armies[d] = replace(dfn, pile=(*dfn.pile[:-1], att.pile[-1]))
-            log.append("a tie: the top conquest cards are swapped")
+            log.append(_say("goblins.log.brawl_swap"))
         else:
-            log.append("a tie: an empty conquest pile leaves nothing to swap")
-        log.append(f"{att.name} goes back where it came from")
+            log.append(_say("goblins.log.brawl_tie_empty"))
+        log.append(_say("goblins.log.back", army=att.name))
     else:
         w, lo = (a, d) if va > vd else (d, a)
         winner, loser = armies[w], armies[lo]
         if loser.pile:
             armies[w] = replace(winner, pile=(*winner.pile, loser.pile[-1]))
             armies[lo] = replace(loser, pile=loser.pile[:-1])
-            log.append(f"{winner.name} wins and takes {loser.pile[-1].name} from {loser.name}")
+            log.append(
+                _say("goblins.log.brawl_won", winner=winner.name, card=loser.pile[-1].name, loser=loser.name)
+            )
         else:
-            log.append(f"{winner.name} wins; {loser.name}'s conquest pile is empty: nothing to take")
-        log.append(f"{loser.name} moves to an adjacent space of its choice")
+            log.append(_say("goblins.log.brawl_won_empty", winner=winner.name, loser=loser.name))
+        log.append(_say("goblins.log.moves_adjacent", army=loser.name))
     budget = min(va, vd)
-    log.append(f"both armies toss {budget} goblins for losses, troops before crews")
+    log.append(_say("goblins.log.brawl_losses", budget=budget))
     tosses = brawl_tosses(armies[a], a, budget) + brawl_tosses(armies[d], d, budget)
     game = replace(game, armies=tuple(armies), brawl=(a, d), tosses=tosses, log=tuple(log))
     return game if tosses else _end_brawl(game)
@@ -1389,13 +1532,22 @@ def _toss(game: Game, event: Toss) -> Game:
     t = game.tosses[0]
     if event.alive + event.dead != t.count:
         raise IllegalAction(
-            f"{t.count} goblins were tossed, but the reading counts "
-            f"{event.alive} alive + {event.dead} dead = {event.alive + event.dead}"
+            _say(
+                "goblins.error.toss_count",
+                count=t.count,
+                alive=event.alive,
+                dead=event.dead,
+                total=event.alive + event.dead,
+            )
         )
     rest = game.tosses[1:]
     army = game.armies[t.player]
     c = game.combat
-    log: list[str] = [f"{army.name} tosses {t.count} ({t.purpose}): {event.alive} alive, {event.dead} dead"]
+    log: list[str] = [
+        _say(
+            f"goblins.log.toss.{t.purpose}", army=army.name, count=t.count, alive=event.alive, dead=event.dead
+        )
+    ]
     if t.purpose == "ram":
         assert t.machine is not None and c is not None
         ram = army.machines[t.machine]
@@ -1403,10 +1555,10 @@ def _toss(game: Game, event: Toss) -> Game:
             army = _drop_machine(army, t.machine)
             rest = _shift_after_removal(rest, t.player, t.machine)
             c = replace(c, cannons=tuple(i - (i > t.machine) for i in c.cannons))
-            log.append(f"{ram.name}'s crew dies: the Ram is removed")
+            log.append(_say("goblins.log.ram_removed", machine=ram.name))
         else:
             c = replace(c, reduction=c.reduction + ram.reduction)
-            log.append(f"{ram.name} is active: -{ram.reduction} to the defence")
+            log.append(_say("goblins.log.ram_active", machine=ram.name, reduction=ram.reduction))
     elif t.purpose == "cannon":
         assert t.machine is not None and c is not None
         cannon = army.machines[t.machine]
@@ -1414,17 +1566,17 @@ def _toss(game: Game, event: Toss) -> Game:
         if event.dead:
             c = replace(c, reduction=c.reduction + cannon.reduction * event.dead)
             log.append(
-                f"{event.dead} ammunition goblins die (lost): -{cannon.reduction * event.dead} to the defence"
+                _say("goblins.log.ammo_dead", dead=event.dead, reduction=cannon.reduction * event.dead)
             )
         else:
             army = _drop_machine(army, t.machine)
             rest = _shift_after_removal(rest, t.player, t.machine)
             c = replace(c, cannons=tuple(i - (i > t.machine) for i in c.cannons))
-            log.append(f"two alive: {cannon.name} is discarded and its crew eliminated")
+            log.append(_say("goblins.log.cannon_discarded", machine=cannon.name))
     elif t.purpose in ("troops", "epic_troops", "survivor_troops"):
         army = replace(army, troops=army.troops - event.dead)
         if event.dead:
-            log.append(f"{army.name} loses {event.dead} troop goblins")
+            log.append(_say("goblins.log.troops_lost", army=army.name, dead=event.dead))
     elif t.purpose in ("crew", "epic_crew", "survivor_crew"):
         assert t.machine is not None
         m = army.machines[t.machine]
@@ -1433,7 +1585,7 @@ def _toss(game: Game, event: Toss) -> Game:
         )
         army = replace(army, machines=machines)
         if event.dead:
-            log.append(f"{event.dead} of {m.name}'s crew die")
+            log.append(_say("goblins.log.crew_lost", dead=event.dead, machine=m.name))
     elif t.purpose == "hero":
         assert t.hero is not None
         hero = army.heroes[t.hero]
@@ -1445,9 +1597,9 @@ def _toss(game: Game, event: Toss) -> Game:
                 else r
                 for r in rest
             )
-            log.append(f"the symbolic goblin dies: {hero.name} dies in combat and is discarded")
+            log.append(_say("goblins.log.hero_dies", hero=hero.name))
         else:
-            log.append(f"the symbolic goblin lives: {hero.name} survives")
+            log.append(_say("goblins.log.hero_lives", hero=hero.name))
     if c is not None and t.purpose in ("epic_troops", "epic_crew") and event.alive:
         c = replace(c, all_dead=False)
     game = replace(game, armies=_set_army(game, t.player, army), combat=c, tosses=rest, log=tuple(log))

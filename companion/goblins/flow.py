@@ -38,6 +38,7 @@ from companion.goblins.core import (
     ranking,
     requirements_met,
 )
+from companion.messages import message_json
 
 JSON = Any
 
@@ -107,6 +108,9 @@ def _key(game: Game, a: Mapping[str, JSON]) -> tuple[str, dict[str, JSON]]:
         return f"goblins.{kind}_with" if kind == "brawl" else "goblins.shout", params
     if kind == "recrew":
         params["name"] = game.armies[game.current].machines[a["machine"]].name
+    if kind == "reinforce":  # 0, 1 or 2 goblins: the rest of the two are cards drawn
+        params["cards"] = 2 - a["goblins"]
+        return f"goblins.reinforce.{a['goblins']}", params
     return f"goblins.{kind}", params
 
 
@@ -288,7 +292,7 @@ class GoblinsFlow:
                         f"Face {t.name} (defence {t.defence}, {t.vp} VP)",
                         "face",
                         "goblins.face",
-                        {"terrain": t.name},
+                        {"terrain": t.name, "defence": t.defence, "vp": t.vp},
                     )
                 )
             if game.phase == "A":
@@ -300,7 +304,7 @@ class GoblinsFlow:
                                 f"Play {h.name} (attack {h.attack}, {h.cost} goblins)",
                                 "play",
                                 "goblins.play_hero",
-                                {"hero": h.name},
+                                {"hero": h.name, "attack": h.attack, "cost": h.cost},
                             )
                         )
                 for m in state.machines:
@@ -311,7 +315,7 @@ class GoblinsFlow:
                                 f"Play {m.name} ({m.crew_size} crew)",
                                 "play",
                                 "goblins.play_machine",
-                                {"machine": m.name},
+                                {"machine": m.name, "crew": m.crew_size},
                             )
                         )
         return out
@@ -371,7 +375,7 @@ class GoblinsFlow:
             "toss": None if want is None else {"count": want.count, "zone": want.zone, **want.params},
             "combat": combat,
             "brawl": None if game.brawl is None else list(game.brawl),
-            "log": list(game.log),
+            "log": [message_json(line) for line in game.log],
             "outcome": None
             if game.outcome is None
             else {

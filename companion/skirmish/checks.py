@@ -14,6 +14,7 @@ from functools import cache
 from typing import Any, Literal, get_args
 
 from companion.errors import InvalidInput
+from companion.messages import Message
 
 JSON = Any
 CheckKind = Literal["tiro", "assalto", "salvezza", "morale", "rout", "charge", "deploy", "first"]
@@ -99,14 +100,47 @@ class Check:
             return "impossible"
         return f"{self.target}+"
 
+    def needs_message(self) -> str:
+        """``needs`` as the page translates it: "certain" and "impossible" are words, "4+" is not."""
+        needs = self.needs
+        return Message(f"skirmish.needs.{needs}", needs) if needs in ("certain", "impossible") else needs
+
     def explain(self) -> str:
         """``"Tiro 4, +1 extra shooter, -1 cover: 4+ on 1d6, chance 1/2"``."""
+        return str(self.explain_message())
+
+    def explain_message(self) -> Message:
+        """``explain()`` with its message key and parameters (each modifier a word the page translates)."""
         parts = [f"{self.kind} {self.characteristic}", *(str(m) for m in self.modifiers)]
         chance = self.chance()
         text = f"{', '.join(parts)}: {self.needs} on {self.dice}d6, chance {chance}"
+        heroism: str = ""
         if self.heroism:
-            text += f" ({self.chance(self.heroism)} spending all {self.heroism} heroism points)"
-        return text
+            extra = f" ({self.chance(self.heroism)} spending all {self.heroism} heroism points)"
+            heroism = Message(
+                "skirmish.log.check_heroism",
+                extra,
+                {"chance": str(self.chance(self.heroism)), "points": self.heroism},
+            )
+            text += extra
+        modifiers = [
+            Message(
+                "skirmish.modifier",
+                str(m),
+                {"value": f"{m.value:+d}", "label": Message(f"modifier.{m.label}", m.label)},
+            )
+            for m in self.modifiers
+        ]
+        params = {
+            "kind": Message(f"skirmish.kind.{self.kind}", self.kind),
+            "characteristic": self.characteristic,
+            "modifiers": modifiers,
+            "needs": self.needs_message(),
+            "dice": self.dice,
+            "chance": str(chance),
+            "heroism": heroism,
+        }
+        return Message("skirmish.log.check_modified" if modifiers else "skirmish.log.check", text, params)
 
     def to_json(self) -> JSON:
         return {

@@ -18,6 +18,7 @@ from itertools import product
 from typing import Any, Literal, get_args
 
 from companion.errors import IllegalAction, InvalidInput
+from companion.messages import Message
 from companion.skirmish.checks import Check, Modifier
 
 JSON = Any
@@ -83,6 +84,116 @@ def _ints(value: JSON, what: str) -> tuple[int, ...]:
     if not isinstance(value, list):
         raise InvalidInput(f"{what} must be a list of integers, got {value!r}")
     return tuple(_int(v, what) for v in value)
+
+
+MESSAGES: Mapping[str, str] = {
+    # who rolls and why (a test's label)
+    "skirmish.check.shoot": "{shooters} shoots at {target} (Tiro of {best})",
+    "skirmish.check.shoot_many": "{shooters} shoot at {target} (Tiro of {best})",
+    "skirmish.check.assault": "{attacker} assaults {target}",
+    "skirmish.check.charge": "{model} charges {distance} cm ({dice}d6)",
+    "skirmish.check.save": "{model} saves",
+    "skirmish.check.morale": "{model}: morale ({why})",
+    "skirmish.check.rout": "{band}: rout test ({why})",
+    "skirmish.check.deploy": "deployment roll: one die each",
+    "skirmish.check.first": "first-card roll: one die each",
+    "skirmish.check.strikes": "{enemy} strikes {model} leaving the combat",
+    # why a morale or rout test is taken
+    "skirmish.why.captain_dead": "the captain is dead",
+    "skirmish.why.captain_fled": "the captain fled",
+    "skirmish.why.below_half": "{left} of {start} left, below half",
+    "skirmish.why.near_death": "{model} died within 5 cm",
+    # the log
+    "skirmish.log.first_card": "{band} plays the first card",
+    "skirmish.log.play_card": "{band} plays {card}: move the band, then act",
+    "skirmish.log.killed": "{model} is killed",
+    "skirmish.log.disengage": "{model} leaves the combat: {n} assault test(s) against it",
+    "skirmish.log.heroism": " +{spent} heroism ({model} has {left} left)",
+    "skirmish.log.flees": "{model} flees {cm} cm toward its own table edge{heroism}",
+    "skirmish.log.success": "{check}: rolled {dice}{heroism} = {total}, needs {needs}: success",
+    "skirmish.log.failure": "{check}: rolled {dice}{heroism} = {total}, needs {needs}: failure",
+    "skirmish.log.charge_short": "the charge falls short: no contact, no assault",
+    "skirmish.log.contact": "contact!",
+    "skirmish.log.hit": "hit!",
+    "skirmish.log.flees_combat": "{model} flees 3d6 cm toward its own edge (no free assault on it)",
+    "skirmish.log.holds": "{band} holds",
+    "skirmish.log.routed": "{band} flees the field: {winner} wins",
+    "skirmish.log.roll_again": "both rolled {value}: roll again",
+    "skirmish.log.deploys_first": "{band} rolled lowest: picks a side and deploys first",
+    "skirmish.log.roll_first": "after deployment, roll again for the first card",
+    "skirmish.log.chooses_first": "{band} rolled highest: chooses who plays the first card",
+    "skirmish.log.dies": "{model} dies ({points} points to {band})",
+    "skirmish.log.which_near": "which friends of {model} were within 5 cm?",
+    "skirmish.log.rout_test": "{band} must take a rout test: {why}",
+    "skirmish.log.stays": "{model} stays on the table",
+    "skirmish.log.leaves": "{model} leaves the table: no points for the enemy",
+    "skirmish.log.end_card": "{band} ends {card}",
+    "skirmish.log.cycle": "{band} has played all five cards: turn {turn} is over, the cards come back",
+    "skirmish.log.end_draw": "the game ends ({why}): {p0} to {p1} VP, a draw",
+    "skirmish.log.end_win": "the game ends ({why}): {p0} to {p1} VP, {band} wins",
+    "skirmish.end.points": "points",
+    "skirmish.end.time": "time",
+    "skirmish.end.annihilation": "annihilation",
+    # refusals (IllegalAction)
+    "skirmish.error.tiro_card": "shooting needs a Tiro card, the card in play is {card}",
+    "skirmish.error.shooters": "{card} lets 1 to {most} models shoot, got {n}",
+    "skirmish.error.shooter_twice": "a model is named twice among the shooters",
+    "skirmish.error.into_combat": "{model} is engaged in a combat: no shooting into a combat",
+    "skirmish.error.no_model": "{band} has no model {model}",
+    "skirmish.error.status.dead": "{model} is dead",
+    "skirmish.error.status.fled": "{model} is fled",
+    "skirmish.error.status.ok": "{model} is ok",
+    "skirmish.error.no_tiro": "{model} has no Tiro characteristic",
+    "skirmish.error.out_of_combat": "{model} is engaged in a combat: no shooting out of a combat",
+    "skirmish.error.range": "{model} is {distance} cm away; the range is {range} cm",
+    "skirmish.error.moved": "{model} moved {moved} cm; no shooting after more than 8 cm",
+    "skirmish.error.nearest": "{target} is not {model}'s nearest enemy, and a nearer one is "
+    "neither in cover nor engaged",
+    "skirmish.error.model_range": "{band} has no model {model} (0..{last})",
+    "skirmish.error.over": "the game is over; {event} cannot be played",
+    "skirmish.error.clock_back": "the clock cannot go back from {elapsed} s to {to} s",
+    "skirmish.error.roll_awaited": "a {kind} roll is awaited, not {event}",
+    "skirmish.error.answer_awaited": "a {kind} answer is awaited, not {event}",
+    "skirmish.error.nothing_awaited": "nothing is awaited: {event} does not fit",
+    "skirmish.error.choose_first_stage": "who plays first is chosen after the first-card roll",
+    "skirmish.error.band": "band must be 0 or 1, got {band}",
+    "skirmish.error.card_stage": "a card cannot be played now (stage {stage})",
+    "skirmish.error.card_played": "{band} already played {card} this turn; in hand: {hand}",
+    "skirmish.error.no_card": "no card is in play",
+    "skirmish.error.kill_stage": "models die during the card play",
+    "skirmish.error.already.dead": "{model} is already dead",
+    "skirmish.error.already.fled": "{model} is already fled",
+    "skirmish.error.act_stage": "movement, shooting and assaults happen while a card is in play",
+    "skirmish.error.acted": "{models} already acted with this card",
+    "skirmish.error.shot_all": "{card} lets {most} models shoot in all; {n} already did",
+    "skirmish.error.assalto_card": "assaults need an Assalto card, the card in play is {card}",
+    "skirmish.error.assaulted_all": "{card} lets {most} models assault; they have",
+    "skirmish.error.contacts": "name each enemy model in base contact once",
+    "skirmish.error.no_hero": "heroism points cannot be spent on the {kind} roll: no hero rolls it",
+    "skirmish.error.heroism": "{model} has {points} heroism points, not {spent}",
+    "skirmish.error.dice_count": "the {kind} roll is {dice} d6, got {n} values {values}",
+    "skirmish.error.d6": "a d6 shows 1 to 6, got {values}",
+    "skirmish.error.order_heroism": "heroism points are not spent on deployment or first-card rolls",
+    "skirmish.error.near": "model {model} of {band} is not in play to be near the dead",
+}
+"""Every line the core writes and every refusal, in English, by message key (see ``companion.messages``)."""
+
+
+def _say(key: str, /, **params: JSON) -> Message:
+    return Message.of(MESSAGES, key, **params)
+
+
+def _kind(kind: str) -> Message:
+    """A roll's kind as a word the page translates (``skirmish.kind.tiro``: "Tiro")."""
+    return Message(f"skirmish.kind.{kind}", kind)
+
+
+def _status(key: str, m: Model) -> Message:
+    return _say(f"{key}.{m.status}", model=m.name)
+
+
+def _why_below_half(band: Band) -> Message:
+    return _say("skirmish.why.below_half", left=band.strength, start=len(band.models))
 
 
 # ------------------------------------------------------------------------------------------------- models
@@ -311,36 +422,37 @@ def shooting_check(
     into or out of a combat, not the nearest enemy).
     """
     if not card.startswith("tiro"):
-        raise IllegalAction(f"shooting needs a Tiro card, the card in play is {CARD_NAMES[card]}")
+        raise IllegalAction(_say("skirmish.error.tiro_card", card=CARD_NAMES[card]))
     most = int(card[-1])
     if not 1 <= len(lines) <= most:
-        raise IllegalAction(f"{CARD_NAMES[card]} lets 1 to {most} models shoot, got {len(lines)}")
+        raise IllegalAction(_say("skirmish.error.shooters", card=CARD_NAMES[card], most=most, n=len(lines)))
     if len({line.shooter for line in lines}) != len(lines):
-        raise IllegalAction("a model is named twice among the shooters")
+        raise IllegalAction(_say("skirmish.error.shooter_twice"))
     if target_engaged:
-        raise IllegalAction(f"{target.name} is engaged in a combat: no shooting into a combat")
+        raise IllegalAction(_say("skirmish.error.into_combat", model=target.name))
     names = []
     for line in lines:
         if not 0 <= line.shooter < len(band.models):
-            raise IllegalAction(f"{band.name} has no model {line.shooter}")
+            raise IllegalAction(_say("skirmish.error.no_model", band=band.name, model=line.shooter))
         m = band.models[line.shooter]
         names.append(m.name)
         if not m.in_play:
-            raise IllegalAction(f"{m.name} is {m.status}")
+            raise IllegalAction(_status("skirmish.error.status", m))
         if m.tiro is None:
-            raise IllegalAction(f"{m.name} has no Tiro characteristic")
+            raise IllegalAction(_say("skirmish.error.no_tiro", model=m.name))
         if line.engaged:
-            raise IllegalAction(f"{m.name} is engaged in a combat: no shooting out of a combat")
+            raise IllegalAction(_say("skirmish.error.out_of_combat", model=m.name))
         if line.distance > RANGE_CM:
-            raise IllegalAction(f"{m.name} is {line.distance:g} cm away; the range is {RANGE_CM:g} cm")
+            raise IllegalAction(
+                _say(
+                    "skirmish.error.range", model=m.name, distance=f"{line.distance:g}", range=f"{RANGE_CM:g}"
+                )
+            )
         if line.moved > MAX_MOVE_TO_SHOOT_CM:
-            raise IllegalAction(f"{m.name} moved {line.moved:g} cm; no shooting after more than 8 cm")
+            raise IllegalAction(_say("skirmish.error.moved", model=m.name, moved=f"{line.moved:g}"))
         for other in line.nearer:
             if not (other.cover or other.engaged):
-                raise IllegalAction(
-                    f"{target.name} is not {m.name}'s nearest enemy, and a nearer one is "
-                    "neither in cover nor engaged"
-                )
+                raise IllegalAction(_say("skirmish.error.nearest", target=target.name, model=m.name))
     best = min(lines, key=lambda line: band.models[line.shooter].tiro or 99)
     tiro = band.models[best.shooter].tiro
     assert tiro is not None
@@ -351,8 +463,11 @@ def shooting_check(
     if any(line.cover for line in lines):
         mods.append(Modifier("cover", -1))
     shooter = band.models[best.shooter]
-    label = (
-        f"{', '.join(names)} shoot{'s' if len(names) == 1 else ''} at {target.name} (Tiro of {shooter.name})"
+    label = _say(
+        "skirmish.check.shoot" if len(names) == 1 else "skirmish.check.shoot_many",
+        shooters=", ".join(names),
+        target=target.name,
+        best=shooter.name,
     )
     check = Check("tiro", tiro, tuple(mods), 1, shooter.heroism, label)
     save = (Modifier(f"extra shooter{'s' if extra > 1 else ''}", -extra),) if extra else ()
@@ -372,7 +487,7 @@ def assault_check(
         tuple(mods),
         1,
         attacker.heroism,
-        f"{attacker.name} assaults {target.name}",
+        _say("skirmish.check.assault", attacker=attacker.name, target=target.name),
     )
     save = []
     if "possente" in attacker.abilities:
@@ -391,20 +506,29 @@ def charge_check(model: Model, distance: float) -> Check:
         (),
         dice,
         model.heroism,
-        f"{model.name} charges {distance:g} cm ({dice}d6)",
+        _say("skirmish.check.charge", model=model.name, distance=f"{distance:g}", dice=dice),
     )
 
 
 def save_check(target: Model, mods: tuple[Modifier, ...]) -> Check:
-    return Check("salvezza", target.salvezza, mods, 1, target.heroism, f"{target.name} saves")
+    return Check(
+        "salvezza", target.salvezza, mods, 1, target.heroism, _say("skirmish.check.save", model=target.name)
+    )
 
 
 def morale_check(model: Model, why: str) -> Check:
-    return Check("morale", MORALE_TARGET, (), 1, model.heroism, f"{model.name}: morale ({why})")
+    return Check(
+        "morale",
+        MORALE_TARGET,
+        (),
+        1,
+        model.heroism,
+        _say("skirmish.check.morale", model=model.name, why=why),
+    )
 
 
 def rout_check(band: Band, why: str) -> Check:
-    return Check("rout", ROUT_TARGET, (), 2, 0, f"{band.name}: rout test ({why})")
+    return Check("rout", ROUT_TARGET, (), 2, 0, _say("skirmish.check.rout", band=band.name, why=why))
 
 
 # ------------------------------------------------------------------------------------------------ pending
@@ -749,7 +873,7 @@ class Game:
             game,
             pending=(
                 Pending(
-                    "deploy", 0, dice=2, check=Check("deploy", 1, (), 1, 0, "deployment roll: one die each")
+                    "deploy", 0, dice=2, check=Check("deploy", 1, (), 1, 0, _say("skirmish.check.deploy"))
                 ),
             ),
         )
@@ -912,7 +1036,9 @@ def _set_band(game: Game, side: int, band: Band) -> tuple[Band, Band]:
 def _model(game: Game, side: int, index: int) -> Model:
     band = game.bands[side]
     if not 0 <= index < len(band.models):
-        raise IllegalAction(f"{band.name} has no model {index} (0..{len(band.models) - 1})")
+        raise IllegalAction(
+            _say("skirmish.error.model_range", band=band.name, model=index, last=len(band.models) - 1)
+        )
     return band.models[index]
 
 
@@ -926,10 +1052,10 @@ def apply(game: Game, event: Event) -> Game:
 
 def _apply(game: Game, event: Event) -> Game:
     if game.outcome is not None:
-        raise IllegalAction(f"the game is over; {event_to_json(event)!r} cannot be played")
+        raise IllegalAction(_say("skirmish.error.over", event=repr(event_to_json(event))))
     if isinstance(event, Clock):
         if event.elapsed < game.elapsed:
-            raise IllegalAction(f"the clock cannot go back from {game.elapsed} s to {event.elapsed} s")
+            raise IllegalAction(_say("skirmish.error.clock_back", elapsed=game.elapsed, to=event.elapsed))
         game = replace(game, elapsed=event.elapsed, log=())
         if game.time_limit is not None and event.elapsed >= game.time_limit:
             return _end(game, "time")
@@ -941,8 +1067,11 @@ def _apply(game: Game, event: Event) -> Game:
         expected = {"near": Near, "off_table": OffTable}.get(head.kind, Roll)
         if not isinstance(event, expected):
             raise IllegalAction(
-                f"a {head.kind} {'roll' if expected is Roll else 'answer'} is awaited, "
-                f"not {event_to_json(event)!r}"
+                _say(
+                    f"skirmish.error.{'roll' if expected is Roll else 'answer'}_awaited",
+                    kind=_kind(head.kind),
+                    event=repr(event_to_json(event)),
+                )
             )
         if isinstance(event, Roll):
             return _roll(game, event)
@@ -951,48 +1080,54 @@ def _apply(game: Game, event: Event) -> Game:
         assert isinstance(event, OffTable)
         return _off_table(game, event)
     if isinstance(event, Roll | Near | OffTable):
-        raise IllegalAction(f"nothing is awaited: {event_to_json(event)!r} does not fit")
+        raise IllegalAction(_say("skirmish.error.nothing_awaited", event=repr(event_to_json(event))))
     if isinstance(event, ChooseFirst):
         if game.stage != "choose_first":
-            raise IllegalAction("who plays first is chosen after the first-card roll")
+            raise IllegalAction(_say("skirmish.error.choose_first_stage"))
         if event.band not in (0, 1):
-            raise IllegalAction(f"band must be 0 or 1, got {event.band}")
+            raise IllegalAction(_say("skirmish.error.band", band=event.band))
         return replace(
             game,
             stage="play",
             to_play=event.band,
-            log=(f"{game.bands[event.band].name} plays the first card",),
+            log=(_say("skirmish.log.first_card", band=game.bands[event.band].name),),
         )
     if isinstance(event, PlayCard):
         if game.stage != "play":
-            raise IllegalAction(f"a card cannot be played now (stage {game.stage!r})")
+            raise IllegalAction(_say("skirmish.error.card_stage", stage=repr(game.stage)))
         band = game.bands[game.to_play]
         if event.card not in band.hand:
             raise IllegalAction(
-                f"{band.name} already played {CARD_NAMES[event.card]} this turn; "
-                f"in hand: {', '.join(CARD_NAMES[c] for c in band.hand)}"
+                _say(
+                    "skirmish.error.card_played",
+                    band=band.name,
+                    card=CARD_NAMES[event.card],
+                    hand=", ".join(CARD_NAMES[c] for c in band.hand),
+                )
             )
         return replace(
             game,
             stage="card",
             card=event.card,
             acted=(),
-            log=(f"{band.name} plays {CARD_NAMES[event.card]}: move the band, then act",),
+            log=(_say("skirmish.log.play_card", band=band.name, card=CARD_NAMES[event.card]),),
         )
     if isinstance(event, EndCard):
         if game.stage != "card" or game.card is None:
-            raise IllegalAction("no card is in play")
+            raise IllegalAction(_say("skirmish.error.no_card"))
         return _end_card(game)
     if isinstance(event, Kill):
         if game.stage not in ("card", "play"):
-            raise IllegalAction("models die during the card play")
+            raise IllegalAction(_say("skirmish.error.kill_stage"))
         m = _model(game, event.band, event.model)
         if not m.in_play:
-            raise IllegalAction(f"{m.name} is already {m.status}")
-        return _death(replace(game, log=(f"{m.name} is killed",)), event.band, event.model)
+            raise IllegalAction(_status("skirmish.error.already", m))
+        return _death(
+            replace(game, log=(_say("skirmish.log.killed", model=m.name),)), event.band, event.model
+        )
     if isinstance(event, Shoot | Assault | Disengage):
         if game.stage != "card" or game.card is None:
-            raise IllegalAction("movement, shooting and assaults happen while a card is in play")
+            raise IllegalAction(_say("skirmish.error.act_stage"))
         if isinstance(event, Disengage):
             return _disengage(game, event)
         return _shoot(game, event) if isinstance(event, Shoot) else _assault(game, event)
@@ -1003,7 +1138,7 @@ def _act(game: Game, models: Sequence[int]) -> tuple[int, ...]:
     used = [i for i in models if i in game.acted]
     if used:
         names = ", ".join(game.bands[game.to_play].models[i].name for i in used)
-        raise IllegalAction(f"{names} already acted with this card")
+        raise IllegalAction(_say("skirmish.error.acted", models=names))
     return (*game.acted, *models)
 
 
@@ -1012,7 +1147,7 @@ def _shoot(game: Game, event: Shoot) -> Game:
     side = game.to_play
     target = _model(game, 1 - side, event.target)
     if not target.in_play:
-        raise IllegalAction(f"{target.name} is {target.status}")
+        raise IllegalAction(_status("skirmish.error.status", target))
     check, save = shooting_check(
         game.bands[side], event.lines, target, game.card, target_engaged=event.target_engaged
     )
@@ -1020,13 +1155,13 @@ def _shoot(game: Game, event: Shoot) -> Game:
     acted = _act(game, [ln.shooter for ln in event.lines])
     if len(acted) > int(game.card[-1]):
         raise IllegalAction(
-            f"{CARD_NAMES[game.card]} lets {game.card[-1]} models shoot in all; {len(game.acted)} already did"
+            _say("skirmish.error.shot_all", card=CARD_NAMES[game.card], most=game.card[-1], n=len(game.acted))
         )
     return replace(
         game,
         acted=acted,
         pending=(Pending("tiro", side, best, check, 1, event.target, save=save),),
-        log=(check.label, check.explain()),
+        log=(check.label, check.explain_message()),
     )
 
 
@@ -1034,15 +1169,15 @@ def _assault(game: Game, event: Assault) -> Game:
     assert game.card is not None
     side = game.to_play
     if not game.card.startswith("assalto"):
-        raise IllegalAction(f"assaults need an Assalto card, the card in play is {CARD_NAMES[game.card]}")
+        raise IllegalAction(_say("skirmish.error.assalto_card", card=CARD_NAMES[game.card]))
     most = int(game.card[-1])
     if len(game.acted) >= most:
-        raise IllegalAction(f"{CARD_NAMES[game.card]} lets {most} models assault; they have")
+        raise IllegalAction(_say("skirmish.error.assaulted_all", card=CARD_NAMES[game.card], most=most))
     attacker = _model(game, side, event.attacker)
     target = _model(game, 1 - side, event.target)
     for m in (attacker, target):
         if not m.in_play:
-            raise IllegalAction(f"{m.name} is {m.status}")
+            raise IllegalAction(_status("skirmish.error.status", m))
     acted = _act(game, [event.attacker])
     check, save = assault_check(
         attacker, target, contact_this_turn=event.contact_this_turn, extra_contacts=event.extra_contacts
@@ -1052,9 +1187,9 @@ def _assault(game: Game, event: Assault) -> Game:
         pending = Pending(
             "charge", side, event.attacker, charge, charge.dice, event.target, follow=check, save=save
         )
-        return replace(game, acted=acted, pending=(pending,), log=(charge.label, charge.explain()))
+        return replace(game, acted=acted, pending=(pending,), log=(charge.label, charge.explain_message()))
     pending = Pending("assalto", side, event.attacker, check, 1, event.target, save=save)
-    return replace(game, acted=acted, pending=(pending,), log=(check.label, check.explain()))
+    return replace(game, acted=acted, pending=(pending,), log=(check.label, check.explain_message()))
 
 
 def _disengage(game: Game, event: Disengage) -> Game:
@@ -1062,21 +1197,21 @@ def _disengage(game: Game, event: Disengage) -> Game:
     side = game.to_play
     model = _model(game, side, event.model)
     if not model.in_play:
-        raise IllegalAction(f"{model.name} is {model.status}")
+        raise IllegalAction(_status("skirmish.error.status", model))
     if not event.enemies or len(set(event.enemies)) != len(event.enemies):
-        raise IllegalAction("name each enemy model in base contact once")
+        raise IllegalAction(_say("skirmish.error.contacts"))
     tests = []
     for j in event.enemies:
         enemy = _model(game, 1 - side, j)
         if not enemy.in_play:
-            raise IllegalAction(f"{enemy.name} is {enemy.status}")
+            raise IllegalAction(_status("skirmish.error.status", enemy))
         check, save = assault_check(enemy, model, contact_this_turn=False)
         tests.append(
             Pending(
                 "assalto",
                 1 - side,
                 j,
-                replace(check, label=f"{enemy.name} strikes {model.name} leaving the combat"),
+                replace(check, label=_say("skirmish.check.strikes", enemy=enemy.name, model=model.name)),
                 1,
                 event.model,
                 save=save,
@@ -1085,7 +1220,7 @@ def _disengage(game: Game, event: Disengage) -> Game:
     return replace(
         game,
         pending=tuple(tests),
-        log=(f"{model.name} leaves the combat: {len(tests)} assault test(s) against it",),
+        log=(_say("skirmish.log.disengage", model=model.name, n=len(tests)),),
     )
 
 
@@ -1094,26 +1229,32 @@ def _spend(game: Game, head: Pending, spent: int) -> tuple[Game, str]:
     if spent == 0:
         return game, ""
     if head.model is None:
-        raise IllegalAction(f"heroism points cannot be spent on the {head.kind} roll: no hero rolls it")
+        raise IllegalAction(_say("skirmish.error.no_hero", kind=_kind(head.kind)))
     m = game.bands[head.band].models[head.model]
     if spent > m.heroism:
-        raise IllegalAction(f"{m.name} has {m.heroism} heroism points, not {spent}")
+        raise IllegalAction(_say("skirmish.error.heroism", model=m.name, points=m.heroism, spent=spent))
     game = replace(game, bands=_set_model(game, head.band, head.model, replace(m, heroism=m.heroism - spent)))
-    return game, f" +{spent} heroism ({m.name} has {m.heroism - spent} left)"
+    return game, _say("skirmish.log.heroism", spent=spent, model=m.name, left=m.heroism - spent)
 
 
 def _roll(game: Game, event: Roll) -> Game:
     head, rest = game.pending[0], game.pending[1:]
     if len(event.dice) != head.dice:
         raise IllegalAction(
-            f"the {head.kind} roll is {head.dice} d6, got {len(event.dice)} values {list(event.dice)!r}"
+            _say(
+                "skirmish.error.dice_count",
+                kind=_kind(head.kind),
+                dice=head.dice,
+                n=len(event.dice),
+                values=repr(list(event.dice)),
+            )
         )
     if any(not 1 <= d <= 6 for d in event.dice):
-        raise IllegalAction(f"a d6 shows 1 to 6, got {list(event.dice)!r}")
+        raise IllegalAction(_say("skirmish.error.d6", values=repr(list(event.dice))))
     total = sum(event.dice)
     if head.kind in ("deploy", "first"):
         if event.heroism:
-            raise IllegalAction("heroism points are not spent on deployment or first-card rolls")
+            raise IllegalAction(_say("skirmish.error.order_heroism"))
         return _order_roll(replace(game, pending=rest), head, event.dice)
     game, spent_text = _spend(game, head, event.heroism)
     total += event.heroism
@@ -1123,22 +1264,30 @@ def _roll(game: Game, event: Roll) -> Game:
         return replace(
             game,
             pending=(Pending("off_table", head.band, head.model), *rest),
-            log=(f"{m.name} flees {total} cm toward its own table edge{spent_text}",),
+            log=(_say("skirmish.log.flees", model=m.name, cm=total, heroism=spent_text),),
         )
     assert head.check is not None
     ok = head.check.succeeds(total)
-    verdict = (
-        f"{head.check.label}: rolled {'+'.join(map(str, event.dice))}{spent_text} = {total}, "
-        f"needs {head.check.needs}: {'success' if ok else 'failure'}"
+    verdict = _say(
+        f"skirmish.log.{'success' if ok else 'failure'}",
+        check=head.check.label,
+        dice="+".join(map(str, event.dice)),
+        heroism=spent_text,
+        total=total,
+        needs=head.check.needs_message(),
     )
     game = replace(game, log=(verdict,))
     if head.kind == "charge":
         assert head.follow is not None and head.target is not None
         if not ok:
-            return replace(game, log=(*game.log, "the charge falls short: no contact, no assault"))
+            return replace(game, log=(*game.log, _say("skirmish.log.charge_short")))
         follow = replace(head.follow, heroism=game.bands[head.band].models[head.model or 0].heroism)
         nxt = Pending("assalto", head.band, head.model, follow, 1, head.target, save=head.save)
-        return replace(game, pending=(nxt, *rest), log=(*game.log, "contact!", follow.explain()))
+        return replace(
+            game,
+            pending=(nxt, *rest),
+            log=(*game.log, _say("skirmish.log.contact"), follow.explain_message()),
+        )
     if head.kind in ("tiro", "assalto"):
         assert head.target is not None
         if not ok:
@@ -1146,7 +1295,9 @@ def _roll(game: Game, event: Roll) -> Game:
         target = game.bands[1 - head.band].models[head.target]
         save = save_check(target, head.save)
         nxt = Pending("salvezza", 1 - head.band, head.target, save, 1)
-        return replace(game, pending=(nxt, *rest), log=(*game.log, "hit!", save.explain()))
+        return replace(
+            game, pending=(nxt, *rest), log=(*game.log, _say("skirmish.log.hit"), save.explain_message())
+        )
     if head.kind == "salvezza":
         assert head.model is not None
         if ok:
@@ -1161,18 +1312,21 @@ def _roll(game: Game, event: Roll) -> Game:
         return replace(
             game,
             pending=(flee, *game.pending),
-            log=(*game.log, f"{m.name} flees 3d6 cm toward its own edge (no free assault on it)"),
+            log=(*game.log, _say("skirmish.log.flees_combat", model=m.name)),
         )
     if head.kind == "rout":
         if ok:
-            return replace(game, log=(*game.log, f"{game.bands[head.band].name} holds"))
+            return replace(game, log=(*game.log, _say("skirmish.log.holds", band=game.bands[head.band].name)))
         band = game.bands[head.band]
         return replace(
             game,
             pending=(),
             stage="over",
             outcome=Outcome(1 - head.band, "rout", game.points),
-            log=(*game.log, f"{band.name} flees the field: {game.bands[1 - head.band].name} wins"),
+            log=(
+                *game.log,
+                _say("skirmish.log.routed", band=band.name, winner=game.bands[1 - head.band].name),
+            ),
         )
     raise InvalidInput(f"unexpected pending roll {head.kind!r}")
 
@@ -1181,18 +1335,18 @@ def _order_roll(game: Game, head: Pending, dice: tuple[int, ...]) -> Game:
     a, b = dice
     names = (game.bands[0].name, game.bands[1].name)
     if a == b:
-        return replace(game, pending=(head, *game.pending), log=(f"both rolled {a}: roll again",))
+        return replace(game, pending=(head, *game.pending), log=(_say("skirmish.log.roll_again", value=a),))
     if head.kind == "deploy":
         low = 0 if a < b else 1
-        nxt = Pending("first", 0, dice=2, check=Check("first", 1, (), 1, 0, "first-card roll: one die each"))
+        nxt = Pending("first", 0, dice=2, check=Check("first", 1, (), 1, 0, _say("skirmish.check.first")))
         return replace(
             game,
             deploys_first=low,
             stage="first",
             pending=(nxt,),
             log=(
-                f"{names[low]} rolled lowest: picks a side and deploys first",
-                "after deployment, roll again for the first card",
+                _say("skirmish.log.deploys_first", band=names[low]),
+                _say("skirmish.log.roll_first"),
             ),
         )
     high = 0 if a > b else 1
@@ -1200,7 +1354,7 @@ def _order_roll(game: Game, head: Pending, dice: tuple[int, ...]) -> Game:
         game,
         chooser=high,
         stage="choose_first",
-        log=(f"{names[high]} rolled highest: chooses who plays the first card",),
+        log=(_say("skirmish.log.chooses_first", band=names[high]),),
     )
 
 
@@ -1213,14 +1367,17 @@ def _death(game: Game, side: int, index: int) -> Game:
         game,
         pending=pending,
         bands=_set_model(game, side, index, replace(m, status="dead")),
-        log=(*game.log, f"{m.name} dies ({m.points} points to {game.bands[1 - side].name})"),
+        log=(
+            *game.log,
+            _say("skirmish.log.dies", model=m.name, points=m.points, band=game.bands[1 - side].name),
+        ),
     )
     friends = [i for i, f in enumerate(game.bands[side].models) if f.in_play]
     if friends and not m.captain:
         return replace(
             game,
             pending=(Pending("near", side, index), *game.pending),
-            log=(*game.log, f"which friends of {m.name} were within 5 cm?"),
+            log=(*game.log, _say("skirmish.log.which_near", model=m.name)),
         )
     return _triggers(game, side, index, ())
 
@@ -1230,7 +1387,7 @@ def _near(game: Game, event: Near) -> Game:
     band = game.bands[head.band]
     for i in event.models:
         if not 0 <= i < len(band.models) or not band.models[i].in_play:
-            raise IllegalAction(f"model {i} of {band.name} is not in play to be near the dead")
+            raise IllegalAction(_say("skirmish.error.near", model=i, band=band.name))
     assert head.model is not None
     return _triggers(replace(game, pending=rest, log=()), head.band, head.model, tuple(event.models))
 
@@ -1242,15 +1399,17 @@ def _triggers(game: Game, side: int, dead: int, near: tuple[int, ...]) -> Game:
     tests: list[Pending] = []
     log = list(game.log)
     if not band.rout_tested and (dm.captain or band.below_half):
-        why = (
-            "the captain is dead" if dm.captain else f"{band.strength} of {len(band.models)} left, below half"
-        )
+        why = _say("skirmish.why.captain_dead") if dm.captain else _why_below_half(band)
         tests.append(Pending("rout", side, None, rout_check(band, why), 2))
         band = replace(band, rout_tested=True)
-        log.append(f"{band.name} must take a rout test: {why}")
+        log.append(_say("skirmish.log.rout_test", band=band.name, why=why))
     testers = [i for i, m in enumerate(band.models) if m.in_play and (dm.captain or i in set(near))]
     for i in testers:
-        why = "the captain is dead" if dm.captain else f"{dm.name} died within 5 cm"
+        why = (
+            _say("skirmish.why.captain_dead")
+            if dm.captain
+            else _say("skirmish.why.near_death", model=dm.name)
+        )
         tests.append(Pending("morale", side, i, morale_check(band.models[i], why), 1))
     return replace(game, bands=_set_band(game, side, band), pending=(*tests, *game.pending), log=tuple(log))
 
@@ -1261,20 +1420,20 @@ def _off_table(game: Game, event: OffTable) -> Game:
     m = game.bands[head.band].models[head.model]
     game = replace(game, pending=rest)
     if not event.off:
-        return replace(game, log=(f"{m.name} stays on the table",))
+        return replace(game, log=(_say("skirmish.log.stays", model=m.name),))
     game = replace(
         game,
         bands=_set_model(game, head.band, head.model, replace(m, status="fled")),
-        log=(f"{m.name} leaves the table: no points for the enemy",),
+        log=(_say("skirmish.log.leaves", model=m.name),),
     )
     band = game.bands[head.band]
     if not band.rout_tested and (band.below_half or m.captain):
-        why = "the captain fled" if m.captain else f"{band.strength} of {len(band.models)} left, below half"
+        why = _say("skirmish.why.captain_fled") if m.captain else _why_below_half(band)
         game = replace(
             game,
             bands=_set_band(game, head.band, replace(band, rout_tested=True)),
             pending=(Pending("rout", head.band, None, rout_check(band, why), 2), *game.pending),
-            log=(*game.log, f"{band.name} must take a rout test: {why}"),
+            log=(*game.log, _say("skirmish.log.rout_test", band=band.name, why=why)),
         )
     if band.strength == 0 and not game.pending:
         return _end(game, "annihilation")
@@ -1286,10 +1445,10 @@ def _end_card(game: Game) -> Game:
     side = game.to_play
     band = game.bands[side]
     hand = tuple(c for c in band.hand if c != game.card)
-    log = [f"{band.name} ends {CARD_NAMES[game.card]}"]
+    log = [_say("skirmish.log.end_card", band=band.name, card=CARD_NAMES[game.card])]
     if not hand:
         band = replace(band, hand=CARDS, turns=band.turns + 1)
-        log.append(f"{band.name} has played all five cards: turn {band.turns} is over, the cards come back")
+        log.append(_say("skirmish.log.cycle", band=band.name, turn=band.turns))
     else:
         band = replace(band, hand=hand)
     return replace(
@@ -1309,13 +1468,18 @@ def _end(game: Game, why: Literal["points", "time", "annihilation"]) -> Game:
     if why == "annihilation":
         gone = 0 if game.bands[0].strength == 0 else 1
         winner = 1 - gone
-    result = "a draw" if winner is None else f"{game.bands[winner].name} wins"
+    end = Message(f"skirmish.end.{why}", why)
+    said = (
+        _say("skirmish.log.end_draw", why=end, p0=pts[0], p1=pts[1])
+        if winner is None
+        else _say("skirmish.log.end_win", why=end, p0=pts[0], p1=pts[1], band=game.bands[winner].name)
+    )
     return replace(
         game,
         stage="over",
         pending=(),
         outcome=Outcome(winner, why, pts),
-        log=(*game.log, f"the game ends ({why}): {pts[0]} to {pts[1]} VP, {result}"),
+        log=(*game.log, said),
     )
 
 

@@ -19,6 +19,8 @@ from typing import Any
 
 from companion.errors import IllegalAction, InvalidInput
 from companion.flow import Action, Choice, Expectation, Flow, Slot
+from companion.messages import Message, message_json
+from companion.skirmish.checks import Check
 from companion.skirmish.core import (
     CARD_NAMES,
     Assault,
@@ -46,6 +48,25 @@ ROLL_PROMPTS = {
     "rout": "rout test (2d6, 8 or more)",
     "flee": "flight: 3d6 cm toward the model's own edge",
 }
+
+
+MESSAGES = {
+    "skirmish.error.nothing_held": "no roll is waiting for heroism points",
+    "skirmish.error.spend_first": "say first whether heroism points are spent on the roll just read",
+    "skirmish.error.no_death": "no death is waiting for the friends within 5 cm",
+    "skirmish.error.not_in_play": "model {model} of {band} is not in play",
+    "skirmish.error.no_dice": "no dice are awaited now",
+}
+"""The flow's own refusals, in English, by message key (the core's are in ``core.MESSAGES``)."""
+
+
+def _say(key: str, /, **params: JSON) -> Message:
+    return Message.of(MESSAGES, key, **params)
+
+
+def _check(check: Check) -> JSON:
+    """A test as the page shows it before the roll, its label also as a message the page translates."""
+    return {**check.describe(), "label_message": message_json(check.label)}
 
 
 @dataclass(frozen=True)
@@ -126,22 +147,22 @@ class SkirmishFlow:
             return self._reading(state, action)
         if kind == "spend":
             if state.held is None:
-                raise IllegalAction("no roll is waiting for heroism points")
+                raise IllegalAction(_say("skirmish.error.nothing_held"))
             points = action.get("points")
             if isinstance(points, bool) or not isinstance(points, int) or points < 0:
                 raise InvalidInput(f"'spend' needs a number of points, got {points!r}")
             return Table(apply(game, Roll(state.held, points)))
         if state.held is not None:
-            raise IllegalAction("say first whether heroism points are spent on the roll just read")
+            raise IllegalAction(_say("skirmish.error.spend_first"))
         if kind == "mark_near":
             if not game.pending or game.pending[0].kind != "near":
-                raise IllegalAction("no death is waiting for the friends within 5 cm")
+                raise IllegalAction(_say("skirmish.error.no_death"))
             model = action.get("model")
             if isinstance(model, bool) or not isinstance(model, int):
                 raise InvalidInput(f"'mark_near' needs a model index, got {model!r}")
             band = game.bands[game.pending[0].band]
             if not 0 <= model < len(band.models) or not band.models[model].in_play:
-                raise IllegalAction(f"model {model} of {band.name} is not in play")
+                raise IllegalAction(_say("skirmish.error.not_in_play", model=model, band=band.name))
             marked = tuple(sorted(set(state.near) ^ {model}))
             return replace(state, near=marked)
         if kind == "near_done":
@@ -151,7 +172,7 @@ class SkirmishFlow:
     def _reading(self, state: Table, action: Action) -> Table:
         want = self.expects(state)
         if want is None:
-            raise IllegalAction("no dice are awaited now")
+            raise IllegalAction(_say("skirmish.error.no_dice"))
         values = action.get("values")
         if not isinstance(values, Mapping):
             raise InvalidInput(f"a dice reading needs 'values': {{slot: value}}, got {dict(action)!r}")
@@ -194,7 +215,7 @@ class SkirmishFlow:
             "what": ROLL_PROMPTS[head.kind],
         }
         if game.check is not None:
-            params["check"] = game.check.describe()
+            params["check"] = _check(game.check)
         return Expectation(kind="dice", prompt=f"skirmish.roll.{head.kind}", slots=slots, params=params)
 
     def propose(self, state: Table, reading: Mapping[str, JSON]) -> Action | None:
@@ -235,7 +256,7 @@ class SkirmishFlow:
                     {"type": "spend", "points": 0},
                     "Keep the roll (it fails)",
                     "heroism",
-                    "skirmish.spend",
+                    "skirmish.keep",
                     {"points": 0},
                 )
             ]
@@ -259,7 +280,7 @@ class SkirmishFlow:
                         {"type": "mark_near", "model": i},
                         f"{m.name} was within 5 cm" + (" ✓" if i in state.near else ""),
                         "near",
-                        "skirmish.mark_near",
+                        "skirmish.mark_near.marked" if i in state.near else "skirmish.mark_near",
                         {"model": m.name, "marked": i in state.near},
                     )
                     for i, m in enumerate(band.models)
@@ -281,15 +302,15 @@ class SkirmishFlow:
                         {"type": "off_table", "off": True},
                         f"{name} left the table",
                         "flee",
-                        "skirmish.off_table",
-                        {"off": True},
+                        "skirmish.off_table.yes",
+                        {"off": True, "model": name},
                     ),
                     Choice(
                         {"type": "off_table", "off": False},
                         f"{name} is still on the table",
                         "flee",
-                        "skirmish.off_table",
-                        {"off": False},
+                        "skirmish.off_table.no",
+                        {"off": False, "model": name},
                     ),
                 ]
             return ()  # a roll is awaited: the camera or the correction form
@@ -336,7 +357,7 @@ class SkirmishFlow:
                                     event_to_json(event),
                                     text,
                                     "shoot",
-                                    "skirmish.shoot",
+                                    "skirmish.shoot_cover" if cover else "skirmish.shoot",
                                     {"shooter": m.name, "target": e.name, "cover": cover},
                                 )
                             )
@@ -403,7 +424,7 @@ class SkirmishFlow:
                 "model": head.model,
                 "dice": head.dice,
                 "what": ROLL_PROMPTS.get(head.kind, head.kind),
-                "check": None if game.check is None else game.check.describe(),
+                "check": None if game.check is None else _check(game.check),
             }
         held: JSON = None
         if state.held is not None:
@@ -443,7 +464,7 @@ class SkirmishFlow:
             "points": list(game.points),
             "turn": min(b.turns for b in game.bands) + 1,
             "clock": {"limit_s": game.time_limit, "elapsed_s": game.elapsed},
-            "log": list(game.log),
+            "log": [message_json(line) for line in game.log],
             "outcome": None
             if outcome is None
             else {

@@ -45,6 +45,9 @@ def test_goblins_toss_counted_by_the_camera_and_confirmed(table: Table, page: An
     count = int(page.inner_text("#goblins-count"))
     assert count == table.session.snapshot()["expects"]["count"] > 0
     assert page.inner_text("#goblins-md") == "4"
+    news = page.inner_text("#goblins-news")  # the core's log, in the page's Italian
+    assert "Arnaldo affronta Torre (Valore di Difesa 4)" in news
+    assert "Vittoria: attacco 5 contro difesa 4" in news
     assert "2" in page.inner_text("#goblins-epic-threshold")  # attack at most half of 4
 
     table.session.offer_reading(tokens(count - 1, 1), image=None)
@@ -59,6 +62,22 @@ def test_goblins_toss_counted_by_the_camera_and_confirmed(table: Table, page: An
     page.wait_for_function("(n) => document.querySelector('#army-0-troops').textContent === String(n)",
                            arg=troops)
     assert "Torre" in page.inner_text("#army-0")
+    page.wait_for_function("document.querySelector('#goblins-news').textContent.includes('conquista')")
+    news = page.inner_text("#goblins-news")
+    assert f"Arnaldo lancia {count} goblin truppa per le perdite: vivi {count - 1}, morti 1" in news
+    assert "Arnaldo conquista Torre: lo occupa, riceve 2 goblin di rinforzo e la carta (2 PV)" in news
+    assert "tosses" not in page.inner_text("#view")  # no English log line, not even in the folded data
+    table.session.correct({"type": "adjust", "player": 1, "troops": 1})  # a card effect, then a refused one
+    wait_step(page, 3)
+    page.evaluate("""() => fetch('/api/correct', {
+        method: 'POST', headers: {'Content-Type': 'application/json'},
+        body: JSON.stringify({action: {type: 'adjust', player: 1, troops: -99}}),
+    }).then((r) => r.json()).then((data) => { window.refused = data; })""")
+    page.wait_for_function("window.refused !== undefined")
+    refused = page.evaluate("window.refused")
+    assert refused["key"] == "goblins.error.adjust"
+    assert page.evaluate("(d) => window.goblin.t(d.key, d.params, d.detail)", refused) == (
+        "Bice ha 6 goblin truppa: non se ne possono eliminare 99")
     assert snap["history"][-1]["action"] == {"type": "reading", "alive": count - 1, "dead": 1}
     assert snap["history"][-1]["source"] == "camera"
     shot(page, "goblins-after-toss")
@@ -117,7 +136,10 @@ def test_skirmish_shot_with_its_odds_then_deaths_and_pending_tests(table: Table,
     page.wait_for_selector("#proposal:not([hidden]) [data-slot=d0]")
     page.click("#proposal-confirm")
     wait_step(page, 6)
-    assert "Grishnak" in page.inner_text("#sk-check h2")
+    assert page.inner_text("#sk-check h2") == "Prossimo tiro: Tiro salvezza di Grishnak"
+    news = page.inner_text("#sk-news")
+    assert "Lorien tira a Grishnak (Tiro di Lorien): tiro 5 = 5, serve 4+: riuscito" in news
+    assert "Colpito!" in page.inner_text("#sk-news")
     assert table.show(photo("d6_two.jpg")) == 1
     page.wait_for_selector("#proposal:not([hidden]) [data-slot=d0]")
     page.click("#proposal-confirm")
@@ -127,4 +149,9 @@ def test_skirmish_shot_with_its_odds_then_deaths_and_pending_tests(table: Table,
     assert len(pending) == 2 == len(table.session.snapshot()["view"]["pending"])
     assert "rotta" in pending[0] and "morale" in pending[1] and "Orco" in pending[1]
     assert "st-dead" in page.get_attribute("#band-1 tr[data-model='0']", "class")
+    news = page.inner_text("#sk-news")
+    assert "Tiro salvezza di Grishnak: tiro 2 = 2, serve 4+: fallito" in news
+    assert "Grishnak muore (15 punti a Elfi)" in news
+    assert "Orchi deve fare un test di rotta: il capitano è morto" in news
+    assert " dies " not in page.inner_text("#view")  # no English log line, not even in the folded data
     shot(page, "skirmish-pending-tests")

@@ -67,5 +67,6 @@ def test_the_views_catalogues_agree() -> None:
     for key in italian:
         assert placeholders(italian[key]) == placeholders(english[key]), key
     used = (WEB / "static" / "games-views.js").read_text(encoding="utf-8")
-    for key in italian:
-        assert key in used or key.rsplit(".", 1)[0] + ".${" in used, f"{key} is never used"
+    for key in italian:  # the cores' log and refusals (goblins.*, skirmish.*) are named by the cores
+        if key.startswith("games."):
+            assert key in used or key.rsplit(".", 1)[0] + ".${" in used, f"{key} is never used"

@@ -13,6 +13,10 @@
 
   function fmt(value) {
     if (Array.isArray(value)) return value.map(fmt).join(", ");
+    // a parameter that is itself a message (a rules core's word or reason): translated in place
+    if (value && typeof value === "object" && typeof value.key === "string" && "text" in value) {
+      return t(value.key, value.params, value.text);
+    }
     if (value && typeof value === "object") {
       return Object.entries(value).map(([k, v]) => `${k}=${fmt(v)}`).join(", ");
     }
@@ -26,8 +30,11 @@
 
   /** The text of `key` in the page's language, else `fallback` (the flow's English words). */
   function t(key, params, fallback) {
-    const own = key && Object.prototype.hasOwnProperty.call(M, key);
-    const text = own ? M[key] : fallback;
+    // the page's catalogue, then the games' own (games.<lang>.json: the Goblins and skirmish cores' log and
+    // refusals, loaded with those games' views so other tables stay light)
+    const G = window.goblinGameMessages || {};
+    const own = key && (Object.prototype.hasOwnProperty.call(M, key) || Object.prototype.hasOwnProperty.call(G, key));
+    const text = own ? (Object.prototype.hasOwnProperty.call(M, key) ? M[key] : G[key]) : fallback;
     if (text === undefined || text === null) return String(key);
     const filled = fill(String(text), params || {});
     // a message naming a parameter the flow did not give falls back to the flow's own words
@@ -72,7 +79,8 @@
     const box = $("error");
     if (!box) return;
     const code = data && data.error ? data.error : "internal-error";
-    box.textContent = `${t(`error.${code}`, {}, code)}: ${data && data.detail ? data.detail : ""}`;
+    const detail = data && data.key ? t(data.key, data.params, data.detail) : (data && data.detail) || "";
+    box.textContent = `${t(`error.${code}`, {}, code)}: ${detail}`;
     box.dataset.code = code;
     box.hidden = false;
   }
@@ -608,7 +616,7 @@
       el("h2", { text: t("check.title") }),
       el("p", { class: "needs" }, el("b", { text: t("check.needs", { needs: check.needs, dice: check.dice }) }),
         " · ", t("check.chance", { chance: check.chance, percent: fmtScore(check.chance_percent) })),
-      el("p", { class: "hint", text: check.label || "" }),
+      el("p", { class: "hint", text: check.label_message ? fmt(check.label_message) : check.label || "" }),
       el("p", { text: t("check.characteristic", { kind: t(`check.kind.${check.kind}`, {}, check.kind), value: check.characteristic }) }),
       mods.length ? el("ul", { class: "modifiers" }, mods) : el("p", { class: "hint", text: t("check.no_modifiers") }),
       check.heroism ? el("p", { text: t("check.heroism", { points: check.heroism, chance: check.chance_with_heroism }) }) : null);

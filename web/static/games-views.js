@@ -17,10 +17,13 @@
     return Object.assign({}, h, { t });
   }
 
-  /** After a dedicated view: the generic view folded away (every field of the view) and the flow's forms. */
-  function generic(h, s, root) {
+  /** After a dedicated view: the generic view folded away (every field of the view but `omit`, which the
+      dedicated view already shows in the page's language) and the flow's forms. */
+  function generic(h, s, root, omit) {
     const scratch = h.el("div");
-    h.renderGeneric(s, scratch);
+    const view = Object.assign({}, s.view);
+    for (const key of omit || []) delete view[key];
+    h.renderGeneric(Object.assign({}, s, { view }), scratch);
     const data = scratch.querySelector("#generic-view");
     if (data) {
       data.removeAttribute("id");
@@ -32,6 +35,13 @@
   }
 
   // ------------------------------------------------------------------------------------ shared
+
+  /** What the last confirmed step did: the core's log lines ({key, params, text}), translated. */
+  function newsCard(h, id, lines) {
+    if (!lines || !lines.length) return null;
+    return card(h, id, h.t("games.news"),
+      h.el("ul", { class: "news" }, lines.map((l) => h.el("li", { text: typeof l === "string" ? l : h.t(l.key, l.params, l.text) }))));
+  }
 
   function card(h, id, title, ...children) {
     return h.el("section", { class: "card game-card", id }, title ? h.el("h2", { text: title }) : null, ...children);
@@ -356,7 +366,7 @@
 
   views.goblins = (s, root, h0) => {
     const h = own(h0);
-    try { draw_goblins(s, root, h); } finally { generic(h, s, root); }
+    try { draw_goblins(s, root, h); } finally { generic(h, s, root, ["log", "toss", "awaiting"]); }
   };
 
   function draw_goblins(s, root, h) {
@@ -399,6 +409,9 @@
         [t("games.goblins.result"), c.won === null || c.won === undefined ? null : (c.won ? t("games.goblins.won") : t("games.goblins.lost")), "goblins-result"],
       ])));
     }
+
+    const news = newsCard(h, "goblins-news", v.log);
+    if (news) root.append(news);
 
     // the armies
     for (const p of v.players || []) {
@@ -446,7 +459,7 @@
 
   views.skirmish = (s, root, h0) => {
     const h = own(h0);
-    try { draw_skirmish(s, root, h); } finally { generic(h, s, root); }
+    try { draw_skirmish(s, root, h); } finally { generic(h, s, root, ["log", "pending", "held", "awaiting"]); }
   };
 
   function draw_skirmish(s, root, h) {
@@ -458,7 +471,7 @@
     const check = v.awaiting && v.awaiting.check;
     if (check) {
       const needs = check.needs === "certain" ? t("games.skirmish.certain") : check.needs === "impossible" ? t("games.skirmish.impossible") : check.needs;
-      root.append(card(h, "sk-check", t("games.skirmish.check", { who: check.label || "" }),
+      root.append(card(h, "sk-check", t("games.skirmish.check", { who: check.label_message || check.label || "" }),
         h.el("p", { class: "target" }, t("games.skirmish.target"), " ", h.el("b", { id: "sk-target", text: needs }),
           " ", h.el("small", { text: t("games.skirmish.on_dice", { n: check.dice }) })),
         h.el("ul", { id: "sk-modifiers" },
@@ -483,6 +496,9 @@
           p.model_name ? `${p.model_name} (${p.band_name})` : p.band_name,
           p.dice > 1 ? ` · ${p.dice}d6` : "")))));
     }
+
+    const news = newsCard(h, "sk-news", v.log);
+    if (news) root.append(news);
 
     // VP, turn, clock
     const clock = v.clock || {};
