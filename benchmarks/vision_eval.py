@@ -1,7 +1,7 @@
 """Accuracy and speed of ``vision.read_table`` on the labelled dice photos.
 
     python3 benchmarks/vision_eval.py [--set matteop65|chase|burks|all] [--split all|dev|held-out]
-                                      [--sample N] [--no-12mp] [--json]
+                                      [--sample N] [--errors] [--crops DIR] [--no-12mp] [--json]
 
 Per photo set it prints: dice found / missed / phantom, values right / wrong, a confusion table of faces,
 and median and 95th-percentile milliseconds per frame (one OpenCV thread, ``cv2.setNumThreads(1)``;
@@ -73,6 +73,7 @@ def evaluate(name: str, photos: list[LabelledPhoto]) -> dict[str, Any]:
     ms: list[float] = []
     cpu: list[float] = []
     failures: list[str] = []
+    crops: list[tuple[LabelledPhoto, str, Any, Any]] = []
     for photo in photos:
         image = photo.load()
         t0, c0 = time.perf_counter(), time.process_time()
@@ -122,16 +123,22 @@ def evaluate(name: str, photos: list[LabelledPhoto]) -> dict[str, Any]:
             confusion[str(truth)][g] += 1
             stats["right" if got == truth else "wrong"] += 1
             if got != truth:
-                failures.append(f"{photo.path.name}: {truth} read {g} at {dice[j].bbox}")
+                failures.append(f"{photo.path.name}: {truth} read {g} at {dice[j].bbox} (label box "
+                                f"{_box(photo.dice[i].bbox)}, confidence {dice[j].confidence:.2f})")
+                crops.append((photo, "wrong", photo.dice[i].bbox, dice[j].bbox))
         for i, d in enumerate(photo.dice):
             if i not in matched_l:
                 confusion.setdefault(str(d.value), {}).setdefault("missed", 0)
                 confusion[str(d.value)]["missed"] += 1
-                failures.append(f"{photo.path.name}: {d.value} missed at {d.bbox}")
+                failures.append(f"{photo.path.name}: {d.value} missed at {_box(d.bbox)}")
+                crops.append((photo, "missed", d.bbox, None))
         if len(dice) > len(pairs):
             used = {j for _, j in pairs}
-            failures += [f"{photo.path.name}: phantom {dice[j].value} at {dice[j].bbox}"
-                         for j in range(len(dice)) if j not in used]
+            for j in range(len(dice)):
+                if j not in used:
+                    failures.append(f"{photo.path.name}: phantom {dice[j].value} at {dice[j].bbox} "
+                                    f"(confidence {dice[j].confidence:.2f})")
+                    crops.append((photo, "phantom", None, dice[j].bbox))
     labelled = max(1, stats["labelled"])
     return {"set": name, **stats,
             "found_pct": round(100 * stats["found"] / labelled, 2),
@@ -141,7 +148,31 @@ def evaluate(name: str, photos: list[LabelledPhoto]) -> dict[str, Any]:
             "ms_p95": round(percentile(ms, 95), 2),
             "cpu_ms_median": round(statistics.median(cpu), 2) if cpu else None,
             "cpu_ms_p95": round(percentile(cpu, 95), 2),
-            "confusion": confusion, "failures": failures}
+            "confusion": confusion, "failures": failures, "crops": crops}
+
+
+def _box(b: Any) -> Any:
+    return None if b is None else tuple(round(v) for v in b)
+
+
+def write_crops(r: dict[str, Any], folder: Path) -> None:
+    """One PNG per error: the region around the label (green) and the detection (red), enlarged 3x."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for k, (photo, kind, label, det) in enumerate(r["crops"]):
+        image = photo.load()
+        boxes = [b for b in (label, det) if b is not None]
+        x0 = int(min(b[0] for b in boxes)) - 40
+        y0 = int(min(b[1] for b in boxes)) - 40
+        x1 = int(max(b[0] + b[2] for b in boxes)) + 40
+        y1 = int(max(b[1] + b[3] for b in boxes)) + 40
+        x0, y0 = max(0, x0), max(0, y0)
+        crop = image[y0:y1, x0:x1].copy()
+        crop = cv2.resize(crop, None, fx=3, fy=3, interpolation=cv2.INTER_CUBIC)
+        for b, colour in ((label, (0, 200, 0)), (det, (0, 0, 255))):
+            if b is not None:
+                bx, by, bw, bh = (round(3 * v) for v in (b[0] - x0, b[1] - y0, b[2], b[3]))
+                cv2.rectangle(crop, (bx, by), (bx + bw, by + bh), colour, 1)
+        cv2.imwrite(str(folder / f"{r['set']}_{k:02d}_{kind}_{photo.path.stem}.png"), crop)
 
 
 def time_12mp(photo: LabelledPhoto, repeats: int = 15) -> dict[str, Any]:
@@ -180,6 +211,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--split", default="both", choices=["both", "all", "dev", "held-out"])
     ap.add_argument("--sample", type=int, default=0, help="every Nth photo only (speed)")
     ap.add_argument("--failures", type=int, default=0, help="print the first N failures")
+    ap.add_argument("--errors", action="store_true",
+                    help="list every wrong, missed and phantom die (file, label, read, boxes)")
+    ap.add_argument("--crops", type=Path, default=None,
+                    help="write a PNG crop of every error to this folder (label green, detection red)")
     ap.add_argument("--no-12mp", action="store_true")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
@@ -196,8 +231,10 @@ def main(argv: list[str] | None = None) -> int:
             r = evaluate(name, chosen)
             r["split"] = split
             results.append(r)
+            if args.crops is not None:
+                write_crops(r, args.crops)
             if not args.json:
-                print_report(r, split, args.failures)
+                print_report(r, split, len(r["failures"]) if args.errors else args.failures)
     if not args.no_12mp:
         t = time_12mp(photo_set("matteop65")[50])
         results.append({"set": "12mp", **t})
@@ -207,6 +244,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         for r in results:
             r.pop("failures", None)
+            r.pop("crops", None)
         print(json.dumps(results))
     return 0
 
