@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import combinations, pairwise
 
 import cv2
 import numpy as np
@@ -111,6 +111,7 @@ class Pip:
     roundness: float = 1.0  # minor / major axis of the blob (1 = circle)
     wide: bool = True       # the face stays uniform out to 3.4 r (a lone pip needs room: a die's 1)
     cov: tuple[float, float, float] = (1.0, 1.0, 0.0)  # second moments (xx, yy, xy): the blob's shape
+    streak: int = 0         # non-zero: cut out of one motion-smeared streak of pips (same number, same face)
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,7 +171,7 @@ def find_pips(work: np.ndarray, gray: np.ndarray | None = None, *, min_r: float 
     side = view_side(gray.shape)
     if max_r is None:
         max_r = side / 18
-    pips = _find_at(work, gray, _block_size(gray.shape), min_r, max_r)
+    pips = _find_at(work, gray, _block_size(gray.shape), min_r, max_r, smears=True)
     if coarse and min(h, w) >= 64:
         half = cv2.resize(work, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
         half_gray = cv2.cvtColor(half, cv2.COLOR_BGR2GRAY)
@@ -184,11 +185,12 @@ def find_pips(work: np.ndarray, gray: np.ndarray | None = None, *, min_r: float 
             y0, y1 = max(0, int(y - 0.7 * r)), min(h, int(y + 0.7 * r) + 1)
             if float(gray[y0:y1, x0:x1].std()) > 0.2 * p.contrast + 6:
                 continue
-            pips.append(Pip(x, y, r, p.contrast, p.ring, p.dark, p.roundness, p.wide, p.cov))
+            pips.append(Pip(x, y, r, p.contrast, p.ring, p.dark, p.roundness, p.wide, p.cov, p.streak))
     return pips
 
 
-def _find_at(work: np.ndarray, gray: np.ndarray, block: int, min_r: float, max_r: float) -> list[Pip]:
+def _find_at(work: np.ndarray, gray: np.ndarray, block: int, min_r: float, max_r: float,
+             smears: bool = False) -> list[Pip]:
     pips: list[Pip] = []
     for dark in (True, False):
         src = gray if dark else 255 - gray
@@ -197,7 +199,7 @@ def _find_at(work: np.ndarray, gray: np.ndarray, block: int, min_r: float, max_r
         for c in _cv.component_outlines(mask):
             x0, y0, ww, hh = cv2.boundingRect(c)
             big, small = max(ww, hh), min(ww, hh)
-            if not lo <= big <= hi or small < 0.4 * big:
+            if not lo <= big <= 2 * hi:
                 continue
             if x0 == 0 or y0 == 0 or x0 + ww == gray.shape[1] or y0 + hh == gray.shape[0]:
                 continue       # cut by the border: not measurable (and often a cable or a shadow)
@@ -206,12 +208,83 @@ def _find_at(work: np.ndarray, gray: np.ndarray, block: int, min_r: float, max_r
             cv2.drawContours(blob, [c], -1, 1, thickness=-1, offset=(-x0, -y0))
             blob &= mask[y0 : y0 + hh, x0 : x0 + ww] > 0
             area = int(blob.sum())
-            if not math.pi * min_r * min_r <= area <= math.pi * max_r * max_r or area < 0.5 * ww * hh:
-                continue
-            pip = _measure(work, gray, blob, mask, x0, y0, dark)
+            pip = None
+            if (big <= hi and small >= 0.4 * big and area >= 0.5 * ww * hh
+                    and math.pi * min_r * min_r <= area <= math.pi * max_r * max_r):
+                pip = _measure(work, gray, blob, mask, x0, y0, dark)
             if pip is not None:
                 pips.append(pip)
+            elif smears:
+                pips += _smeared(work, src, blob, mask, x0, y0, dark, min_r, max_r)
     return pips
+
+
+#: a face holding pips cut out of a motion-smeared streak is read with at most this confidence
+#: (doubtful: the companion asks the players to look)
+SMEAR_CONFIDENCE = 0.6
+
+
+def _smeared(work: np.ndarray, src: np.ndarray, blob: np.ndarray, mask: np.ndarray, x0: int, y0: int,
+             dark: bool, min_r: float, max_r: float) -> list[Pip]:
+    """The pips of a motion-smeared streak: a blob far longer than wide, as wide as a pip, in which two
+    or three pip cores (darker than the smear between them, for dark pips) lie evenly spaced along its
+    axis. Motion blur drags each pip along the motion and merges a row of pips into one streak; the
+    centres keep their layout, so the cores are the pips. ``src`` has the pips dark. Empty otherwise."""
+    m = cv2.moments(blob, binaryImage=True)
+    if m["m00"] <= 0:
+        return []
+    mu20, mu02, mu11 = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
+    common = math.sqrt(max(0.0, ((mu20 - mu02) / 2) ** 2 + mu11 * mu11))
+    l1, l2 = (mu20 + mu02) / 2 + common, (mu20 + mu02) / 2 - common
+    if l2 <= 0:
+        return []
+    major, minor = 2 * math.sqrt(l1), 2 * math.sqrt(l2)       # semi-axes of the equivalent ellipse
+    if not (min_r <= minor <= max_r and 2.2 * minor <= major <= 6.5 * minor):
+        return []
+    if m["m00"] < 0.7 * math.pi * major * minor:
+        return []           # not a filled streak (a ring, a letter, a corner)
+    hh, ww = blob.shape
+    H, W = src.shape
+    g = math.ceil(2 * minor)
+    xa, ya, xb, yb = max(0, x0 - g), max(0, y0 - g), min(W, x0 + ww + g), min(H, y0 + hh + g)
+    region = src[ya:yb, xa:xb]
+    inside = np.zeros(region.shape, bool)
+    inside[y0 - ya : y0 - ya + hh, x0 - xa : x0 - xa + ww] = blob > 0
+    # the face: a band around the streak, as a pip's ring (0.6 to 1.4 widths beyond its edge)
+    def grown(k: float) -> np.ndarray:
+        size = 2 * math.ceil(k * minor) + 1
+        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+        return cv2.dilate(inside.astype(np.uint8), disc) > 0
+
+    face_px = (mask[ya:yb, xa:xb] == 0) & grown(1.4) & ~grown(0.6)
+    if face_px.sum() < 8:
+        return []
+    face = float(np.median(region[face_px]))
+    core = float(np.percentile(region[inside], 10))
+    if face - core < 35:
+        return []
+    # the cores: cut the streak at levels ever closer to its darkest pixels until it falls apart
+    theta = 0.5 * math.atan2(2 * mu11, mu20 - mu02)
+    ux, uy = math.cos(theta), math.sin(theta)
+    cx, cy = m["m10"] / m["m00"] + x0, m["m01"] / m["m00"] + y0
+    small = max(3.0, 0.15 * math.pi * minor * minor)
+    cores: Points = []
+    for level in (0.5,):
+        cut = (inside & (region <= core + level * (face - core))).astype(np.uint8)
+        n, _, stats, centres = cv2.connectedComponentsWithStats(cut, connectivity=8)
+        found = [(float(centres[k][0]) + xa, float(centres[k][1]) + ya) for k in range(1, n)
+                 if stats[k, cv2.CC_STAT_AREA] >= small]
+        if 2 <= len(found) <= 3 and _evenly_along(found, (cx, cy), (ux, uy), minor):
+            cores = found
+            break
+    if not cores:
+        return []
+    ring = work[ya:yb, xa:xb][face_px].reshape(-1, 3).mean(axis=0)
+    ring_bgr = (float(ring[0]), float(ring[1]), float(ring[2]))
+    contrast = face - float(region[inside].mean())
+    streak = hash((x0, y0, ww, hh, dark)) | 1
+    shape = (mu20, mu02, mu11)
+    return [Pip(x, y, minor, contrast, ring_bgr, dark, 0.8, False, shape, streak) for x, y in cores]
 
 
 def _measure(work: np.ndarray, gray: np.ndarray, blob: np.ndarray, mask: np.ndarray,
@@ -270,6 +343,8 @@ def _measure(work: np.ndarray, gray: np.ndarray, blob: np.ndarray, mask: np.ndar
 def _same_face(a: Pip, b: Pip, work: np.ndarray) -> bool:
     if a.dark != b.dark:
         return False
+    if a.streak and b.streak and not _parallel_streaks(a, b):
+        return False
     ra, rb = a.r, b.r
     if max(ra, rb) > 1.6 * min(ra, rb):
         return False
@@ -303,6 +378,29 @@ def _same_face(a: Pip, b: Pip, work: np.ndarray) -> bool:
         off |= np.abs(_chromaticity(samples) - _chromaticity(face[None, :])).max(axis=1) > 0.12
     bad = int(off.sum())
     return bad <= 1 and bad * 6 <= steps if a.dark else bad * 2.5 <= steps
+
+
+def _parallel_streaks(a: Pip, b: Pip) -> bool:
+    """Whether two pips come from streaks smeared alike (one motion smears all the pips of a die the
+    same way: same direction, same length)."""
+    if a.streak == b.streak:
+        return True
+    (ax, ay, axy), (bx, by, bxy) = a.cov, b.cov
+    ta, tb = 0.5 * math.atan2(2 * axy, ax - ay), 0.5 * math.atan2(2 * bxy, bx - by)
+    turn = abs(math.degrees(ta - tb)) % 180
+    la, lb = ax + ay, bx + by
+    return min(turn, 180 - turn) <= 20 and max(la, lb) <= 1.6 * min(la, lb)
+
+
+def _evenly_along(cores: Points, centre: tuple[float, float], axis: tuple[float, float],
+                  width: float) -> bool:
+    """Whether the cores lie on the streak's axis, evenly spaced, as far apart as the pips of a face."""
+    (cx, cy), (ux, uy) = centre, axis
+    if any(abs(-(x - cx) * uy + (y - cy) * ux) > 0.6 * width for x, y in cores):
+        return False
+    along = sorted((x - cx) * ux + (y - cy) * uy for x, y in cores)
+    gaps = [b - a for a, b in pairwise(along)]
+    return min(gaps) >= 1.6 * width and max(gaps) <= 4.5 * width and max(gaps) <= 1.5 * min(gaps)
 
 
 def _chromaticity(bgr: np.ndarray) -> np.ndarray:
@@ -357,6 +455,13 @@ def group_faces(pips: list[Pip], work: np.ndarray) -> list[Face]:
             i = parent[i]
         return i
 
+    streaks: dict[int, int] = {}
+    for i, p in enumerate(pips):
+        if p.streak:
+            if p.streak in streaks:
+                parent[root(i)] = root(streaks[p.streak])
+            else:
+                streaks[p.streak] = i
     order = sorted(range(n), key=lambda i: (pips[i].x, pips[i].y))
     for ii, i in enumerate(order):
         for j in order[ii + 1 :]:
@@ -566,8 +671,13 @@ def _read_group(group: list[Pip]) -> Face:
     cy = sum(y for _, y in pts) / n
     extent = max(max(abs(x - cx), abs(y - cy)) for x, y in pts)
     value: int | None
+    streaks = {p.streak for p in group}
     if n > 6:
         value, conf = None, 0.15
+        half = extent + 2 * r
+    elif len(streaks) == 1 and 0 not in streaks:
+        # one streak alone: its cores line up like a 2 or a 3 whatever the face
+        value, conf = None, 0.1
         half = extent + 2 * r
     else:
         err = _fit(pts, n, r, group)
@@ -585,5 +695,7 @@ def _read_group(group: list[Pip]) -> Face:
         else:
             value, conf = None, float(max(0.05, 0.3 - err))
             half = extent + 2 * r
+    if any(p.streak for p in group):
+        conf = min(conf, SMEAR_CONFIDENCE)      # motion-smeared pips: read, but doubtful
     box = (float(cx - half), float(cy - half), float(2 * half), float(2 * half))
     return Face(tuple(group), value, conf, box)
