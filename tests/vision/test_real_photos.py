@@ -24,7 +24,7 @@ def test_matteop65_development_sample(photos):
     chosen = [p for p in photo_set("matteop65") if not p.held_out][::4]
     r = vision_eval.evaluate("matteop65", chosen)
     assert r["labelled"] >= 200
-    assert r["found_pct"] >= 99.0, r           # measured 99.21
+    assert r["found_pct"] >= 99.2, r           # measured 99.6
     assert r["right_pct"] >= 97.8, r           # measured 98.02
     assert r["phantom_per_100"] <= 3.0, r      # measured 2.5
 
@@ -35,7 +35,7 @@ def test_matteop65_held_out_split(photos):
     r = vision_eval.evaluate("matteop65", chosen)
     assert r["labelled"] == 246
     assert r["found_pct"] >= 99.5, r           # measured 100
-    assert r["right_pct"] >= 98.5, r           # measured 98.78
+    assert r["right_pct"] >= 98.7, r           # measured 99.19
     assert r["phantom_per_100"] <= 1.3, r      # measured 0 (one phantom in 79 frames is 1.27)
 
 
