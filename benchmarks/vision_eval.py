@@ -12,7 +12,8 @@ Matching rule (documented because the sets label different things): the matteop6
 pip pattern of the top face, ours the estimated top face; a label and a detection match when the
 distance between their box centres is at most 0.6 x the larger side of the two boxes, greedily, nearest
 pairs first, one to one. Every unmatched detection is a phantom (also a die we report with
-``value=None``); every unmatched label is missed. "Read right" = matched and same value.
+``value=None``); every unmatched label is missed. "Read right" = matched and same value; "wrong and
+sure" = a wrong value read with confidence >= ``SURE`` (0.8), which the players would not be asked about.
 The chase set is single-die crops (the whole crop is the die): found = at least one die, read right =
 the most confident die has the label's value; extra dice are phantoms.
 The burks set is one polyhedral die per photo (Vision II reads the numerals): only found / phantom.
@@ -41,6 +42,9 @@ from vision._cv import set_threads
 from vision.data import LabelledPhoto, iter_split, photo_set
 from vision.reading import Die
 
+#: a wrong value read with at least this confidence is "wrong and sure": the players are not asked
+SURE = 0.8
+
 
 def match(labels: list[tuple[float, float, float, float]], dets: list[Die]) -> list[tuple[int, int]]:
     """Greedy one-to-one matching of label boxes to detections by centre distance (see module doc)."""
@@ -68,7 +72,8 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def evaluate(name: str, photos: list[LabelledPhoto]) -> dict[str, Any]:
-    stats = {"frames": 0, "labelled": 0, "found": 0, "missed": 0, "phantom": 0, "right": 0, "wrong": 0}
+    stats = {"frames": 0, "labelled": 0, "found": 0, "missed": 0, "phantom": 0, "right": 0, "wrong": 0,
+             "wrong_sure": 0}
     confusion: dict[str, dict[str, int]] = {}
     ms: list[float] = []
     cpu: list[float] = []
@@ -94,13 +99,24 @@ def evaluate(name: str, photos: list[LabelledPhoto]) -> dict[str, Any]:
                 confusion[str(truth)][got] += 1
                 ok = best.value == truth
                 stats["right" if ok else "wrong"] += 1
+                whole = (0.0, 0.0, float(image.shape[1]), float(image.shape[0]))
                 if not ok:
-                    failures.append(f"{photo.path.name}: {truth} read {got}")
+                    stats["wrong_sure"] += best.confidence >= SURE
+                    failures.append(f"{photo.path.name}: {truth} read {got} at {best.bbox} "
+                                    f"(confidence {best.confidence:.2f})")
+                    crops.append((photo, "wrong", whole, best.bbox))
+                for d in dice:
+                    if d is not best:
+                        failures.append(f"{photo.path.name}: phantom {d.value} at {d.bbox} "
+                                        f"(confidence {d.confidence:.2f})")
+                        crops.append((photo, "phantom", whole, d.bbox))
             else:
                 stats["missed"] += 1
                 confusion.setdefault(str(truth), {}).setdefault("missed", 0)
                 confusion[str(truth)]["missed"] += 1
                 failures.append(f"{photo.path.name}: {truth} missed")
+                whole = (0.0, 0.0, float(image.shape[1]), float(image.shape[0]))
+                crops.append((photo, "missed", whole, None))
             continue
         if name == "burks":
             if photo.dice:
@@ -123,6 +139,7 @@ def evaluate(name: str, photos: list[LabelledPhoto]) -> dict[str, Any]:
             confusion[str(truth)][g] += 1
             stats["right" if got == truth else "wrong"] += 1
             if got != truth:
+                stats["wrong_sure"] += dice[j].confidence >= SURE
                 failures.append(f"{photo.path.name}: {truth} read {g} at {dice[j].bbox} (label box "
                                 f"{_box(photo.dice[i].bbox)}, confidence {dice[j].confidence:.2f})")
                 crops.append((photo, "wrong", photo.dice[i].bbox, dice[j].bbox))
@@ -192,7 +209,8 @@ def print_report(r: dict[str, Any], split: str, show_failures: int) -> None:
     print(f"== {r['set']} ({split}): {r['frames']} frames, {r['labelled']} labelled dice")
     print(f"   found {r['found']} ({r['found_pct']}%), missed {r['missed']}, phantom {r['phantom']} "
           f"({r['phantom_per_100']} per 100 frames)")
-    print(f"   values right {r['right']} ({r['right_pct']}% of labelled), wrong {r['wrong']}")
+    print(f"   values right {r['right']} ({r['right_pct']}% of labelled), wrong {r['wrong']} "
+          f"({r['wrong_sure']} of them with confidence >= {SURE})")
     print(f"   ms per frame: median {r['ms_median']}, p95 {r['ms_p95']} (wall clock); "
           f"CPU median {r['cpu_ms_median']}, p95 {r['cpu_ms_p95']}")
     if r["confusion"]:
