@@ -214,9 +214,65 @@ def _find_at(work: np.ndarray, gray: np.ndarray, block: int, min_r: float, max_r
                 pip = _measure(work, gray, blob, mask, x0, y0, dark)
             if pip is not None:
                 pips.append(pip)
-            elif smears:
+                continue
+            # light pips merged with their neighbours or the edge bars of a translucent die are cut
+            # apart; dark blobs are not (on a white die they are shadows and seams, not pips)
+            split = not dark and area >= 1.6 * math.pi * min_r * min_r
+            discs = _touching_discs(blob, min_r, max_r) if split else []
+            for disc, dx, dy in discs:
+                pip = _measure(work, gray, disc, mask, x0 + dx, y0 + dy, dark)
+                if pip is not None:
+                    pips.append(pip)
+            if not discs and smears:
                 pips += _smeared(work, src, blob, mask, x0, y0, dark, min_r, max_r)
     return pips
+
+
+#: 32 points of the unit circle
+_CIRCLE = np.stack([np.cos(np.linspace(0, 2 * np.pi, 32, endpoint=False)),
+                    np.sin(np.linspace(0, 2 * np.pi, 32, endpoint=False))], axis=1)
+#: at most this share of a touching disc's outline (at 1.4 radii) lies on the blob it touches
+TOUCHING_OUTLINE = 0.42
+
+
+def _touching_discs(blob: np.ndarray, min_r: float, max_r: float) -> list[tuple[np.ndarray, int, int]]:
+    """The round discs of a blob made of touching discs and bars: big pips close together (a casino
+    die's 6, whose pips nearly touch, and its pips touching the white bars of its edges) merge into
+    one blob of the threshold. Each disc is a peak of the distance to the blob's edge, as deep as
+    the deepest (a bar is thinner than a pip, a neck between two pips narrower) whose deep part is a
+    dot, not a line (the stroke of a letter); the disc is the blob's pixels within that depth of the
+    peak. Returned as (pixels, x offset, y offset) in the
+    blob's frame; empty when the blob holds fewer than two discs or a disc alone with bars."""
+    depth = cv2.distanceTransform(blob, cv2.DIST_L2, 3)
+    deepest = float(depth.max())
+    if not min_r <= deepest <= max_r:
+        return []
+    cores = (depth >= 0.6 * deepest).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(cores, connectivity=8)
+    out = []
+    hh, ww = blob.shape
+    for k in range(1, n):
+        core = labels == k
+        peak = float(depth[core].max())
+        long_side = max(stats[k, cv2.CC_STAT_WIDTH], stats[k, cv2.CC_STAT_HEIGHT])
+        if peak < 0.8 * deepest or long_side > 1.4 * peak + 2:
+            continue        # a shallow bump, or a stroke (its deep part is a line, a disc's a dot)
+        ys, xs = np.nonzero(core & (depth >= peak - 0.5))
+        cx, cy = float(xs.mean()), float(ys.mean())
+        # a disc's outline is mostly the blob's edge, touching its neighbours at a few points; a
+        # stroke carries on beyond its deepest point
+        px = np.clip((cx + 1.4 * peak * _CIRCLE[:, 0] + 0.5).astype(np.intp), 0, ww - 1)
+        py = np.clip((cy + 1.4 * peak * _CIRCLE[:, 1] + 0.5).astype(np.intp), 0, hh - 1)
+        if float((blob[py, px] > 0).mean()) > TOUCHING_OUTLINE:
+            continue
+        r = peak + 1.0
+        xa, xb = max(0, int(cx - r)), min(ww, int(cx + r) + 2)
+        ya, yb = max(0, int(cy - r)), min(hh, int(cy + r) + 2)
+        yy, xx = np.ogrid[ya:yb, xa:xb]
+        disc = (((xx - cx) ** 2 + (yy - cy) ** 2 <= r * r) & (blob[ya:yb, xa:xb] > 0)).astype(np.uint8)
+        if disc.sum() >= 0.85 * math.pi * peak * peak:
+            out.append((disc, xa, ya))
+    return out if len(out) >= 1 and (len(out) >= 2 or n >= 2) else []
 
 
 #: a face holding pips cut out of a motion-smeared streak is read with at most this confidence
