@@ -595,7 +595,7 @@ def _split_group(group: list[Pip]) -> list[Face]:
         first = _read_group(likely)
         if first.value is not None and first.confidence >= 0.5:
             top = _grown(likely, [p for p in group if p not in likely])
-            return [_read_group(top), *_leftovers(group, top)]
+            return _doubted(_read_group(top), _leftovers(group, top), group)
     if len(group) > 9 or len(likely) > 6:
         # several dice touching (and their sides): split the likely top pips by place, keep the split
         # whose parts read best
@@ -637,7 +637,49 @@ def _split_group(group: list[Pip]) -> list[Face]:
                 best = (score, sub)
     if best is None:
         return [face]
-    return [_read_group(list(best[1])), *_leftovers(group, list(best[1]))]
+    return _doubted(_read_group(list(best[1])), _leftovers(group, list(best[1])), group)
+
+
+#: a face that leaves out a pip lying on it, as round and as big as its own, is read with at most this
+#: confidence (the players are asked)
+UNEXPLAINED_CONFIDENCE = 0.5
+
+
+def _doubted(top: Face, others: list[Face], group: list[Pip]) -> list[Face]:
+    """The faces read out of one pip group, with their confidence capped at ``UNEXPLAINED_CONFIDENCE``
+    when one of them leaves out a pip that lies on it and looks like its own pips (as big, as round),
+    or when two of them overlap.
+
+    Side-face pips are flatter or smaller, and a touching die's pips lie beyond the face; a top-like
+    pip on the face itself means the layout does not explain the die (a pip of a 4 missed, the other
+    three read as a 2 and a 1; a logo's ring taken for a pip): the value is a guess. Two dice do not
+    overlap: faces of one group closer than their half-sizes are one die explained two wrong ways."""
+    faces = [top, *others]
+    doubt = any(math.dist(top.centre, f.centre) < 0.85 * (top.box[2] + f.box[2]) / 2 for f in others)
+    for f in faces:
+        if doubt or f.value is None:
+            continue
+        held = {id(p) for p in f.pips}
+        cx, cy = f.centre
+        reach = 0.55 * f.box[2]
+        r_f = _median([p.r for p in f.pips])
+        low = min(p.roundness for p in f.pips)
+        # a 2 is read from its two pips' distance alone: two pips along an edge of a 4 make one too,
+        # and the pips it leaves out then lie beyond its box, as near to its pips as they are apart
+        a, b = f.pips[0], f.pips[-1]
+        span = math.dist((a.x, a.y), (b.x, b.y)) if len(f.pips) == 2 else 0.0
+        for p in group:
+            if id(p) in held or p.r < 0.8 * r_f or p.roundness < 0.9 * low:
+                continue
+            gap = min(math.dist((p.x, p.y), (q.x, q.y)) for q in f.pips)
+            if math.hypot(p.x - cx, p.y - cy) <= reach or gap <= 1.05 * span:
+                doubt = True
+                break
+    return [_capped(f, UNEXPLAINED_CONFIDENCE) for f in faces] if doubt else faces
+
+
+def _capped(face: Face, confidence: float) -> Face:
+    return Face(face.pips, face.value, min(face.confidence, confidence), face.box)
 
 
 #: a face grown by more pips must fit its larger layout at least this well (a read face: 0.16)
