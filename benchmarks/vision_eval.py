@@ -1,7 +1,7 @@
 """Accuracy and speed of ``vision.read_table`` on the labelled dice photos.
 
     python3 benchmarks/vision_eval.py [--set matteop65|chase|burks|all] [--split all|dev|held-out]
-                                      [--sample N] [--no-12mp] [--json]
+                                      [--sample N] [--errors] [--crops DIR] [--no-12mp] [--json]
 
 Per photo set it prints: dice found / missed / phantom, values right / wrong, a confusion table of faces,
 and median and 95th-percentile milliseconds per frame (one OpenCV thread, ``cv2.setNumThreads(1)``;
@@ -12,7 +12,8 @@ Matching rule (documented because the sets label different things): the matteop6
 pip pattern of the top face, ours the estimated top face; a label and a detection match when the
 distance between their box centres is at most 0.6 x the larger side of the two boxes, greedily, nearest
 pairs first, one to one. Every unmatched detection is a phantom (also a die we report with
-``value=None``); every unmatched label is missed. "Read right" = matched and same value.
+``value=None``); every unmatched label is missed. "Read right" = matched and same value; "wrong and
+sure" = a wrong value read with confidence >= ``SURE`` (0.8), which the players would not be asked about.
 The chase set is single-die crops (the whole crop is the die): found = at least one die, read right =
 the most confident die has the label's value; extra dice are phantoms.
 The burks set is one polyhedral die per photo (Vision II reads the numerals): only found / phantom.
@@ -41,6 +42,9 @@ from vision._cv import set_threads
 from vision.data import LabelledPhoto, iter_split, photo_set
 from vision.reading import Die
 
+#: a wrong value read with at least this confidence is "wrong and sure": the players are not asked
+SURE = 0.8
+
 
 def match(labels: list[tuple[float, float, float, float]], dets: list[Die]) -> list[tuple[int, int]]:
     """Greedy one-to-one matching of label boxes to detections by centre distance (see module doc)."""
@@ -68,11 +72,13 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def evaluate(name: str, photos: list[LabelledPhoto]) -> dict[str, Any]:
-    stats = {"frames": 0, "labelled": 0, "found": 0, "missed": 0, "phantom": 0, "right": 0, "wrong": 0}
+    stats = {"frames": 0, "labelled": 0, "found": 0, "missed": 0, "phantom": 0, "right": 0, "wrong": 0,
+             "wrong_sure": 0}
     confusion: dict[str, dict[str, int]] = {}
     ms: list[float] = []
     cpu: list[float] = []
     failures: list[str] = []
+    crops: list[tuple[LabelledPhoto, str, Any, Any]] = []
     for photo in photos:
         image = photo.load()
         t0, c0 = time.perf_counter(), time.process_time()
@@ -93,13 +99,24 @@ def evaluate(name: str, photos: list[LabelledPhoto]) -> dict[str, Any]:
                 confusion[str(truth)][got] += 1
                 ok = best.value == truth
                 stats["right" if ok else "wrong"] += 1
+                whole = (0.0, 0.0, float(image.shape[1]), float(image.shape[0]))
                 if not ok:
-                    failures.append(f"{photo.path.name}: {truth} read {got}")
+                    stats["wrong_sure"] += best.confidence >= SURE
+                    failures.append(f"{photo.path.name}: {truth} read {got} at {best.bbox} "
+                                    f"(confidence {best.confidence:.2f})")
+                    crops.append((photo, "wrong", whole, best.bbox))
+                for d in dice:
+                    if d is not best:
+                        failures.append(f"{photo.path.name}: phantom {d.value} at {d.bbox} "
+                                        f"(confidence {d.confidence:.2f})")
+                        crops.append((photo, "phantom", whole, d.bbox))
             else:
                 stats["missed"] += 1
                 confusion.setdefault(str(truth), {}).setdefault("missed", 0)
                 confusion[str(truth)]["missed"] += 1
                 failures.append(f"{photo.path.name}: {truth} missed")
+                whole = (0.0, 0.0, float(image.shape[1]), float(image.shape[0]))
+                crops.append((photo, "missed", whole, None))
             continue
         if name == "burks":
             if photo.dice:
@@ -122,16 +139,23 @@ def evaluate(name: str, photos: list[LabelledPhoto]) -> dict[str, Any]:
             confusion[str(truth)][g] += 1
             stats["right" if got == truth else "wrong"] += 1
             if got != truth:
-                failures.append(f"{photo.path.name}: {truth} read {g} at {dice[j].bbox}")
+                stats["wrong_sure"] += dice[j].confidence >= SURE
+                failures.append(f"{photo.path.name}: {truth} read {g} at {dice[j].bbox} (label box "
+                                f"{_box(photo.dice[i].bbox)}, confidence {dice[j].confidence:.2f})")
+                crops.append((photo, "wrong", photo.dice[i].bbox, dice[j].bbox))
         for i, d in enumerate(photo.dice):
             if i not in matched_l:
                 confusion.setdefault(str(d.value), {}).setdefault("missed", 0)
                 confusion[str(d.value)]["missed"] += 1
-                failures.append(f"{photo.path.name}: {d.value} missed at {d.bbox}")
+                failures.append(f"{photo.path.name}: {d.value} missed at {_box(d.bbox)}")
+                crops.append((photo, "missed", d.bbox, None))
         if len(dice) > len(pairs):
             used = {j for _, j in pairs}
-            failures += [f"{photo.path.name}: phantom {dice[j].value} at {dice[j].bbox}"
-                         for j in range(len(dice)) if j not in used]
+            for j in range(len(dice)):
+                if j not in used:
+                    failures.append(f"{photo.path.name}: phantom {dice[j].value} at {dice[j].bbox} "
+                                    f"(confidence {dice[j].confidence:.2f})")
+                    crops.append((photo, "phantom", None, dice[j].bbox))
     labelled = max(1, stats["labelled"])
     return {"set": name, **stats,
             "found_pct": round(100 * stats["found"] / labelled, 2),
@@ -141,7 +165,31 @@ def evaluate(name: str, photos: list[LabelledPhoto]) -> dict[str, Any]:
             "ms_p95": round(percentile(ms, 95), 2),
             "cpu_ms_median": round(statistics.median(cpu), 2) if cpu else None,
             "cpu_ms_p95": round(percentile(cpu, 95), 2),
-            "confusion": confusion, "failures": failures}
+            "confusion": confusion, "failures": failures, "crops": crops}
+
+
+def _box(b: Any) -> Any:
+    return None if b is None else tuple(round(v) for v in b)
+
+
+def write_crops(r: dict[str, Any], folder: Path) -> None:
+    """One PNG per error: the region around the label (green) and the detection (red), enlarged 3x."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for k, (photo, kind, label, det) in enumerate(r["crops"]):
+        image = photo.load()
+        boxes = [b for b in (label, det) if b is not None]
+        x0 = int(min(b[0] for b in boxes)) - 40
+        y0 = int(min(b[1] for b in boxes)) - 40
+        x1 = int(max(b[0] + b[2] for b in boxes)) + 40
+        y1 = int(max(b[1] + b[3] for b in boxes)) + 40
+        x0, y0 = max(0, x0), max(0, y0)
+        crop = image[y0:y1, x0:x1].copy()
+        crop = cv2.resize(crop, None, fx=3, fy=3, interpolation=cv2.INTER_CUBIC)
+        for b, colour in ((label, (0, 200, 0)), (det, (0, 0, 255))):
+            if b is not None:
+                bx, by, bw, bh = (round(3 * v) for v in (b[0] - x0, b[1] - y0, b[2], b[3]))
+                cv2.rectangle(crop, (bx, by), (bx + bw, by + bh), colour, 1)
+        cv2.imwrite(str(folder / f"{r['set']}_{k:02d}_{kind}_{photo.path.stem}.png"), crop)
 
 
 def time_12mp(photo: LabelledPhoto, repeats: int = 15) -> dict[str, Any]:
@@ -161,7 +209,8 @@ def print_report(r: dict[str, Any], split: str, show_failures: int) -> None:
     print(f"== {r['set']} ({split}): {r['frames']} frames, {r['labelled']} labelled dice")
     print(f"   found {r['found']} ({r['found_pct']}%), missed {r['missed']}, phantom {r['phantom']} "
           f"({r['phantom_per_100']} per 100 frames)")
-    print(f"   values right {r['right']} ({r['right_pct']}% of labelled), wrong {r['wrong']}")
+    print(f"   values right {r['right']} ({r['right_pct']}% of labelled), wrong {r['wrong']} "
+          f"({r['wrong_sure']} of them with confidence >= {SURE})")
     print(f"   ms per frame: median {r['ms_median']}, p95 {r['ms_p95']} (wall clock); "
           f"CPU median {r['cpu_ms_median']}, p95 {r['cpu_ms_p95']}")
     if r["confusion"]:
@@ -180,6 +229,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--split", default="both", choices=["both", "all", "dev", "held-out"])
     ap.add_argument("--sample", type=int, default=0, help="every Nth photo only (speed)")
     ap.add_argument("--failures", type=int, default=0, help="print the first N failures")
+    ap.add_argument("--errors", action="store_true",
+                    help="list every wrong, missed and phantom die (file, label, read, boxes)")
+    ap.add_argument("--crops", type=Path, default=None,
+                    help="write a PNG crop of every error to this folder (label green, detection red)")
     ap.add_argument("--no-12mp", action="store_true")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
@@ -196,8 +249,10 @@ def main(argv: list[str] | None = None) -> int:
             r = evaluate(name, chosen)
             r["split"] = split
             results.append(r)
+            if args.crops is not None:
+                write_crops(r, args.crops)
             if not args.json:
-                print_report(r, split, args.failures)
+                print_report(r, split, len(r["failures"]) if args.errors else args.failures)
     if not args.no_12mp:
         t = time_12mp(photo_set("matteop65")[50])
         results.append({"set": "12mp", **t})
@@ -207,6 +262,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         for r in results:
             r.pop("failures", None)
+            r.pop("crops", None)
         print(json.dumps(results))
     return 0
 

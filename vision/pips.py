@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import combinations, pairwise
 
 import cv2
 import numpy as np
@@ -111,6 +111,7 @@ class Pip:
     roundness: float = 1.0  # minor / major axis of the blob (1 = circle)
     wide: bool = True       # the face stays uniform out to 3.4 r (a lone pip needs room: a die's 1)
     cov: tuple[float, float, float] = (1.0, 1.0, 0.0)  # second moments (xx, yy, xy): the blob's shape
+    streak: int = 0         # non-zero: cut out of one motion-smeared streak of pips (same number, same face)
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,7 +171,7 @@ def find_pips(work: np.ndarray, gray: np.ndarray | None = None, *, min_r: float 
     side = view_side(gray.shape)
     if max_r is None:
         max_r = side / 18
-    pips = _find_at(work, gray, _block_size(gray.shape), min_r, max_r)
+    pips = _find_at(work, gray, _block_size(gray.shape), min_r, max_r, smears=True)
     if coarse and min(h, w) >= 64:
         half = cv2.resize(work, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
         half_gray = cv2.cvtColor(half, cv2.COLOR_BGR2GRAY)
@@ -184,11 +185,12 @@ def find_pips(work: np.ndarray, gray: np.ndarray | None = None, *, min_r: float 
             y0, y1 = max(0, int(y - 0.7 * r)), min(h, int(y + 0.7 * r) + 1)
             if float(gray[y0:y1, x0:x1].std()) > 0.2 * p.contrast + 6:
                 continue
-            pips.append(Pip(x, y, r, p.contrast, p.ring, p.dark, p.roundness, p.wide, p.cov))
+            pips.append(Pip(x, y, r, p.contrast, p.ring, p.dark, p.roundness, p.wide, p.cov, p.streak))
     return pips
 
 
-def _find_at(work: np.ndarray, gray: np.ndarray, block: int, min_r: float, max_r: float) -> list[Pip]:
+def _find_at(work: np.ndarray, gray: np.ndarray, block: int, min_r: float, max_r: float,
+             smears: bool = False) -> list[Pip]:
     pips: list[Pip] = []
     for dark in (True, False):
         src = gray if dark else 255 - gray
@@ -197,7 +199,7 @@ def _find_at(work: np.ndarray, gray: np.ndarray, block: int, min_r: float, max_r
         for c in _cv.component_outlines(mask):
             x0, y0, ww, hh = cv2.boundingRect(c)
             big, small = max(ww, hh), min(ww, hh)
-            if not lo <= big <= hi or small < 0.4 * big:
+            if not lo <= big <= 2 * hi:
                 continue
             if x0 == 0 or y0 == 0 or x0 + ww == gray.shape[1] or y0 + hh == gray.shape[0]:
                 continue       # cut by the border: not measurable (and often a cable or a shadow)
@@ -206,12 +208,139 @@ def _find_at(work: np.ndarray, gray: np.ndarray, block: int, min_r: float, max_r
             cv2.drawContours(blob, [c], -1, 1, thickness=-1, offset=(-x0, -y0))
             blob &= mask[y0 : y0 + hh, x0 : x0 + ww] > 0
             area = int(blob.sum())
-            if not math.pi * min_r * min_r <= area <= math.pi * max_r * max_r or area < 0.5 * ww * hh:
-                continue
-            pip = _measure(work, gray, blob, mask, x0, y0, dark)
+            pip = None
+            if (big <= hi and small >= 0.4 * big and area >= 0.5 * ww * hh
+                    and math.pi * min_r * min_r <= area <= math.pi * max_r * max_r):
+                pip = _measure(work, gray, blob, mask, x0, y0, dark)
             if pip is not None:
                 pips.append(pip)
+                continue
+            # light pips merged with their neighbours or the edge bars of a translucent die are cut
+            # apart; dark blobs are not (on a white die they are shadows and seams, not pips)
+            split = not dark and area >= 1.6 * math.pi * min_r * min_r
+            discs = _touching_discs(blob, min_r, max_r) if split else []
+            for disc, dx, dy in discs:
+                pip = _measure(work, gray, disc, mask, x0 + dx, y0 + dy, dark)
+                if pip is not None:
+                    pips.append(pip)
+            if not discs and smears:
+                pips += _smeared(work, src, blob, mask, x0, y0, dark, min_r, max_r)
     return pips
+
+
+#: 32 points of the unit circle
+_CIRCLE = np.stack([np.cos(np.linspace(0, 2 * np.pi, 32, endpoint=False)),
+                    np.sin(np.linspace(0, 2 * np.pi, 32, endpoint=False))], axis=1)
+#: at most this share of a touching disc's outline (at 1.4 radii) lies on the blob it touches
+TOUCHING_OUTLINE = 0.42
+
+
+def _touching_discs(blob: np.ndarray, min_r: float, max_r: float) -> list[tuple[np.ndarray, int, int]]:
+    """The round discs of a blob made of touching discs and bars: big pips close together (a casino
+    die's 6, whose pips nearly touch, and its pips touching the white bars of its edges) merge into
+    one blob of the threshold. Each disc is a peak of the distance to the blob's edge, as deep as
+    the deepest (a bar is thinner than a pip, a neck between two pips narrower) whose deep part is a
+    dot, not a line (the stroke of a letter); the disc is the blob's pixels within that depth of the
+    peak. Returned as (pixels, x offset, y offset) in the
+    blob's frame; empty when the blob holds fewer than two discs or a disc alone with bars."""
+    depth = cv2.distanceTransform(blob, cv2.DIST_L2, 3)
+    deepest = float(depth.max())
+    if not min_r <= deepest <= max_r:
+        return []
+    cores = (depth >= 0.6 * deepest).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(cores, connectivity=8)
+    out = []
+    hh, ww = blob.shape
+    for k in range(1, n):
+        core = labels == k
+        peak = float(depth[core].max())
+        long_side = max(stats[k, cv2.CC_STAT_WIDTH], stats[k, cv2.CC_STAT_HEIGHT])
+        if peak < 0.8 * deepest or long_side > 1.4 * peak + 2:
+            continue        # a shallow bump, or a stroke (its deep part is a line, a disc's a dot)
+        ys, xs = np.nonzero(core & (depth >= peak - 0.5))
+        cx, cy = float(xs.mean()), float(ys.mean())
+        # a disc's outline is mostly the blob's edge, touching its neighbours at a few points; a
+        # stroke carries on beyond its deepest point
+        px = np.clip((cx + 1.4 * peak * _CIRCLE[:, 0] + 0.5).astype(np.intp), 0, ww - 1)
+        py = np.clip((cy + 1.4 * peak * _CIRCLE[:, 1] + 0.5).astype(np.intp), 0, hh - 1)
+        if float((blob[py, px] > 0).mean()) > TOUCHING_OUTLINE:
+            continue
+        r = peak + 1.0
+        xa, xb = max(0, int(cx - r)), min(ww, int(cx + r) + 2)
+        ya, yb = max(0, int(cy - r)), min(hh, int(cy + r) + 2)
+        yy, xx = np.ogrid[ya:yb, xa:xb]
+        disc = (((xx - cx) ** 2 + (yy - cy) ** 2 <= r * r) & (blob[ya:yb, xa:xb] > 0)).astype(np.uint8)
+        if disc.sum() >= 0.85 * math.pi * peak * peak:
+            out.append((disc, xa, ya))
+    return out if len(out) >= 1 and (len(out) >= 2 or n >= 2) else []
+
+
+#: a face holding pips cut out of a motion-smeared streak is read with at most this confidence
+#: (doubtful: the companion asks the players to look)
+SMEAR_CONFIDENCE = 0.6
+
+
+def _smeared(work: np.ndarray, src: np.ndarray, blob: np.ndarray, mask: np.ndarray, x0: int, y0: int,
+             dark: bool, min_r: float, max_r: float) -> list[Pip]:
+    """The pips of a motion-smeared streak: a blob far longer than wide, as wide as a pip, in which two
+    or three pip cores (darker than the smear between them, for dark pips) lie evenly spaced along its
+    axis. Motion blur drags each pip along the motion and merges a row of pips into one streak; the
+    centres keep their layout, so the cores are the pips. ``src`` has the pips dark. Empty otherwise."""
+    m = cv2.moments(blob, binaryImage=True)
+    if m["m00"] <= 0:
+        return []
+    mu20, mu02, mu11 = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
+    common = math.sqrt(max(0.0, ((mu20 - mu02) / 2) ** 2 + mu11 * mu11))
+    l1, l2 = (mu20 + mu02) / 2 + common, (mu20 + mu02) / 2 - common
+    if l2 <= 0:
+        return []
+    major, minor = 2 * math.sqrt(l1), 2 * math.sqrt(l2)       # semi-axes of the equivalent ellipse
+    if not (min_r <= minor <= max_r and 2.2 * minor <= major <= 6.5 * minor):
+        return []
+    if m["m00"] < 0.7 * math.pi * major * minor:
+        return []           # not a filled streak (a ring, a letter, a corner)
+    hh, ww = blob.shape
+    H, W = src.shape
+    g = math.ceil(2 * minor)
+    xa, ya, xb, yb = max(0, x0 - g), max(0, y0 - g), min(W, x0 + ww + g), min(H, y0 + hh + g)
+    region = src[ya:yb, xa:xb]
+    inside = np.zeros(region.shape, bool)
+    inside[y0 - ya : y0 - ya + hh, x0 - xa : x0 - xa + ww] = blob > 0
+    # the face: a band around the streak, as a pip's ring (0.6 to 1.4 widths beyond its edge)
+    def grown(k: float) -> np.ndarray:
+        size = 2 * math.ceil(k * minor) + 1
+        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+        return cv2.dilate(inside.astype(np.uint8), disc) > 0
+
+    face_px = (mask[ya:yb, xa:xb] == 0) & grown(1.4) & ~grown(0.6)
+    if face_px.sum() < 8:
+        return []
+    face = float(np.median(region[face_px]))
+    core = float(np.percentile(region[inside], 10))
+    if face - core < 35:
+        return []
+    # the cores: cut the streak at levels ever closer to its darkest pixels until it falls apart
+    theta = 0.5 * math.atan2(2 * mu11, mu20 - mu02)
+    ux, uy = math.cos(theta), math.sin(theta)
+    cx, cy = m["m10"] / m["m00"] + x0, m["m01"] / m["m00"] + y0
+    small = max(3.0, 0.15 * math.pi * minor * minor)
+    cores: Points = []
+    for level in (0.5,):
+        cut = (inside & (region <= core + level * (face - core))).astype(np.uint8)
+        n, _, stats, centres = cv2.connectedComponentsWithStats(cut, connectivity=8)
+        found = [(float(centres[k][0]) + xa, float(centres[k][1]) + ya) for k in range(1, n)
+                 if stats[k, cv2.CC_STAT_AREA] >= small]
+        if 2 <= len(found) <= 3 and _evenly_along(found, (cx, cy), (ux, uy), minor):
+            cores = found
+            break
+    if not cores:
+        return []
+    ring = work[ya:yb, xa:xb][face_px].reshape(-1, 3).mean(axis=0)
+    ring_bgr = (float(ring[0]), float(ring[1]), float(ring[2]))
+    contrast = face - float(region[inside].mean())
+    streak = hash((x0, y0, ww, hh, dark)) | 1
+    shape = (mu20, mu02, mu11)
+    return [Pip(x, y, minor, contrast, ring_bgr, dark, 0.8, False, shape, streak) for x, y in cores]
 
 
 def _measure(work: np.ndarray, gray: np.ndarray, blob: np.ndarray, mask: np.ndarray,
@@ -270,6 +399,8 @@ def _measure(work: np.ndarray, gray: np.ndarray, blob: np.ndarray, mask: np.ndar
 def _same_face(a: Pip, b: Pip, work: np.ndarray) -> bool:
     if a.dark != b.dark:
         return False
+    if a.streak and b.streak and not _parallel_streaks(a, b):
+        return False
     ra, rb = a.r, b.r
     if max(ra, rb) > 1.6 * min(ra, rb):
         return False
@@ -303,6 +434,29 @@ def _same_face(a: Pip, b: Pip, work: np.ndarray) -> bool:
         off |= np.abs(_chromaticity(samples) - _chromaticity(face[None, :])).max(axis=1) > 0.12
     bad = int(off.sum())
     return bad <= 1 and bad * 6 <= steps if a.dark else bad * 2.5 <= steps
+
+
+def _parallel_streaks(a: Pip, b: Pip) -> bool:
+    """Whether two pips come from streaks smeared alike (one motion smears all the pips of a die the
+    same way: same direction, same length)."""
+    if a.streak == b.streak:
+        return True
+    (ax, ay, axy), (bx, by, bxy) = a.cov, b.cov
+    ta, tb = 0.5 * math.atan2(2 * axy, ax - ay), 0.5 * math.atan2(2 * bxy, bx - by)
+    turn = abs(math.degrees(ta - tb)) % 180
+    la, lb = ax + ay, bx + by
+    return min(turn, 180 - turn) <= 20 and max(la, lb) <= 1.6 * min(la, lb)
+
+
+def _evenly_along(cores: Points, centre: tuple[float, float], axis: tuple[float, float],
+                  width: float) -> bool:
+    """Whether the cores lie on the streak's axis, evenly spaced, as far apart as the pips of a face."""
+    (cx, cy), (ux, uy) = centre, axis
+    if any(abs(-(x - cx) * uy + (y - cy) * ux) > 0.6 * width for x, y in cores):
+        return False
+    along = sorted((x - cx) * ux + (y - cy) * uy for x, y in cores)
+    gaps = [b - a for a, b in pairwise(along)]
+    return min(gaps) >= 1.6 * width and max(gaps) <= 4.5 * width and max(gaps) <= 1.5 * min(gaps)
 
 
 def _chromaticity(bgr: np.ndarray) -> np.ndarray:
@@ -357,6 +511,13 @@ def group_faces(pips: list[Pip], work: np.ndarray) -> list[Face]:
             i = parent[i]
         return i
 
+    streaks: dict[int, int] = {}
+    for i, p in enumerate(pips):
+        if p.streak:
+            if p.streak in streaks:
+                parent[root(i)] = root(streaks[p.streak])
+            else:
+                streaks[p.streak] = i
     order = sorted(range(n), key=lambda i: (pips[i].x, pips[i].y))
     for ii, i in enumerate(order):
         for j in order[ii + 1 :]:
@@ -434,7 +595,7 @@ def _split_group(group: list[Pip]) -> list[Face]:
         first = _read_group(likely)
         if first.value is not None and first.confidence >= 0.5:
             top = _grown(likely, [p for p in group if p not in likely])
-            return [_read_group(top), *_leftovers(group, top)]
+            return _doubted(_read_group(top), _leftovers(group, top), group)
     if len(group) > 9 or len(likely) > 6:
         # several dice touching (and their sides): split the likely top pips by place, keep the split
         # whose parts read best
@@ -476,7 +637,49 @@ def _split_group(group: list[Pip]) -> list[Face]:
                 best = (score, sub)
     if best is None:
         return [face]
-    return [_read_group(list(best[1])), *_leftovers(group, list(best[1]))]
+    return _doubted(_read_group(list(best[1])), _leftovers(group, list(best[1])), group)
+
+
+#: a face that leaves out a pip lying on it, as round and as big as its own, is read with at most this
+#: confidence (the players are asked)
+UNEXPLAINED_CONFIDENCE = 0.5
+
+
+def _doubted(top: Face, others: list[Face], group: list[Pip]) -> list[Face]:
+    """The faces read out of one pip group, with their confidence capped at ``UNEXPLAINED_CONFIDENCE``
+    when one of them leaves out a pip that lies on it and looks like its own pips (as big, as round),
+    or when two of them overlap.
+
+    Side-face pips are flatter or smaller, and a touching die's pips lie beyond the face; a top-like
+    pip on the face itself means the layout does not explain the die (a pip of a 4 missed, the other
+    three read as a 2 and a 1; a logo's ring taken for a pip): the value is a guess. Two dice do not
+    overlap: faces of one group closer than their half-sizes are one die explained two wrong ways."""
+    faces = [top, *others]
+    doubt = any(math.dist(top.centre, f.centre) < 0.85 * (top.box[2] + f.box[2]) / 2 for f in others)
+    for f in faces:
+        if doubt or f.value is None:
+            continue
+        held = {id(p) for p in f.pips}
+        cx, cy = f.centre
+        reach = 0.55 * f.box[2]
+        r_f = _median([p.r for p in f.pips])
+        low = min(p.roundness for p in f.pips)
+        # a 2 is read from its two pips' distance alone: two pips along an edge of a 4 make one too,
+        # and the pips it leaves out then lie beyond its box, as near to its pips as they are apart
+        a, b = f.pips[0], f.pips[-1]
+        span = math.dist((a.x, a.y), (b.x, b.y)) if len(f.pips) == 2 else 0.0
+        for p in group:
+            if id(p) in held or p.r < 0.8 * r_f or p.roundness < 0.9 * low:
+                continue
+            gap = min(math.dist((p.x, p.y), (q.x, q.y)) for q in f.pips)
+            if math.hypot(p.x - cx, p.y - cy) <= reach or gap <= 1.05 * span:
+                doubt = True
+                break
+    return [_capped(f, UNEXPLAINED_CONFIDENCE) for f in faces] if doubt else faces
+
+
+def _capped(face: Face, confidence: float) -> Face:
+    return Face(face.pips, face.value, min(face.confidence, confidence), face.box)
 
 
 #: a face grown by more pips must fit its larger layout at least this well (a read face: 0.16)
@@ -566,8 +769,13 @@ def _read_group(group: list[Pip]) -> Face:
     cy = sum(y for _, y in pts) / n
     extent = max(max(abs(x - cx), abs(y - cy)) for x, y in pts)
     value: int | None
+    streaks = {p.streak for p in group}
     if n > 6:
         value, conf = None, 0.15
+        half = extent + 2 * r
+    elif len(streaks) == 1 and 0 not in streaks:
+        # one streak alone: its cores line up like a 2 or a 3 whatever the face
+        value, conf = None, 0.1
         half = extent + 2 * r
     else:
         err = _fit(pts, n, r, group)
@@ -585,5 +793,7 @@ def _read_group(group: list[Pip]) -> Face:
         else:
             value, conf = None, float(max(0.05, 0.3 - err))
             half = extent + 2 * r
+    if any(p.streak for p in group):
+        conf = min(conf, SMEAR_CONFIDENCE)      # motion-smeared pips: read, but doubtful
     box = (float(cx - half), float(cy - half), float(2 * half), float(2 * half))
     return Face(tuple(group), value, conf, box)
