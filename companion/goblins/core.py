@@ -1421,7 +1421,7 @@ def _fight(game: Game, *, epic: bool, heroes: Sequence[int] | None = None) -> Ga
             game,
             combat=replace(c, step="tosses", stage="losses", won=won, reduction=reduction),
             tosses=tosses,
-            log=(*game.log, verdict),
+            log=(*game.log, verdict) if heroes is None else game.log,  # the verdict came before the choice
         )
     )
 
@@ -1457,13 +1457,13 @@ def _fire(game: Game, event: FireCannon) -> Game:
 
 
 def _declare(game: Game, event: Declare) -> Game:
-    return _fight(game, epic=event.epic)
+    return _fight(replace(game, log=()), epic=event.epic)
 
 
 def _choose_heroes(game: Game, event: ChooseHeroes) -> Game:
     c = game.combat
     assert c is not None
-    return _fight(replace(game, combat=replace(c, step="tosses")), epic=False, heroes=event.heroes)
+    return _fight(replace(game, combat=replace(c, step="tosses"), log=()), epic=False, heroes=event.heroes)
 
 
 def _finish(game: Game, *, won: bool) -> Game:

@@ -26,3 +26,33 @@ def test_a_plain_machine_is_subtracted_once_when_the_heroes_are_chosen():
     game = apply(game, ChooseHeroes((0, 2)))
     assert game.tosses == (TossRequest("hero", 0, 1, hero=0), TossRequest("hero", 0, 1, hero=2))
     assert active_reduction(game.armies[0], game.combat) == 1  # what the table shows as the reduction
+
+
+def test_declaring_and_choosing_heroes_log_only_what_they_did():
+    # the log is what the last event did; the command line joins the logs of a list of events
+    from companion.goblins.cli import cmd_apply, cmd_new
+
+    state = cmd_new({"players": ["A", "B"], "troops": 2})["state"]
+    out = cmd_apply(
+        {
+            "state": state,
+            "events": [
+                {"type": "face", "terrain": "X|wood|9|2|-"},
+                {"type": "declare", "epic": False},
+            ],
+        }
+    )
+    assert out["log"].count("modified defence 9 - 0 = 9; attack 2") == 1
+    heroes = [{"type": "play_hero", "hero": f"{n}|1|0"} for n in "HKJ"]
+    state = cmd_new({"players": ["A", "B"], "troops": 0})["state"]
+    out = cmd_apply(
+        {
+            "state": state,
+            "events": [
+                *heroes,
+                {"type": "face", "terrain": "X|wood|2|2|-"},
+                {"type": "choose_heroes", "heroes": [0, 1]},
+            ],
+        }
+    )
+    assert out["log"].count("victory: attack 3 vs defence 2") == 1
