@@ -1181,7 +1181,10 @@ def _assault(game: Game, event: Assault) -> Game:
             raise IllegalAction(_status("skirmish.error.status", m))
     acted = _act(game, [event.attacker])
     check, save = assault_check(
-        attacker, target, contact_this_turn=event.contact_this_turn, extra_contacts=event.extra_contacts
+        attacker,
+        target,
+        contact_this_turn=event.contact_this_turn or event.distance > 0,  # a charge enters contact now
+        extra_contacts=event.extra_contacts,
     )
     if event.distance > 0:
         charge = charge_check(attacker, event.distance)

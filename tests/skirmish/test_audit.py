@@ -74,3 +74,27 @@ def test_a_fleeing_captain_calls_a_rout_test_after_an_earlier_below_half_test():
     assert kinds(game) == [("rout", 0, None), ("morale", 0, 0)]
     game = run(game, Roll((6, 6)), Roll((2,)), Roll((6, 6, 6)), OffTable(True))
     assert kinds(game) == [("rout", 0, None)]
+
+
+def test_a_cavalry_charge_makes_contact_this_turn_whatever_the_flag_says():
+    # «la cavalleria che assalta la fanteria ottiene un bonus di +1 al test d'Assalto nel turno in cui entra
+    # in contatto»: a charge (distance > 0) enters contact now, so the bonus applies.
+    game = run(playing(first=1), PlayCard("assalto2"))
+    game = apply(game, Assault(1, 3, distance=6, contact_this_turn=False))  # Lupo charges Lancia
+    assert game.pending[0].kind == "charge" and game.pending[0].dice == 2
+    game = apply(game, Roll((3, 4)))
+    assert [(m.label, m.value) for m in game.pending[0].check.modifiers] == [("cavalry charging infantry", 1)]
+
+
+def test_the_assault_command_gives_the_bonus_to_a_charge():
+    from companion.skirmish.cli import cmd_assault
+
+    out = cmd_assault(
+        {
+            "attacker": "Lupo|A4|S5|P10|cavalleria",
+            "target": "Orco|A4|S5|P6",
+            "distance": 6,
+            "contact_this_turn": False,
+        }
+    )
+    assert out["test"]["target"] == 3
