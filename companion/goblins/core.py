@@ -1351,8 +1351,15 @@ def _advance(game: Game) -> Game:
     return _finish(game, won=bool(c.won))
 
 
-def _active_reduction(army: Army, combat: Combat) -> int:
-    """Plain machines count while crewed; rams and cannons were counted by their tosses."""
+def active_reduction(army: Army, combat: Combat) -> int:
+    """What the active machines take off the terrain's defence in ``combat``.
+
+    While the machines are being tossed (stage ``"machines"``) ``combat.reduction`` holds what the Ram
+    and Cannon tosses gave, and plain machines count while crewed; once the fight is decided the total is
+    fixed in ``combat.reduction`` (a crew lost in the loss tosses does not change the defence faced).
+    """
+    if combat.stage != "machines":
+        return combat.reduction
     return combat.reduction + sum(m.reduction for m in army.machines if m.kind == "plain" and m.crewed)
 
 
@@ -1360,7 +1367,7 @@ def _after_machines(game: Game) -> Game:
     c = game.combat
     assert c is not None
     army = game.armies[game.current]
-    reduction = _active_reduction(army, c)
+    reduction = active_reduction(army, c)
     md = modified_defence(c.terrain, reduction)
     text = _say(
         "goblins.log.modified_defence",
@@ -1380,7 +1387,7 @@ def _fight(game: Game, *, epic: bool, heroes: Sequence[int] | None = None) -> Ga
     c = game.combat
     assert c is not None
     army = game.armies[game.current]
-    reduction = _active_reduction(army, c)
+    reduction = active_reduction(army, c)
     md = modified_defence(c.terrain, reduction)
     if epic:
         tosses = tuple(
@@ -1405,7 +1412,7 @@ def _fight(game: Game, *, epic: bool, heroes: Sequence[int] | None = None) -> Ga
     if army.troops == 0 and len(army.heroes) > max(md, 0) > 0 and heroes is None:
         return replace(
             game,
-            combat=replace(c, step="choose_heroes", reduction=reduction, won=won),
+            combat=replace(c, step="choose_heroes", stage="losses", reduction=reduction, won=won),
             log=(*game.log, verdict, _say("goblins.log.choose_heroes", md=md)),
         )
     tosses = loss_tosses(army, game.current, md, heroes)
@@ -1414,7 +1421,7 @@ def _fight(game: Game, *, epic: bool, heroes: Sequence[int] | None = None) -> Ga
             game,
             combat=replace(c, step="tosses", stage="losses", won=won, reduction=reduction),
             tosses=tosses,
-            log=(*game.log, verdict),
+            log=(*game.log, verdict) if heroes is None else game.log,  # the verdict came before the choice
         )
     )
 
@@ -1450,13 +1457,13 @@ def _fire(game: Game, event: FireCannon) -> Game:
 
 
 def _declare(game: Game, event: Declare) -> Game:
-    return _fight(game, epic=event.epic)
+    return _fight(replace(game, log=()), epic=event.epic)
 
 
 def _choose_heroes(game: Game, event: ChooseHeroes) -> Game:
     c = game.combat
     assert c is not None
-    return _fight(replace(game, combat=replace(c, step="tosses")), epic=False, heroes=event.heroes)
+    return _fight(replace(game, combat=replace(c, step="tosses"), log=()), epic=False, heroes=event.heroes)
 
 
 def _finish(game: Game, *, won: bool) -> Game:

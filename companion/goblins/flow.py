@@ -30,6 +30,7 @@ from companion.goblins.core import (
     PlayHero,
     PlayMachine,
     Terrain,
+    active_reduction,
     apply,
     epic_death_allowed,
     event_to_json,
@@ -262,7 +263,7 @@ class GoblinsFlow:
             army = game.armies[game.current]
             c = game.combat
             assert c is not None
-            n = max(modified_defence(c.terrain, c.reduction), 0)
+            n = max(modified_defence(c.terrain, active_reduction(army, c)), 0)
             for combo in combinations(range(len(army.heroes)), n):
                 names = ", ".join(army.heroes[i].name for i in combo)
                 out.append(
@@ -346,9 +347,7 @@ class GoblinsFlow:
         combat: JSON = None
         if game.combat is not None:
             c, army = game.combat, game.armies[game.current]
-            reduction = c.reduction + sum(
-                m.reduction for m in army.machines if m.kind == "plain" and m.crewed
-            )
+            reduction = active_reduction(army, c)
             combat = {
                 "terrain": c.terrain.to_json(),
                 "stage": c.stage,

@@ -154,7 +154,10 @@ def cmd_assault(data: JSON) -> JSON:
     )
     assert event.type == "assault"
     check, save = assault_check(
-        attacker, target, contact_this_turn=event.contact_this_turn, extra_contacts=event.extra_contacts
+        attacker,
+        target,
+        contact_this_turn=event.contact_this_turn or event.distance > 0,  # a charge enters contact now
+        extra_contacts=event.extra_contacts,
     )
     charge = charge_check(attacker, event.distance).describe() if event.distance > 0 else None
     return {"charge": charge, "test": check.describe(), "save": save_answer(target, save)}

@@ -324,6 +324,7 @@ class Band:
     turns: int = 0
     """Card cycles completed (a cycle of five cards is a turn)."""
     rout_tested: bool = False
+    """The rout test for dropping below half has been taken (the captain's loss calls its own)."""
 
     def __post_init__(self) -> None:
         if not self.models:
@@ -1180,7 +1181,10 @@ def _assault(game: Game, event: Assault) -> Game:
             raise IllegalAction(_status("skirmish.error.status", m))
     acted = _act(game, [event.attacker])
     check, save = assault_check(
-        attacker, target, contact_this_turn=event.contact_this_turn, extra_contacts=event.extra_contacts
+        attacker,
+        target,
+        contact_this_turn=event.contact_this_turn or event.distance > 0,  # a charge enters contact now
+        extra_contacts=event.extra_contacts,
     )
     if event.distance > 0:
         charge = charge_check(attacker, event.distance)
@@ -1392,16 +1396,22 @@ def _near(game: Game, event: Near) -> Game:
     return _triggers(replace(game, pending=rest, log=()), head.band, head.model, tuple(event.models))
 
 
+def _first_below_half(band: Band) -> bool:
+    """The band has just dropped below half its starting strength (the test for it not yet taken)."""
+    return band.below_half and not band.rout_tested
+
+
 def _triggers(game: Game, side: int, dead: int, near: tuple[int, ...]) -> Game:
-    """The tests a death calls: one rout test (once per game) and one morale test per model."""
+    """The tests a death calls: one morale test per model and at most one rout test, called by the
+    captain's death or by the band first dropping below half (each of the two calls it once)."""
     band = game.bands[side]
     dm = band.models[dead]
     tests: list[Pending] = []
     log = list(game.log)
-    if not band.rout_tested and (dm.captain or band.below_half):
+    if dm.captain or _first_below_half(band):
         why = _say("skirmish.why.captain_dead") if dm.captain else _why_below_half(band)
         tests.append(Pending("rout", side, None, rout_check(band, why), 2))
-        band = replace(band, rout_tested=True)
+        band = replace(band, rout_tested=band.rout_tested or band.below_half)
         log.append(_say("skirmish.log.rout_test", band=band.name, why=why))
     testers = [i for i, m in enumerate(band.models) if m.in_play and (dm.captain or i in set(near))]
     for i in testers:
@@ -1427,11 +1437,11 @@ def _off_table(game: Game, event: OffTable) -> Game:
         log=(_say("skirmish.log.leaves", model=m.name),),
     )
     band = game.bands[head.band]
-    if not band.rout_tested and (band.below_half or m.captain):
+    if m.captain or _first_below_half(band):
         why = _say("skirmish.why.captain_fled") if m.captain else _why_below_half(band)
         game = replace(
             game,
-            bands=_set_band(game, head.band, replace(band, rout_tested=True)),
+            bands=_set_band(game, head.band, replace(band, rout_tested=band.rout_tested or band.below_half)),
             pending=(Pending("rout", head.band, None, rout_check(band, why), 2), *game.pending),
             log=(*game.log, _say("skirmish.log.rout_test", band=band.name, why=why)),
         )
