@@ -24,9 +24,28 @@ from werkzeug.exceptions import NotFound
 
 from companion.errors import InvalidInput
 from companion.games import available_games, find_game
+from companion.messages import Message
 from web.errors import PinError
 
 bp = Blueprint("api", __name__, url_prefix="/api")
+
+# A malformed request's English detail (the API's and the command line's words); the page translates the key
+MESSAGES: dict[str, str] = {
+    "error.input.json": "the request body is not valid JSON: {error}",
+    "error.input.not_object": "the request body must be a JSON object, not {kind}: {raw}",
+    "error.input.needs_int": "the body needs {field}: an integer",
+    "error.input.not_int": "{field} must be an integer, not {value}",
+    "error.input.position": "'position' must be the snapshot's \"position\" text, not {value}",
+    "error.input.game": "\"game\" must be a game name, not {value}",
+    "error.input.setup": "\"setup\" must be a JSON object, not {value}",
+    "error.input.action": "\"action\" must be a JSON object with a \"type\", not {value}",
+    "error.input.remove": "\"remove\" must be true or false, not {value}",
+}
+
+
+def bad_input(key: str, /, **params: Any) -> InvalidInput:
+    """An InvalidInput whose detail is ``MESSAGES[key]`` and which carries the key for the page."""
+    return InvalidInput(Message.of(MESSAGES, key, **params))
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -53,21 +72,21 @@ def body() -> dict[str, Any]:
     try:
         data = json.loads(raw)
     except (ValueError, UnicodeDecodeError) as error:
-        raise InvalidInput(f"the request body is not valid JSON: {error}") from None
+        raise bad_input("error.input.json", error=str(error)) from None
     if not isinstance(data, dict):
-        raise InvalidInput(f"the request body must be a JSON object, not {type(data).__name__}: "
-                           f"{raw[:60].decode('utf-8', 'replace')!r}")
+        raise bad_input("error.input.not_object", kind=type(data).__name__,
+                        raw=repr(raw[:60].decode("utf-8", "replace")))
     return data
 
 
 def _int_field(data: Mapping[str, Any], key: str, *, required: bool) -> int | None:
     if key not in data or (data[key] is None and not required):
         if required:
-            raise InvalidInput(f"the body needs {key!r}: an integer")
+            raise bad_input("error.input.needs_int", field=repr(key))
         return None
     value = data[key]
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidInput(f"{key!r} must be an integer, not {value!r}")
+        raise bad_input("error.input.not_int", field=repr(key), value=repr(value))
     return value
 
 
@@ -81,7 +100,7 @@ def position_of(data: Mapping[str, Any]) -> str | None:
     value = data.get("position")
     if value is None or isinstance(value, str):
         return value
-    raise InvalidInput(f"'position' must be the snapshot's \"position\" text, not {value!r}")
+    raise bad_input("error.input.position", value=repr(value))
 
 
 def check_pin(data: Mapping[str, Any]) -> None:
@@ -208,10 +227,10 @@ def pin(data: dict[str, Any]) -> Response:
 def new_game(data: dict[str, Any]) -> Response:
     game = data.get("game")
     if not isinstance(game, str):
-        raise InvalidInput(f"\"game\" must be a game name, not {game!r}")
+        raise bad_input("error.input.game", value=repr(game))
     setup = data.get("setup", {})
     if not isinstance(setup, dict):
-        raise InvalidInput(f"\"setup\" must be a JSON object, not {setup!r}")
+        raise bad_input("error.input.setup", value=repr(setup))
     return jsonify(table().new_game(game, setup, step=step_of(data), position=position_of(data)))
 
 
@@ -246,7 +265,7 @@ def choose(data: dict[str, Any]) -> Response:
 def correct(data: dict[str, Any]) -> Response:
     action = data.get("action")
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        raise InvalidInput(f"\"action\" must be a JSON object with a \"type\", not {action!r}")
+        raise bad_input("error.input.action", value=repr(action))
     return jsonify(table().correct(action, step=step_of(data), position=position_of(data)))
 
 
@@ -256,7 +275,7 @@ def fix_die(data: dict[str, Any]) -> Response:
     index = _int_field(data, "index", required=True)
     remove = data.get("remove", False)
     if not isinstance(remove, bool):
-        raise InvalidInput(f"\"remove\" must be true or false, not {remove!r}")
+        raise bad_input("error.input.remove", value=repr(remove))
     if remove:
         return jsonify(table().fix_die(index, remove=True, step=step_of(data),
                                        position=position_of(data)))

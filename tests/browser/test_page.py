@@ -311,7 +311,7 @@ def test_a_flows_form_sends_its_action(table: Table, phone: Page) -> None:
     phone.click(".flow-form-box[data-type=partita] > summary")
     form = phone.locator("form.flow-form[data-type=partita]")
     form.locator("#form-partita-name").fill("Risiko")
-    form.locator("#form-partita-category").select_option(label="board")
+    form.locator("#form-partita-category").select_option(label="da tavolo")
     for face, gp in (("king", "3"), ("green", "1"), ("black", "0"), ("darth", "-1")):
         form.locator(f"#form-partita-payoff-{face}").fill(gp)
     shot(phone, "10-gobcon-form")
@@ -486,3 +486,33 @@ def test_the_tray_zones_are_set_from_the_settings_page(table: Table, phone: Page
     phone.goto(table.url("/settings?lang=en"))
     expect(phone.locator("#zones-card h2")).to_have_text("Tray zones")
     expect(phone.locator("label:has(input[value=bottom-top])")).to_have_text("Bottom / top")
+
+
+PLACEHOLDER_ENGLISH = ("index", "notation", "name|", "goblins added", "seconds", "list of", "model", "enemy")
+
+
+@pytest.mark.parametrize("game", ["goblins", "gobcon", "skirmish"])
+def test_the_flows_forms_hint_in_italian(table: Table, phone: Page, game: str) -> None:
+    """No form field shows the flow's English descriptor ("player index", "notation name|kind|...")."""
+    from tests.e2e_games.test_keys import SETUPS
+
+    table.session.new_game(game, SETUPS[game])
+    if game == "skirmish":
+        for _ in range(2):  # deployment and first-card rolls
+            table.session.correct({"type": "reading", "values": {"p0": 2, "p1": 5}}, step=table.session.step)
+    phone.goto(table.url("/"))
+    phone.wait_for_function("window.goblinGameMessages !== undefined")
+    expect(phone.locator("#forms")).to_be_visible()
+    hints = phone.eval_on_selector_all("#forms [placeholder]", "xs => xs.map(x => x.placeholder)")
+    assert hints, game
+    english = [h for h in hints if any(word in h.lower() for word in PLACEHOLDER_ENGLISH)]
+    assert not english, english
+    if game == "goblins":  # a bad notation is refused in Italian words
+        phone.click("#forms > summary")
+        phone.click(".flow-form-box[data-type=face] > summary")
+        phone.fill("#form-face-terrain", "Torre")
+        phone.click("form.flow-form[data-type=face] button[type=submit]")
+        expect(phone.locator("#error")).to_have_text(
+            "Richiesta non valida: notazione di terreno non valida: 'Torre'; si scrive per esempio "
+            "'Lego-Las|walls|10|3|-'")
+        shot(phone, "14-goblins-bad-notation")

@@ -272,3 +272,65 @@ def test_control_actions_need_the_pin(pin_client: FlaskClient, session: TableSes
 def test_spectators_watch_without_the_pin(pin_client: FlaskClient) -> None:
     for path in ("/api/state", "/api/games", "/api/qr.svg", "/api/address", "/", "/join", "/settings"):
         assert pin_client.get(path).status_code == 200, path
+
+
+# ------------------------------------------------------------------- malformed input, said in Italian
+
+ENGLISH = re.compile(r"\b(must|needs?|the|not valid|integer|notation|expected|unknown|got|one of|nothing|"
+                     r"players|camera)\b")  # a quoted JSON field such as 'index' is code, not words
+CATALOGUE = Path(__file__).resolve().parents[2] / "web" / "i18n"
+
+
+def italian(body: dict[str, Any]) -> str:
+    """An error answer as the Italian page shows it: its key's Italian text with the params filled."""
+    import json
+
+    messages = json.loads((CATALOGUE / "it.json").read_text(encoding="utf-8"))
+    assert body.get("key") in messages, body
+
+    def fmt(value: Any) -> str:
+        if isinstance(value, dict) and "key" in value:
+            return str(messages.get(value["key"], value["text"]))
+        return str(value)
+
+    text = messages[body["key"]]
+    for name, value in body["params"].items():
+        text = text.replace("{" + name + "}", fmt(value))
+    assert not re.search(r"\{\w+\}", text), (body, text)
+    return text
+
+
+@pytest.mark.parametrize(("path", "raw"), [
+    ("/api/confirm", "{bad"),
+    ("/api/confirm", "[1]"),
+    ("/api/select", "{}"),
+    ("/api/select", '{"index": "1"}'),
+    ("/api/confirm", '{"step": "1"}'),
+    ("/api/new-game", '{"game": 3}'),
+    ("/api/new-game", '{"game": "chess"}'),
+    ("/api/new-game", '{"game": "gobcon", "setup": {"players": ["Ada"]}}'),
+    ("/api/new-game", '{"game": "goblins", "setup": {"players": ["A", "B"], "terrains": ["Torre"]}}'),
+    ("/api/new-game", '{"game": "button-goblin", "setup": {"players": [{"button": "Nope"}, {}]}}'),
+    ("/api/correct", '{"action": "x"}'),
+    ("/api/undo", "{}"),
+])
+def test_a_malformed_request_carries_a_key_the_italian_page_translates(
+        client: FlaskClient, path: str, raw: str) -> None:
+    response = client.post(path, data=raw, content_type="application/json")
+    assert response.status_code in (400, 409)
+    body = response.json
+    assert isinstance(body["detail"], str) and body["detail"]  # the API's English words stay
+    said = italian(body)
+    assert not ENGLISH.search(said), (body, said)
+
+
+def test_a_bad_form_value_in_a_game_is_said_in_italian(client: FlaskClient) -> None:
+    client.post("/api/new-game", json={"game": "goblins", "setup": {"players": ["Ada", "Bea"]}})
+    for action in ({"type": "face", "terrain": "Torre"}, {"type": "face", "terrain": "Torre|tower|3|2|-"},
+                   {"type": "adjust", "player": 0}, {"type": "adjust", "player": 0, "troops": "x"},
+                   {"type": "nope"}):
+        body = client.post("/api/correct", json={"action": action}).json
+        said = italian(body)
+        assert not ENGLISH.search(said), (body, said)
+    body = client.post("/api/correct", json={"action": {"type": "adjust", "player": 0}}).json
+    assert italian(body) == "manca il campo «truppe»"

@@ -45,6 +45,10 @@
     return !!key && Object.prototype.hasOwnProperty.call(M, key);
   }
 
+  function hasGameMessage(key) {
+    return !!key && Object.prototype.hasOwnProperty.call(window.goblinGameMessages || {}, key);
+  }
+
   function humanise(key) {
     return has(`field.${key}`) ? M[`field.${key}`] : String(key).replace(/[_-]+/g, " ");
   }
@@ -95,7 +99,9 @@
   let state = null;
   const listeners = [];
   const log = [];  // [{version, at}] for every snapshot received over the stream (tests read it)
-  window.goblin = { log, get state() { return state; }, t };
+  // rerender: the games' own catalogue arrived (static/games.js), so every part of the page (the roll's check,
+  // the history, the forms' hints) is drawn again in the page's language, not only the game's view
+  window.goblin = { log, get state() { return state; }, t, rerender() { if (state) for (const l of listeners) l(state); } };
 
   function apply(snapshot) {
     if (!snapshot || typeof snapshot.version !== "number") return;
@@ -434,6 +440,13 @@
 
   // --------------------------------------------------------------- the flows' parameterised actions
 
+  /** The placeholder of a flow form's field: the catalogue's `hint.<game>.<form>.<field>` (an example or
+      what the number means, in the page's language), else none: the flow's descriptor is English for code. */
+  function formHint(s, path) {
+    const key = `hint.${s.game}.${path.join(".")}`;
+    return has(key) || hasGameMessage(key) ? t(key) : "";
+  }
+
   /** An input for one field of a flow's form, from its descriptor (a type word, options, or a sentence). */
   function formInput(s, name, spec, path) {
     const id = `form-${path.join("-")}`;
@@ -448,13 +461,14 @@
         players.map((p, i) => el("option", { value: i, text: p.name || `#${i + 1}` })));
     }
     if (words === "bool") return el("input", { id, type: "checkbox", dataset: { path: path.join("."), kind: "bool" } });
+    const placeholder = formHint(s, path);
     if (words.startsWith("list") || words.includes("indices")) {
-      return el("input", { id, type: "text", placeholder: spec, dataset: { path: path.join("."), kind: "json" } });
+      return el("input", { id, type: "text", placeholder, dataset: { path: path.join("."), kind: "json" } });
     }
     if (words === "int" || words === "card" || /\b(index|seconds|cm|goblins|number)\b/.test(words)) {
-      return el("input", { id, type: "number", inputmode: "numeric", placeholder: words === "int" ? "" : spec, dataset: { path: path.join("."), kind: "number" } });
+      return el("input", { id, type: "number", inputmode: "numeric", placeholder, dataset: { path: path.join("."), kind: "number" } });
     }
-    return el("input", { id, type: "text", placeholder: words === "text" ? "" : spec, autocomplete: "off", dataset: { path: path.join("."), kind: "text" } });
+    return el("input", { id, type: "text", placeholder, autocomplete: "off", dataset: { path: path.join("."), kind: "text" } });
   }
 
   function formFields(s, fields, path) {
@@ -619,7 +633,7 @@
       el("p", { class: "hint", text: check.label_message ? fmt(check.label_message) : check.label || "" }),
       el("p", { text: t("check.characteristic", { kind: t(`check.kind.${check.kind}`, {}, check.kind), value: check.characteristic }) }),
       mods.length ? el("ul", { class: "modifiers" }, mods) : el("p", { class: "hint", text: t("check.no_modifiers") }),
-      check.heroism ? el("p", { text: t("check.heroism", { points: check.heroism, chance: check.chance_with_heroism }) }) : null);
+      check.heroism ? el("p", { text: t("check.heroism", { points: check.heroism, chance: check.chance_with_heroism }) }) : "");
   }
 
   function renderTable(s) {

@@ -33,10 +33,8 @@
       h.renderGeneric(s, root);
       load().then(() => {
         const now = window.goblin && window.goblin.state;
-        if (now && now.game === game) {
-          root.replaceChildren();
-          window.goblinFullViews[game](now, root, h);
-        }
+        // the whole page again, not only this view: the roll's check, history and forms use these words too
+        if (now && now.game === game) window.goblin.rerender();
       });
       return undefined;
     };
