@@ -16,7 +16,7 @@ import numpy as np
 
 from vision import _cv
 from vision.errors import InvalidVisionInput
-from vision.pips import Face, chroma, find_pips, group_faces, missing_corners, view_side
+from vision.pips import Face, chroma, find_pips, group_faces, missing_corners, pip_shape, view_side
 from vision.reading import BBox, Die, TableReading, Token
 from vision.zones import Zones
 
@@ -424,20 +424,11 @@ TABLE_SHAPE_MARGIN = 0.2
 
 
 def _pip_shape(face: Face) -> tuple[float, float]:
-    """How a face's pips are foreshortened, as one 2-vector: ln(major / minor axis) along twice the
-    major axis's angle (0 for round pips; independent of the pips' size). Faces lying in one plane
-    (the tops of dice on a table) are foreshortened alike; a die's side face, in another plane, not."""
-    u = v = 0.0
-    for p in face.pips:
-        xx, yy, xy = p.cov
-        root = math.sqrt(max(0.0, ((xx - yy) / 2) ** 2 + xy * xy))
-        hi, lo = (xx + yy) / 2 + root, (xx + yy) / 2 - root
-        stretch = 0.5 * math.log(hi / lo) if lo > 1e-9 else 0.0
-        angle = math.atan2(2 * xy, xx - yy)          # twice the major axis's angle
-        u += stretch * math.cos(angle)
-        v += stretch * math.sin(angle)
-    n = len(face.pips)
-    return u / n, v / n
+    """How a face's pips are foreshortened: the mean of their ``pip_shape`` (0 for round pips).
+    Faces lying in one plane (the tops of dice on a table) are foreshortened alike; a die's side face,
+    in another plane, not."""
+    shapes = [pip_shape(p) for p in face.pips]
+    return sum(u for u, _ in shapes) / len(shapes), sum(v for _, v in shapes) / len(shapes)
 
 
 def _side_faces_dropped(faces: list[Face], gray: np.ndarray | None = None) -> list[Face]:

@@ -41,9 +41,7 @@ def test_a_foreshortened_side_face_is_not_read(top, side):
     assert [d.value for d in reading.dice] == [top], reading.dice
 
 
-@pytest.mark.parametrize("a, b", [(5, 2), (3, 6), pytest.param(1, 4, marks=pytest.mark.xfail(
-    strict=True, reason="known limit: a 1 touching a 4 (one pip group) is read as one 3, at 0.5 confidence "
-    "since the doubt rule (0.74 before)"))])
+@pytest.mark.parametrize("a, b", [(5, 2), (3, 6), (1, 4)])
 def test_two_touching_white_dice_from_above_are_both_read(a, b):
     img = synth.tray(kind="felt", seed=a + b)
     synth.draw_die(img, 300, 240, 50, a, shadow=False)
