@@ -617,7 +617,7 @@ def _split_group(group: list[Pip]) -> list[Face]:
         if best_parts is None or best_parts[0] == 0:
             return [face]
         return [f for f in best_parts[1] if f.value is not None]
-    best: tuple[tuple[float, int, float], tuple[Pip, ...]] | None = None
+    best: tuple[tuple[float, int, float, float], tuple[Pip, ...]] | None = None
     for k in range(min(6, len(group) - 1), 0, -1):
         for sub in combinations(group, k):
             err = _fit([(p.x, p.y) for p in sub], k, _median([p.r for p in sub]), sub)
@@ -626,13 +626,16 @@ def _split_group(group: list[Pip]) -> list[Face]:
             # the top face: its pips are the least foreshortened; then the split that explains the
             # most pips (two touching dice of one colour), then the best fit
             rest = [p for p in group if p not in sub]
-            explained = k
+            explained, unlike = k, _unlike(sub)
             if 2 <= len(rest) <= 6:
                 rest_err = _fit([(p.x, p.y) for p in rest], len(rest), _median([p.r for p in rest]), rest)
                 if rest_err <= 0.16:
                     explained += len(rest)
+                    unlike = max(unlike, _unlike(rest))
             mean_top = sum(_topness(p) for p in sub) / k
-            score = (round(mean_top / tops, 1), explained, -err)
+            # then the faces whose pips are most alike in shape (one face, one foreshortening: a top
+            # pip and a pip of the side below it make a "2" of unlike ellipses)
+            score = (round(mean_top / tops, 1), explained, -round(err, 2), -unlike)
             if best is None or score > best[0]:
                 best = (score, sub)
     if best is None:
@@ -731,6 +734,23 @@ def _kmeans(pips: list[Pip], k: int, rounds: int = 8, start: int = 0) -> list[li
             if mine:
                 centres[j] = (sum(q[0] for q in mine) / len(mine), sum(q[1] for q in mine) / len(mine))
     return [g for g in ([p for p, a in zip(pips, assign, strict=True) if a == j] for j in range(k)) if g]
+
+
+def pip_shape(p: Pip) -> tuple[float, float]:
+    """How a pip is foreshortened, as a 2-vector: ln(major / minor axis) along twice the major axis's
+    angle (0 for a round pip, whatever its size). Pips of one face, seen in one plane, are alike."""
+    xx, yy, xy = p.cov
+    root = math.sqrt(max(0.0, ((xx - yy) / 2) ** 2 + xy * xy))
+    hi, lo = (xx + yy) / 2 + root, (xx + yy) / 2 - root
+    stretch = 0.5 * math.log(hi / lo) if lo > 1e-9 else 0.0
+    angle = math.atan2(2 * xy, xx - yy)
+    return stretch * math.cos(angle), stretch * math.sin(angle)
+
+
+def _unlike(pips: tuple[Pip, ...] | list[Pip]) -> float:
+    """The largest difference of foreshortening (``pip_shape``) between two pips of a set."""
+    shapes = [pip_shape(p) for p in pips]
+    return max((math.dist(a, b) for a, b in combinations(shapes, 2)), default=0.0)
 
 
 def _topness(p: Pip) -> float:

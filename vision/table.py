@@ -16,7 +16,7 @@ import numpy as np
 
 from vision import _cv
 from vision.errors import InvalidVisionInput
-from vision.pips import Face, chroma, find_pips, group_faces, missing_corners, view_side
+from vision.pips import Face, chroma, find_pips, group_faces, missing_corners, pip_shape, view_side
 from vision.reading import BBox, Die, TableReading, Token
 from vision.zones import Zones
 
@@ -225,7 +225,7 @@ def _read_view(frame: np.ndarray, calibration: Calibration | None, reference: np
     tray = np.median(work.reshape(-1, 3)[::7], axis=0)
     faces = [f for f in faces if not _lone_light_pip_is_a_die(frame, work, f, scale)
              and not _light_symbol_off_tray(work, f, tray)]
-    faces = _side_faces_dropped(_drop_overlaps(faces))
+    faces = _side_faces_dropped(_drop_overlaps(faces), gray)
     if scale <= 1.0:
         # (an enlarged crop is one object cut out of a photo: its border is not the picture's)
         faces = [f for f in faces if not _cut_by_border(f, work.shape)]
@@ -417,12 +417,30 @@ def _read_closer(frame: np.ndarray, box: tuple[int, int, int, int], scale: float
                 ((fx / zoom + int(x0)) * scale, (fy / zoom + int(y0)) * scale, fw * k, fh * k))
 
 
-def _side_faces_dropped(faces: list[Face]) -> list[Face]:
+#: a face's pip shape is "like the table's" within this distance (log axis ratio, see ``_pip_shape``),
+#: and a side's is farther from it than its top's by at least this margin
+TABLE_SHAPE_NEAR = 0.3
+TABLE_SHAPE_MARGIN = 0.2
+
+
+def _pip_shape(face: Face) -> tuple[float, float]:
+    """How a face's pips are foreshortened: the mean of their ``pip_shape`` (0 for round pips).
+    Faces lying in one plane (the tops of dice on a table) are foreshortened alike; a die's side face,
+    in another plane, not."""
+    shapes = [pip_shape(p) for p in face.pips]
+    return sum(u for u, _ in shapes) / len(shapes), sum(v for _, v in shapes) / len(shapes)
+
+
+def _side_faces_dropped(faces: list[Face], gray: np.ndarray | None = None) -> list[Face]:
     """Drop faces that are the visible *side* of a die whose top face was read.
 
     A camera above the tray (even a tilted one) sees some sides of a die next to its top face, closer
-    than 1.5 face sizes, with their pips foreshortened (flatter or smaller than the top face's) and,
-    under light from above, a darker face. Two touching dice look alike, so both are kept.
+    than 1.5 face sizes. Of two such faces, the top is the one foreshortened like the tops of the other
+    dice of the frame (``_pip_shape``: they all lie in the table's plane, a side in another), when the
+    frame has dice alone (no neighbour face) to show it: a low camera sees tops flatter than sides, so
+    flatness alone cannot tell them. Otherwise (or when both look like tops) the top face's pips are the
+    least foreshortened (flatter or smaller than the side's) and, under light from above, it is lit best.
+    Two touching dice look alike, so both are kept.
     """
     def topness(f: Face) -> float:
         # top-face pips are the least foreshortened (largest, roundest); the top face is lit best
@@ -430,20 +448,99 @@ def _side_faces_dropped(faces: list[Face]) -> list[Face]:
         light = sum(sum(p.ring) for p in f.pips) / (3 * len(f.pips))
         return shape * (light if f.pips[0].dark else 255.0 - light) ** 2
 
+    def near(a: Face, b: Face) -> bool:
+        d = math.dist(a.centre, b.centre)
+        return 0 < d <= 1.5 * max(a.box[2], b.box[2])
+
     scores = [topness(f) for f in faces]
+
+    def by_score(drop: set[int], i: int, j: int) -> None:
+        if scores[j] < 0.9 * scores[i]:
+            drop.add(j)
+
+    def pairs(drop: set[int]) -> list[tuple[int, int]]:
+        return [(i, j) for i, j in itertools.permutations(range(len(faces)), 2)
+                if i not in drop and j not in drop and near(faces[i], faces[j])]
+
+    # the tops' shape: that of the faces left alone (no side, no neighbour) by the score alone
+    first: set[int] = set()
+    for i, j in itertools.permutations(range(len(faces)), 2):
+        if i not in first and j not in first and near(faces[i], faces[j]):
+            by_score(first, i, j)
+    kept = [k for k in range(len(faces)) if k not in first]
+    alone = [k for k in kept if not any(near(faces[k], faces[m]) for m in kept)]
+    shapes = [_pip_shape(f) for f in faces]
+    table: tuple[float, float] | None = None
+    if alone:
+        table = (_median([shapes[k][0] for k in alone]), _median([shapes[k][1] for k in alone]))
     drop: set[int] = set()
+    for i, j in itertools.permutations(range(len(faces)), 2):
+        if i in drop or j in drop or not near(faces[i], faces[j]):
+            continue
+        if table is not None:
+            di, dj = math.dist(shapes[i], table), math.dist(shapes[j], table)
+            if di <= TABLE_SHAPE_NEAR and dj >= di + TABLE_SHAPE_MARGIN:
+                drop.add(j)         # i is foreshortened like the tops, j is not
+                continue
+            if dj <= TABLE_SHAPE_NEAR and di >= dj + TABLE_SHAPE_MARGIN:
+                continue
+        by_score(drop, i, j)
+    if table is None or gray is None or not _upright_oblique(table):
+        return [f for k, f in enumerate(faces) if k not in drop]
+    # an oblique camera held upright sees the near side of the table at the bottom of the picture, and
+    # a die's sides below its top: of two faces one above the other, joined by the die's body (no dark
+    # seam, as between two touching dice), and the lower not lit better, the lower is a side
+    light = [sum(sum(p.ring) for p in f.pips) / (3 * len(f.pips)) for f in faces]
     for i, top in enumerate(faces):
-        tx, ty = top.centre
         for j, side in enumerate(faces):
-            if i == j or j in drop or i in drop:
+            if i == j or j in drop or i in drop or not near(top, side):
                 continue
-            sx, sy = side.centre
-            dist = math.hypot(sx - tx, sy - ty)
-            if dist > 1.5 * max(top.box[2], side.box[2]) or dist == 0:
+            below = side.centre[1] - top.centre[1] >= 0.8 * math.dist(top.centre, side.centre)
+            if not below or light[j] > 1.05 * light[i]:
                 continue
-            if scores[j] < 0.9 * scores[i]:
+            if top.pips[0].dark and not _seam_between(gray, top, side, min(light[i], light[j])):
                 drop.add(j)
     return [f for k, f in enumerate(faces) if k not in drop]
+
+
+def _upright_oblique(table: tuple[float, float]) -> bool:
+    """Whether the tops of the frame's dice are foreshortened along the picture's vertical (their pips
+    wider than high, ``_pip_shape``): a camera looking obliquely at the table, held upright."""
+    u, v = table
+    return math.hypot(u, v) >= 0.2 and abs(v) <= 1.7 * u
+
+
+def _seam_between(gray: np.ndarray, a: Face, b: Face, light: float) -> bool:
+    """Whether the straight line between two faces' centres crosses a thin dark line off their pips
+    (the seam or shadow between two touching dice; a die's top and side meet at a lit edge)."""
+    (ax, ay), (bx, by) = a.centre, b.centre
+    steps = max(4, int(math.dist(a.centre, b.centre)))
+    t = np.arange(steps + 1) / steps
+    xs, ys = ax + (bx - ax) * t, ay + (by - ay) * t
+    keep = np.ones(t.size, bool)
+    for p in (*a.pips, *b.pips):
+        keep &= (xs - p.x) ** 2 + (ys - p.y) ** 2 > (1.6 * p.r) ** 2
+    h, w = gray.shape
+    xi = np.clip((xs + 0.5).astype(np.intp), 0, w - 1)
+    yi = np.clip((ys + 0.5).astype(np.intp), 0, h - 1)
+    dark = (gray[yi, xi] < 0.7 * light) & keep
+    # a run of dark samples narrower than a pip (a pip of another face is as wide as a pip)
+    r = _median([p.r for p in (*a.pips, *b.pips)])
+    run = 0
+    for d in (*dark.tolist(), False):
+        if d:
+            run += 1
+        elif run:
+            if run * math.dist(a.centre, b.centre) / steps < 1.2 * r:
+                return True
+            run = 0
+    return False
+
+
+def _median(values: list[float]) -> float:
+    v = sorted(values)
+    k = len(v) // 2
+    return v[k] if len(v) % 2 else (v[k - 1] + v[k]) / 2
 
 
 def _drop_overlaps(faces: list[Face]) -> list[Face]:
