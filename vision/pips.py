@@ -112,6 +112,7 @@ class Pip:
     wide: bool = True       # the face stays uniform out to 3.4 r (a lone pip needs room: a die's 1)
     cov: tuple[float, float, float] = (1.0, 1.0, 0.0)  # second moments (xx, yy, xy): the blob's shape
     streak: int = 0         # non-zero: cut out of one motion-smeared streak of pips (same number, same face)
+    disc: bool = True       # a disc of its radius lies on it (a smeared or flat blob: not a 1 by itself)
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,7 +186,8 @@ def find_pips(work: np.ndarray, gray: np.ndarray | None = None, *, min_r: float 
             y0, y1 = max(0, int(y - 0.7 * r)), min(h, int(y + 0.7 * r) + 1)
             if float(gray[y0:y1, x0:x1].std()) > 0.2 * p.contrast + 6:
                 continue
-            pips.append(Pip(x, y, r, p.contrast, p.ring, p.dark, p.roundness, p.wide, p.cov, p.streak))
+            pips.append(Pip(x, y, r, p.contrast, p.ring, p.dark, p.roundness, p.wide, p.cov, p.streak,
+                            p.disc))
     return pips
 
 
@@ -377,9 +379,19 @@ def _measure(work: np.ndarray, gray: np.ndarray, blob: np.ndarray, mask: np.ndar
     if inner.size == 0:
         return None
     contrast = (ring_vals.mean() - inner.mean()) * (1 if dark else -1)
-    # a pip is solid (a whole small die seen as a "bright blob" has its pips as holes inside)
-    core = d2 <= (0.8 * r) ** 2
-    solid = float((mask[ya:yb, xa:xb][core] > 0).mean()) if core.any() else 0.0
+    # a pip is solid (a whole small die seen as a "bright blob" has its pips as holes inside): a disc of
+    # its size, 0.8 r, lies on the blob. A dark pip may be an ellipse instead (a pip smeared by motion or
+    # foreshortened, which a disc overlaps): its own ellipse, shrunk to 0.8, must then lie on the blob,
+    # and it is not read as a 1 by itself. Light flat blobs stay out: on a translucent die they are the
+    # sides' pips seen through the body and its edge bars.
+    disc = d2 <= (0.8 * r) ** 2
+    solid = float((mask[ya:yb, xa:xb][disc] > 0).mean()) if disc.any() else 0.0
+    round_disc = solid >= 0.92
+    if dark and not round_disc:
+        det = mu20 * mu02 - mu11 * mu11
+        dx, dy = xx - cx, yy - cy
+        core = (mu02 * dx * dx - 2 * mu11 * dx * dy + mu20 * dy * dy) <= 4 * 0.8 ** 2 * det
+        solid = float((mask[ya:yb, xa:xb][core] > 0).mean()) if core.any() else 0.0
     if (contrast < 35 or ring_vals.std() > 0.25 * contrast + 6 or solid < 0.92
             or inner.std() > 0.35 * contrast + 6):
         return None
@@ -393,7 +405,7 @@ def _measure(work: np.ndarray, gray: np.ndarray, blob: np.ndarray, mask: np.ndar
         wide = bool((np.abs(far - colour).max(axis=1) <= tol).mean() >= 0.75)
     ring_bgr = (float(colour[0]), float(colour[1]), float(colour[2]))
     return Pip(float(cx), float(cy), r, float(contrast), ring_bgr, dark, math.sqrt(l2 / l1), wide,
-               (mu20, mu02, mu11))
+               (mu20, mu02, mu11), disc=round_disc)
 
 
 def _same_face(a: Pip, b: Pip, work: np.ndarray) -> bool:
@@ -799,7 +811,7 @@ def _read_group(group: list[Pip]) -> Face:
         half = extent + 2 * r
     else:
         err = _fit(pts, n, r, group)
-        if n == 1 and not group[0].wide:
+        if n == 1 and not (group[0].wide and group[0].disc):
             value, conf = None, 0.1
             half = 2.4 * r
         elif n == 1:
