@@ -540,7 +540,26 @@ def group_faces(pips: list[Pip], work: np.ndarray) -> list[Face]:
     groups: dict[int, list[Pip]] = {}
     for i in range(n):
         groups.setdefault(root(i), []).append(pips[i])
-    return _lone_pips_joined(_merged([f for g in groups.values() for f in _split_group(g)]), pips)
+    faces = _lone_pips_joined(_merged([f for g in groups.values() for f in _split_group(g)]), pips)
+    return [_crowded_one_doubted(f, pips) for f in faces]
+
+
+#: a die's 1 has its face to itself: no other pip candidate within this many pip radii of it
+ONE_ALONE = 3.4
+
+
+def _crowded_one_doubted(face: Face, pips: list[Pip]) -> Face:
+    """A dark lone pip read as a 1 is not read when another pip candidate lies on its face (within
+    ``ONE_ALONE`` radii, where the 1's face is plain): a dot of a printed pattern, a letter's part.
+    A neighbouring die's pips and the die's own side pips lie beyond its face. Light pips are left
+    alone: a translucent die shows the pips of its other faces through its body, around its 1."""
+    if len(face.pips) != 1 or face.value != 1 or not face.pips[0].dark:
+        return face
+    p = face.pips[0]
+    reach = ONE_ALONE * p.r
+    if any(q is not p and math.hypot(q.x - p.x, q.y - p.y) <= reach for q in pips):
+        return Face(face.pips, None, 0.1, face.box)
+    return face
 
 
 def _lone_pips_joined(faces: list[Face], pips: list[Pip]) -> list[Face]:
