@@ -203,3 +203,18 @@ def test_a_dot_of_a_printed_pattern_is_not_a_one_but_a_one_beside_a_die_is():
     assert not any(_near(d.bbox, 320, 240) for d in reading.dice), reading.dice
     for d in (one, six):
         assert any(_near(r.bbox, d.x, d.y) and r.value == d.value for r in reading.dice), reading.dice
+
+
+def test_a_dot_of_small_print_far_smaller_than_the_dice_pips_is_not_a_one():
+    import cv2
+
+    img = synth.tray(kind="wood", seed=2)
+    four = synth.draw_die(img, 200, 260, 80, 4, shadow=False)
+    one = synth.draw_die(img, 460, 260, 80, 1, shadow=False)
+    # a white label with one small printed dot (the dice pips have a radius of 7 px here, the dot under 3)
+    cv2.rectangle(img, (300, 80), (380, 120), (235, 235, 235), -1)
+    cv2.circle(img, (340, 100), 2, (30, 30, 30), -1, cv2.LINE_AA)
+    reading = read_table(img)
+    assert not any(_near(d.bbox, 340, 100) for d in reading.dice), reading.dice
+    for d in (four, one):
+        assert any(_near(r.bbox, d.x, d.y) and r.value == d.value for r in reading.dice), reading.dice
