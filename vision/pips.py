@@ -112,6 +112,7 @@ class Pip:
     wide: bool = True       # the face stays uniform out to 3.4 r (a lone pip needs room: a die's 1)
     cov: tuple[float, float, float] = (1.0, 1.0, 0.0)  # second moments (xx, yy, xy): the blob's shape
     streak: int = 0         # non-zero: cut out of one motion-smeared streak of pips (same number, same face)
+    disc: bool = True       # a disc of its radius lies on it (a smeared or flat blob: not a 1 by itself)
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,7 +186,8 @@ def find_pips(work: np.ndarray, gray: np.ndarray | None = None, *, min_r: float 
             y0, y1 = max(0, int(y - 0.7 * r)), min(h, int(y + 0.7 * r) + 1)
             if float(gray[y0:y1, x0:x1].std()) > 0.2 * p.contrast + 6:
                 continue
-            pips.append(Pip(x, y, r, p.contrast, p.ring, p.dark, p.roundness, p.wide, p.cov, p.streak))
+            pips.append(Pip(x, y, r, p.contrast, p.ring, p.dark, p.roundness, p.wide, p.cov, p.streak,
+                            p.disc))
     return pips
 
 
@@ -377,9 +379,19 @@ def _measure(work: np.ndarray, gray: np.ndarray, blob: np.ndarray, mask: np.ndar
     if inner.size == 0:
         return None
     contrast = (ring_vals.mean() - inner.mean()) * (1 if dark else -1)
-    # a pip is solid (a whole small die seen as a "bright blob" has its pips as holes inside)
-    core = d2 <= (0.8 * r) ** 2
-    solid = float((mask[ya:yb, xa:xb][core] > 0).mean()) if core.any() else 0.0
+    # a pip is solid (a whole small die seen as a "bright blob" has its pips as holes inside): a disc of
+    # its size, 0.8 r, lies on the blob. A dark pip may be an ellipse instead (a pip smeared by motion or
+    # foreshortened, which a disc overlaps): its own ellipse, shrunk to 0.8, must then lie on the blob,
+    # and it is not read as a 1 by itself. Light flat blobs stay out: on a translucent die they are the
+    # sides' pips seen through the body and its edge bars.
+    disc = d2 <= (0.8 * r) ** 2
+    solid = float((mask[ya:yb, xa:xb][disc] > 0).mean()) if disc.any() else 0.0
+    round_disc = solid >= 0.92
+    if dark and not round_disc:
+        det = mu20 * mu02 - mu11 * mu11
+        dx, dy = xx - cx, yy - cy
+        core = (mu02 * dx * dx - 2 * mu11 * dx * dy + mu20 * dy * dy) <= 4 * 0.8 ** 2 * det
+        solid = float((mask[ya:yb, xa:xb][core] > 0).mean()) if core.any() else 0.0
     if (contrast < 35 or ring_vals.std() > 0.25 * contrast + 6 or solid < 0.92
             or inner.std() > 0.35 * contrast + 6):
         return None
@@ -393,7 +405,7 @@ def _measure(work: np.ndarray, gray: np.ndarray, blob: np.ndarray, mask: np.ndar
         wide = bool((np.abs(far - colour).max(axis=1) <= tol).mean() >= 0.75)
     ring_bgr = (float(colour[0]), float(colour[1]), float(colour[2]))
     return Pip(float(cx), float(cy), r, float(contrast), ring_bgr, dark, math.sqrt(l2 / l1), wide,
-               (mu20, mu02, mu11))
+               (mu20, mu02, mu11), disc=round_disc)
 
 
 def _same_face(a: Pip, b: Pip, work: np.ndarray) -> bool:
@@ -528,7 +540,26 @@ def group_faces(pips: list[Pip], work: np.ndarray) -> list[Face]:
     groups: dict[int, list[Pip]] = {}
     for i in range(n):
         groups.setdefault(root(i), []).append(pips[i])
-    return _lone_pips_joined(_merged([f for g in groups.values() for f in _split_group(g)]), pips)
+    faces = _lone_pips_joined(_merged([f for g in groups.values() for f in _split_group(g)]), pips)
+    return [_crowded_one_doubted(f, pips) for f in faces]
+
+
+#: a die's 1 has its face to itself: no other pip candidate within this many pip radii of it
+ONE_ALONE = 3.4
+
+
+def _crowded_one_doubted(face: Face, pips: list[Pip]) -> Face:
+    """A dark lone pip read as a 1 is not read when another pip candidate lies on its face (within
+    ``ONE_ALONE`` radii, where the 1's face is plain): a dot of a printed pattern, a letter's part.
+    A neighbouring die's pips and the die's own side pips lie beyond its face. Light pips are left
+    alone: a translucent die shows the pips of its other faces through its body, around its 1."""
+    if len(face.pips) != 1 or face.value != 1 or not face.pips[0].dark:
+        return face
+    p = face.pips[0]
+    reach = ONE_ALONE * p.r
+    if any(q is not p and math.hypot(q.x - p.x, q.y - p.y) <= reach for q in pips):
+        return Face(face.pips, None, 0.1, face.box)
+    return face
 
 
 def _lone_pips_joined(faces: list[Face], pips: list[Pip]) -> list[Face]:
@@ -799,7 +830,7 @@ def _read_group(group: list[Pip]) -> Face:
         half = extent + 2 * r
     else:
         err = _fit(pts, n, r, group)
-        if n == 1 and not group[0].wide:
+        if n == 1 and not (group[0].wide and group[0].disc):
             value, conf = None, 0.1
             half = 2.4 * r
         elif n == 1:

@@ -225,7 +225,7 @@ def _read_view(frame: np.ndarray, calibration: Calibration | None, reference: np
     tray = np.median(work.reshape(-1, 3)[::7], axis=0)
     faces = [f for f in faces if not _lone_light_pip_is_a_die(frame, work, f, scale)
              and not _light_symbol_off_tray(work, f, tray)]
-    faces = _side_faces_dropped(_drop_overlaps(faces), gray)
+    faces = _side_faces_dropped(_drop_overlaps(_tiny_ones_dropped(faces)), gray)
     if scale <= 1.0:
         # (an enlarged crop is one object cut out of a photo: its border is not the picture's)
         faces = [f for f in faces if not _cut_by_border(f, work.shape)]
@@ -313,6 +313,22 @@ def _read_view(frame: np.ndarray, calibration: Calibration | None, reference: np
             conf = min(float(got.sides_confidence), float(got.value_confidence)) if value is not None else 0.1
         dice.append((box, sides, value, conf))
     return dice, tokens
+
+
+#: a lone pip smaller than this share of the frame's pips (those of its faces of 2+ pips) is no die's 1
+ONE_PIP_SIZE = 0.4
+
+
+def _tiny_ones_dropped(faces: list[Face]) -> list[Face]:
+    """Drop lone pips read as 1s that are far smaller than the pips of the faces of 2+ pips read in the
+    same frame: a 1's pip is the largest of its die, and the dice on one table are of a size; even a
+    low camera sees a far die's pips at about half the size of a near one's. A dot of small print (a
+    label's text) is not a die."""
+    sizes = [p.r for f in faces if len(f.pips) >= 2 and f.confidence >= 0.7 for p in f.pips]
+    if not sizes:
+        return faces
+    least = ONE_PIP_SIZE * _median(sizes)
+    return [f for f in faces if len(f.pips) > 1 or f.pips[0].r >= least]
 
 
 def _cut_by_border(face: Face, shape: tuple[int, ...]) -> bool:

@@ -25,7 +25,7 @@ def test_matteop65_development_sample(photos):
     r = vision_eval.evaluate("matteop65", chosen)
     assert r["labelled"] >= 200
     assert r["found_pct"] >= 99.2, r           # measured 99.6
-    assert r["right_pct"] >= 97.8, r           # measured 98.02
+    assert r["right_pct"] >= 98.5, r           # measured 98.81 (98.02 before smeared pips were kept)
     assert r["phantom_per_100"] <= 2.0, r      # measured 1.25 (was 2.5 before the side rules)
     assert r["wrong_sure"] <= 1, r             # measured 0
 
@@ -36,7 +36,7 @@ def test_matteop65_held_out_split(photos):
     r = vision_eval.evaluate("matteop65", chosen)
     assert r["labelled"] == 246
     assert r["found_pct"] >= 99.5, r           # measured 100
-    assert r["right_pct"] >= 98.7, r           # measured 99.19
+    assert r["right_pct"] >= 99.2, r           # measured 99.59 (was 99.19)
     assert r["phantom_per_100"] <= 1.3, r      # measured 0 (one phantom in 79 frames is 1.27)
     assert r["wrong_sure"] <= 1, r             # measured 0
 

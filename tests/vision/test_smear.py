@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from vision import read_table, synth
-from vision.pips import SMEAR_CONFIDENCE, find_pips
+from vision.pips import _LAYOUTS, SMEAR_CONFIDENCE, find_pips
 
 
 def _smeared(img, length, angle):
@@ -47,11 +47,13 @@ def test_streak_pips_carry_their_streak_and_a_sharp_die_has_none():
 
 
 _LONE_CENTRE = pytest.mark.xfail(strict=True, reason=(
-    "known limit: a smeared 3 whose corner pips are lost keeps its centre pip, read as a 1 (0.62)"))
+    "known limit: a smeared 3 whose corner pips are lost keeps its centre pip, read as a 1 (0.63); "
+    "at other angles the corner smears lie on the centre pip's face, which is then no 1"))
 
 
-@pytest.mark.parametrize("angle", [0, 30, 45, 90])
-@pytest.mark.parametrize("value", [1, 2, pytest.param(3, marks=_LONE_CENTRE), 4, 5, 6])
+@pytest.mark.parametrize(("value", "angle"), [
+    pytest.param(v, a, marks=_LONE_CENTRE) if (v, a) == (3, 90) else (v, a)
+    for v in range(1, 7) for a in (0, 30, 45, 90)])
 def test_a_smeared_die_is_never_given_a_confident_wrong_value(value, angle):
     img = synth.tray(kind="felt", seed=value)
     synth.draw_die(img, 320, 240, 56, value, angle=10 * value, shadow=False)
@@ -71,3 +73,32 @@ def test_one_streak_alone_is_not_read_as_a_two_or_three():
         cv2.circle(img, (320, y), 5, (25, 25, 25), -1, cv2.LINE_AA)
     reading = read_table(_smeared(img, 11, 90))
     assert all(d.value not in (2, 3) or d.confidence <= SMEAR_CONFIDENCE for d in reading.dice), reading.dice
+
+
+def _die_with_smeared_pips(img, x, y, size, value, smear_deg):
+    """A d6 face whose pips are short ellipses (each pip dragged by a motion shorter than the gap to
+    the next one: the pips stay apart but are no longer discs), long axis at ``smear_deg``."""
+    half = size / 2
+    cv2.rectangle(img, (int(x - half), int(y - half)), (int(x + half), int(y + half)), (235, 235, 235), -1)
+    a, r = size * 0.27, size * 0.09
+    for u, v in _LAYOUTS[value]:
+        centre = (round((x + a * u) * 16), round((y + a * v) * 16))
+        axes = (round(1.6 * r * 16), round(0.7 * r * 16))
+        cv2.ellipse(img, centre, axes, smear_deg, 0, 360, (25, 25, 25), -1, cv2.LINE_AA, shift=4)
+
+
+@pytest.mark.parametrize(("value", "smear_deg"), [(5, 0), (5, 90), (6, 0)])
+def test_pips_smeared_into_ellipses_are_pips_of_their_face(value, smear_deg):
+    # a disc of the pip's size does not fit inside such an ellipse: its own (shrunk) ellipse must
+    img = synth.tray(kind="wood", seed=value)
+    _die_with_smeared_pips(img, 320, 240, 50, value, smear_deg)
+    hits = [d for d in read_table(img).dice if _near(d.bbox, 320, 240)]
+    assert [d.value for d in hits] == [value], hits
+
+
+def test_a_lone_smeared_pip_is_not_read_as_a_one():
+    img = synth.tray(kind="felt", seed=3)
+    _die_with_smeared_pips(img, 320, 240, 50, 1, 30)
+    found = [p for p in find_pips(img) if abs(p.x - 320) < 5 and abs(p.y - 240) < 5]
+    assert len(found) == 1 and not found[0].disc, found     # a pip, but not a disc
+    assert all(d.value != 1 for d in read_table(img).dice)

@@ -184,3 +184,37 @@ def test_a_wide_frame_is_read_at_full_size():
     reading = read_table(img)
     assert [d.value for d in reading.dice] == [1, 2, 3, 4, 5, 6], reading.dice
     assert [d.zone for d in reading.dice] == ["p0"] * 3 + ["p1"] * 3
+
+
+def test_a_dot_of_a_printed_pattern_is_not_a_one_but_a_one_beside_a_die_is():
+    import cv2
+
+    img = synth.tray(kind="felt", seed=6)
+    # a light cloth printed with dark dashes and one round dot among them: the dot is not alone on
+    # a plain face, so it is no die's 1 (it was read as a 1 at 0.8)
+    cv2.rectangle(img, (220, 160), (420, 320), (200, 200, 200), -1)
+    cv2.circle(img, (320, 240), 3, (40, 40, 40), -1, cv2.LINE_AA)
+    for sx in (-1, 1):
+        cv2.ellipse(img, (320 + 9 * sx, 240 - 3 * sx), (2, 5), 0, 0, 360, (40, 40, 40), -1, cv2.LINE_AA)
+    # a 1 touching a 6: the 6's pips lie beyond the 1's face
+    one = synth.draw_die(img, 150, 240, 44, 1, shadow=False)
+    six = synth.draw_die(img, 195, 240, 44, 6, shadow=False)
+    reading = read_table(img)
+    assert not any(_near(d.bbox, 320, 240) for d in reading.dice), reading.dice
+    for d in (one, six):
+        assert any(_near(r.bbox, d.x, d.y) and r.value == d.value for r in reading.dice), reading.dice
+
+
+def test_a_dot_of_small_print_far_smaller_than_the_dice_pips_is_not_a_one():
+    import cv2
+
+    img = synth.tray(kind="wood", seed=2)
+    four = synth.draw_die(img, 200, 260, 80, 4, shadow=False)
+    one = synth.draw_die(img, 460, 260, 80, 1, shadow=False)
+    # a white label with one small printed dot (the dice pips have a radius of 7 px here, the dot under 3)
+    cv2.rectangle(img, (300, 80), (380, 120), (235, 235, 235), -1)
+    cv2.circle(img, (340, 100), 2, (30, 30, 30), -1, cv2.LINE_AA)
+    reading = read_table(img)
+    assert not any(_near(d.bbox, 340, 100) for d in reading.dice), reading.dice
+    for d in (four, one):
+        assert any(_near(r.bbox, d.x, d.y) and r.value == d.value for r in reading.dice), reading.dice
