@@ -42,11 +42,12 @@ def test_six_and_nine_are_told_apart_by_the_mark(kind):
     swaps = total = 0
     for value in (6, 9):
         face = value if kind == "d10" else value - 1
-        for _ in range(10):
+        for _ in range(20):
             got = _read(render(rng, size=96, kind=kind, face=face)).value
             swaps += got == 15 - value
             total += 1
-    assert swaps <= 4, f"{swaps} of {total} sixes and nines swapped"   # measured 2-4; chance is about 10
+    # measured 2-6 of 40 here (7-10% on 120 renders of another seed); chance is about 20 of 40
+    assert swaps <= 8, f"{swaps} of {total} sixes and nines swapped"
 
 
 def test_every_kind_renders_with_its_label():

@@ -32,6 +32,7 @@ __all__ = [
     "numeral_mask",
     "read_numeral",
     "score_glyph",
+    "spans_crop",
 ]
 
 GLYPHS: Final = tuple([str(d) for d in range(10)] + [str(n) for n in range(10, 21)]
@@ -45,6 +46,9 @@ BOX: Final = 32
 """Side of the square the numeral is fitted into before its HOG features are taken."""
 WORK: Final = 160
 """Crops are read at most this many pixels on their longer side."""
+SPAN: Final = 0.8
+"""A die mask found without help must span this share of the crop's width and of its height: the crop
+is the die's box, so a smaller mask is a part of the die (a face, a highlight) or of the tray."""
 MODEL_PATH: Final = Path(__file__).with_name("numerals.npz")
 
 
@@ -220,6 +224,22 @@ def numeral_mask(ink: np.ndarray, die: np.ndarray) -> tuple[np.ndarray, int]:
     return out, ndig
 
 
+def spans_crop(die: np.ndarray) -> bool:
+    """Whether the die mask (H, W) spans at least ``SPAN`` of the crop's width and height."""
+    ys, xs = np.nonzero(die)
+    if len(xs) == 0:
+        return False
+    h, w = die.shape[:2]
+    return bool(xs.max() - xs.min() + 1 >= SPAN * w and ys.max() - ys.min() + 1 >= SPAN * h)
+
+
+def _inscribed_ellipse(shape: tuple[int, int]) -> np.ndarray:
+    h, w = shape
+    out = np.zeros((h, w), np.uint8)
+    cv2.ellipse(out, (((w - 1) / 2, (h - 1) / 2), (float(w), float(h)), 0.0), 255, -1)
+    return out
+
+
 def _major_axis(on: np.ndarray) -> np.ndarray:
     """Unit vector (x, y) along the longer principal axis of a boolean mask."""
     ys, xs = np.nonzero(on)
@@ -339,7 +359,11 @@ def read_numeral(crop_bgr: np.ndarray, *, mask: np.ndarray | None = None) -> Num
 
 def read_numeral_and_die(crop_bgr: np.ndarray, *,
                          mask: np.ndarray | None = None) -> tuple[NumeralReading, np.ndarray]:
-    """``read_numeral``'s reading and the die mask it used (uint8, at the working scale ``WORK``)."""
+    """``read_numeral``'s reading and the die's mask (uint8, at the working scale ``WORK``).
+
+    The mask is all zero when the die's outline was not found (``spans_crop``): its shape is then no
+    evidence, and the numeral was looked for inside the ellipse inscribed in the crop.
+    """
     _check_image(crop_bgr, "crop_bgr")
     if mask is not None and np.asarray(mask).shape[:2] != crop_bgr.shape[:2]:
         raise ValueError(f"mask must have the crop's shape {crop_bgr.shape[:2]}, "
@@ -353,8 +377,14 @@ def read_numeral_and_die(crop_bgr: np.ndarray, *,
             mask = cv2.resize((np.asarray(mask) > 0).astype(np.uint8), size, interpolation=cv2.INTER_NEAREST)
     lab = _lab(crop_bgr)
     die = _die_mask(lab) if mask is None else (np.asarray(mask) > 0).astype(np.uint8) * 255
-    ink = _ink_mask(lab, die)
-    glyph, digits = numeral_mask(ink, die)
+    where = die
+    if mask is None and not spans_crop(die):
+        # the outline was not found (a die the colour of its tray): it says nothing, and the numeral is
+        # looked for inside the ellipse inscribed in the crop, which is the die's box
+        die = np.zeros_like(die)
+        where = _inscribed_ellipse(die.shape[:2])
+    ink = _ink_mask(lab, where)
+    glyph, digits = numeral_mask(ink, where)
     if digits == 0:
         return NumeralReading("", 0.0, 0.0, {g: 0.0 for g in GLYPHS}, 0), die
     p, angles = score_glyph(glyph)
