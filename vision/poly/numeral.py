@@ -27,6 +27,7 @@ __all__ = [
     "TURNED",
     "NumeralReading",
     "die_mask",
+    "find_numeral",
     "glyph_features",
     "ink_mask",
     "numeral_mask",
@@ -364,6 +365,24 @@ def read_numeral_and_die(crop_bgr: np.ndarray, *,
     The mask is all zero when the die's outline was not found (``spans_crop``): its shape is then no
     evidence, and the numeral was looked for inside the ellipse inscribed in the crop.
     """
+    glyph, digits, die = find_numeral(crop_bgr, mask=mask)
+    if digits == 0:
+        return NumeralReading("", 0.0, 0.0, {g: 0.0 for g in GLYPHS}, 0), die
+    p, angles = score_glyph(glyph)
+    best = p[:, :TURNED].max(axis=0)
+    i = int(best.argmax())
+    j = int(p[:, i].argmax())
+    return NumeralReading(GLYPHS[i], float(best[i]), float(angles[j]),
+                          {g: float(q) for g, q in zip(GLYPHS, best, strict=True)}, digits), die
+
+
+def find_numeral(crop_bgr: np.ndarray, *,
+                 mask: np.ndarray | None = None) -> tuple[np.ndarray, int, np.ndarray]:
+    """The ink that ``read_numeral`` reads, its digit count and the die's mask, all at the working scale.
+
+    The crop is shrunk to at most ``WORK`` pixels on its longer side first (the returned masks have
+    that shape). ``tools/build_numerals.py`` teaches the reader on what this cuts out of renders.
+    """
     _check_image(crop_bgr, "crop_bgr")
     if mask is not None and np.asarray(mask).shape[:2] != crop_bgr.shape[:2]:
         raise ValueError(f"mask must have the crop's shape {crop_bgr.shape[:2]}, "
@@ -383,13 +402,5 @@ def read_numeral_and_die(crop_bgr: np.ndarray, *,
         # looked for inside the ellipse inscribed in the crop, which is the die's box
         die = np.zeros_like(die)
         where = _inscribed_ellipse(die.shape[:2])
-    ink = _ink_mask(lab, where)
-    glyph, digits = numeral_mask(ink, where)
-    if digits == 0:
-        return NumeralReading("", 0.0, 0.0, {g: 0.0 for g in GLYPHS}, 0), die
-    p, angles = score_glyph(glyph)
-    best = p[:, :TURNED].max(axis=0)
-    i = int(best.argmax())
-    j = int(p[:, i].argmax())
-    return NumeralReading(GLYPHS[i], float(best[i]), float(angles[j]),
-                          {g: float(q) for g, q in zip(GLYPHS, best, strict=True)}, digits), die
+    glyph, digits = numeral_mask(_ink_mask(lab, where), where)
+    return glyph, digits, die
