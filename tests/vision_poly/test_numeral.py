@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from vision.poly import CLASSES, fuse, reading_from_probabilities
-from vision.poly.numeral import GLYPHS, NumeralReading, die_mask, read_numeral
+from vision.poly.numeral import GLYPHS, NumeralReading, die_mask, find_numeral, read_numeral
 from vision.poly.silhouette import RULED_OUT, Silhouette, side_weights, silhouette
 from vision.poly.synth import _glyph
 
@@ -116,3 +116,19 @@ def test_the_numeral_and_the_outline_vote_with_the_network():
     none = NumeralReading("", 0.0, 0.0, {g: 0.0 for g in GLYPHS}, 0)
     r = reading_from_probabilities(fuse(p / p.sum(), {s: 1.0 for s in (4, 6, 8, 10, 12, 20)}, none))
     assert (r.sides, r.value) == (10, 3)
+
+
+@pytest.mark.parametrize("angle", [0, 90, 200])
+def test_a_thin_one_set_wide_of_its_zero_is_one_numeral(angle):
+    # percentile dice set "1" and "0" apart by a third of their height; the "1" is a bare stem
+    img = np.full((160, 160, 3), 15, np.uint8)
+    cv2.circle(img, (80, 80), 72, (200, 230, 240), -1)
+    ink = np.zeros((160, 160), np.uint8)
+    cv2.line(ink, (60, 66), (60, 94), 255, 3)                   # the 1: 28 px tall, 3 px wide
+    cv2.ellipse(ink, ((87, 80), (18, 28), 0.0), 255, 3)        # the 0, 13 px to its right
+    m = cv2.getRotationMatrix2D((80, 80), angle, 1.0)
+    ink = cv2.warpAffine(ink, m, (160, 160)) > 127
+    img[ink] = (30, 30, 30)
+    glyph, digits, _ = find_numeral(img)
+    assert digits == 2
+    assert np.count_nonzero(glyph) >= 0.9 * np.count_nonzero(ink)

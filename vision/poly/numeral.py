@@ -47,6 +47,9 @@ BOX: Final = 32
 """Side of the square the numeral is fitted into before its HOG features are taken."""
 WORK: Final = 160
 """Crops are read at most this many pixels on their longer side."""
+GAP: Final = 0.45
+"""Most ink-free space between the two digits of a numeral, as a share of the first digit's extent
+(the percentile dice set their digits wide: "1" and "0" of "10" are 0.3 of a digit apart)."""
 SPAN: Final = 0.8
 """A die mask found without help must span this share of the crop's width and of its height: the crop
 is the die's box, so a smaller mask is a part of the die (a face, a highlight) or of the tray."""
@@ -197,10 +200,10 @@ def numeral_mask(ink: np.ndarray, die: np.ndarray) -> tuple[np.ndarray, int]:
     # the second digit of "10".."20" or "00".."90": about the seed's size, its own axis parallel to
     # the seed's, close beside it across that axis (digits stand side by side), near the centre too
     for c in digits:
-        if c is seed or not (0.5 * ext <= c[6] <= 1.6 * ext) or not (0.3 <= c[5] / seed[5] <= 3.0):
+        if c is seed or not _alike(seed, c):
             continue
         off = np.array([c[7] - seed[7], c[8] - seed[8]])
-        if _gap(seed, c) > 0.3 * ext or float(np.hypot(*off)) > 1.3 * ext:
+        if _gap(seed, c) > GAP * ext or float(np.hypot(*off)) > 1.3 * ext:
             continue
         # beside the seed: its centre at the seed's height along the seed's axis, and upright alike
         if abs(float(off @ axis)) > 0.25 * ext or abs(float(_major_axis(lab == c[0]) @ axis)) < 0.9:
@@ -239,6 +242,17 @@ def _inscribed_ellipse(shape: tuple[int, int]) -> np.ndarray:
     out = np.zeros((h, w), np.uint8)
     cv2.ellipse(out, (((w - 1) / 2, (h - 1) / 2), (float(w), float(h)), 0.0), 255, -1)
     return out
+
+
+def _alike(a: tuple, b: tuple) -> bool:
+    """Whether two ink parts (component rows: ..., area at 5, extent at 6) can be digits of one numeral:
+    alike in extent and in area, or, for a thin "1" beside a round digit (a third of its ink or
+    less), as tall as it within a third."""
+    ext = b[6] / a[6]
+    area = b[5] / a[5]
+    if 0.5 <= ext <= 1.6 and 0.3 <= area <= 1 / 0.3:
+        return True
+    return 0.75 <= ext <= 1 / 0.75 and 0.12 <= area <= 1 / 0.12
 
 
 def _major_axis(on: np.ndarray) -> np.ndarray:
