@@ -3,6 +3,7 @@
     python3 benchmarks/poly_eval.py [FOLDER ...]   # default: ../shared/dice-photos/burksbuilds__dicetower-dev
     python3 benchmarks/poly_eval.py --renders 1000 --seed 515151   # renders of a seed nothing trained on
     python3 benchmarks/poly_eval.py --held-out 1000                # the network's held-out half (odd chunks)
+    python3 benchmarks/poly_eval.py --fit-fusion                   # how NUMERAL_WEIGHT was fitted
 
 Each labelled photo holds one die on a dark tray: ``vision.poly.locate_die`` boxes it and
 ``vision.poly.read_polyhedral`` reads the box, on one OpenCV thread. A label's d10 value 0 is the face
@@ -34,12 +35,16 @@ from vision.poly import (  # noqa: E402
     CLASS_TEXTS,
     CLASSES,
     KIND_SIDES,
+    NUMERAL_WEIGHT,
     class_probabilities,
+    fuse,
     locate_die,
     prepare,
     read_polyhedral,
+    reading_from_probabilities,
 )
 from vision.poly.numeral import read_numeral_and_die  # noqa: E402
+from vision.poly.silhouette import side_weights, silhouette  # noqa: E402
 from vision.poly.synth import Render, render  # noqa: E402
 
 TRAIN_SEED = 20261123
@@ -115,6 +120,59 @@ def evaluate(folder: Path = DEFAULT) -> dict[str, object]:
     }
 
 
+FIT_SETS = ((515151, 96, 1000), (616161, 192, 1000))
+"""(seed, size, count) of the renders that vision.poly.NUMERAL_WEIGHT was fitted on: no photo, no render
+that trained either model; 192 px stands for a die seen closer than the network's 96 px."""
+
+
+POWERS = (1.0, 2.0, 3.0, 4.0, 6.0, 8.0)
+FLOORS = (0.03, 0.05, 0.1, 0.2, 0.3, 0.5, 1.0)
+
+
+def fit_fusion(sets: tuple[tuple[int, int, int], ...] = FIT_SETS) -> dict[int, tuple[float, float]]:
+    """``vision.poly.NUMERAL_WEIGHT`` fitted on renders of ``sets``: for each die type, among the
+    (power, floor) settings that mark no wrong reading of that type sure, the best mean log-likelihood
+    of the true class. Renders are grouped by the type the first step reads (the numeral does not
+    change it), so each type's setting is fitted on the renders it will be used for."""
+    cv2.setNumThreads(1)
+    by_type: dict[int, list[tuple[np.ndarray, dict[int, float], object, int]]] = {}
+    for seed, size, count in sets:
+        rng = np.random.default_rng(seed)
+        for _ in range(count):
+            crop, kind, value = _crop_of(render(rng, size=size))
+            p = _network(crop)
+            numeral, die = read_numeral_and_die(crop)
+            weights = side_weights(silhouette(die))
+            sides = reading_from_probabilities(fuse(p, weights, None)).sides
+            by_type.setdefault(sides, []).append((p, weights, numeral, CLASSES.index((kind, value))))
+    fitted: dict[int, tuple[float, float]] = dict(NUMERAL_WEIGHT)
+    for sides, seen in sorted(by_type.items()):
+        scored = []
+        for power in POWERS:
+            for floor in FLOORS:
+                setting = {**fitted, sides: (power, floor)}
+                ll = 0.0
+                wrong_sure = 0
+                for p, weights, numeral, truth in seen:
+                    q = fuse(p, weights, numeral, numeral_weight=setting)  # type: ignore[arg-type]
+                    ll += float(np.log(max(q[truth], 1e-6)))
+                    r = reading_from_probabilities(q)
+                    kind = "d100" if r.percentile else f"d{r.sides}"
+                    wrong_sure += r.sure and (kind, r.value) != CLASSES[truth]
+                scored.append((wrong_sure == 0, ll / len(seen), power, floor))
+        best = max(scored)
+        fitted[sides] = (best[2], best[3])
+        print(f"d{sides}: {len(seen)} renders, power {best[2]} floor {best[3]}, "
+              f"log-likelihood {best[1]:.4f}", flush=True)
+    return fitted
+
+
+def _network(crop: np.ndarray) -> np.ndarray:
+    """The network's class probabilities alone, as read_polyhedral computes them."""
+    x = prepare(crop)[None]
+    return class_probabilities(np.concatenate([np.rot90(x, k, axes=(2, 3)) for k in range(4)])).mean(axis=0)
+
+
 def _renders(seed: int | None, n: int) -> Iterator[tuple[np.ndarray, str, int]]:
     """(crop, kind, value) of ``n`` renders: of ``seed``, or of train_poly's held-out chunks if None."""
     if seed is None:
@@ -148,8 +206,7 @@ def evaluate_renders(n: int = 1000, seed: int | None = None) -> dict[str, object
         t = time.perf_counter()
         reading = read_polyhedral(crop)
         spent += time.perf_counter() - t
-        x = prepare(crop)[None]
-        p = class_probabilities(np.concatenate([np.rot90(x, k, axes=(2, 3)) for k in range(4)])).mean(axis=0)
+        p = _network(crop)
         numeral, _ = read_numeral_and_die(crop)
         truth = CLASSES.index((kind, value))
         own = [i for i, c in enumerate(CLASSES) if c[0] == kind]
@@ -214,8 +271,11 @@ def main(argv: list[str]) -> None:
     ap.add_argument("--seed", type=int, default=515151, help="the renders' seed (default 515151)")
     ap.add_argument("--held-out", type=int, metavar="N",
                     help="read N renders of the network's held-out half instead of photos")
+    ap.add_argument("--fit-fusion", action="store_true", help="score vision.poly.fuse's settings on FIT_SETS")
     args = ap.parse_args(argv)
-    if args.held_out:
+    if args.fit_fusion:
+        print("NUMERAL_WEIGHT =", fit_fusion())
+    elif args.held_out:
         print(format_report(evaluate_renders(args.held_out, None)))
     elif args.renders:
         print(format_report(evaluate_renders(args.renders, args.seed)))
