@@ -173,7 +173,7 @@ def _network(crop: np.ndarray) -> np.ndarray:
     return class_probabilities(np.concatenate([np.rot90(x, k, axes=(2, 3)) for k in range(4)])).mean(axis=0)
 
 
-def _renders(seed: int | None, n: int) -> Iterator[tuple[np.ndarray, str, int]]:
+def _renders(seed: int | None, n: int, size: int = RENDER_SIZE) -> Iterator[tuple[np.ndarray, str, int]]:
     """(crop, kind, value) of ``n`` renders: of ``seed``, or of train_poly's held-out chunks if None."""
     if seed is None:
         chunk = 1
@@ -186,7 +186,7 @@ def _renders(seed: int | None, n: int) -> Iterator[tuple[np.ndarray, str, int]]:
     else:
         rng = np.random.default_rng(seed)
         for _ in range(n):
-            yield _crop_of(render(rng, size=RENDER_SIZE))
+            yield _crop_of(render(rng, size=size))
 
 
 def _crop_of(r: Render) -> tuple[np.ndarray, str, int]:
@@ -195,14 +195,15 @@ def _crop_of(r: Render) -> tuple[np.ndarray, str, int]:
     return r.image[y:y + h, x:x + w], r.kind, (10 if (r.kind, r.value) == ("d10", 0) else r.value)
 
 
-def evaluate_renders(n: int = 1000, seed: int | None = None) -> dict[str, object]:
-    """Read ``n`` synthetic renders (96 px, as trained) of ``seed``, or of the network's held-out half
-    when ``seed`` is None; the fused reader's numbers, and the network's and numeral reader's alone."""
+def evaluate_renders(n: int = 1000, seed: int | None = None, size: int = RENDER_SIZE) -> dict[str, object]:
+    """Read ``n`` synthetic renders (``size`` px; 96 as trained) of ``seed``, or of the network's
+    held-out half (96 px) when ``seed`` is None; the fused reader's numbers, and the network's and the
+    numeral reader's alone."""
     cv2.setNumThreads(1)
     per_kind: dict[str, list[int]] = {}
     rows = []
     spent = 0.0
-    for crop, kind, value in _renders(seed, n):
+    for crop, kind, value in _renders(seed, n, size):
         t = time.perf_counter()
         reading = read_polyhedral(crop)
         spent += time.perf_counter() - t
@@ -226,7 +227,7 @@ def evaluate_renders(n: int = 1000, seed: int | None = None) -> dict[str, object
         counts[3] += 1
     total = len(rows)
     return {
-        "folder": f"{total} renders of seed {seed}" if seed is not None else
+        "folder": f"{total} renders of seed {seed} at {size} px" if seed is not None else
                   f"{total} held-out renders (seed {TRAIN_SEED}, odd chunks)",
         "dice": total,
         "type_accuracy": sum(r["type_ok"] for r in rows) / total,
@@ -269,6 +270,7 @@ def main(argv: list[str]) -> None:
     ap.add_argument("folders", nargs="*", type=Path, help="labelled photo folders (default: burksbuilds)")
     ap.add_argument("--renders", type=int, help="read this many renders of --seed instead of photos")
     ap.add_argument("--seed", type=int, default=515151, help="the renders' seed (default 515151)")
+    ap.add_argument("--size", type=int, default=RENDER_SIZE, help="the renders' side in pixels (default 96)")
     ap.add_argument("--held-out", type=int, metavar="N",
                     help="read N renders of the network's held-out half instead of photos")
     ap.add_argument("--fit-fusion", action="store_true", help="score vision.poly.fuse's settings on FIT_SETS")
@@ -278,7 +280,7 @@ def main(argv: list[str]) -> None:
     elif args.held_out:
         print(format_report(evaluate_renders(args.held_out, None)))
     elif args.renders:
-        print(format_report(evaluate_renders(args.renders, args.seed)))
+        print(format_report(evaluate_renders(args.renders, args.seed, args.size)))
     else:
         for folder in args.folders or [DEFAULT]:
             print(format_report(evaluate(folder)))
