@@ -9,9 +9,10 @@ One network scores 70 joint classes (kind, value): a barrel or tetrahedral d4 (r
 The die type's confidence is the summed probability of its classes, the value's confidence the winner's
 share of them. A reading below ``CONFIDENT`` is returned as it is, for the page to ask the players.
 
-``read_polyhedral`` multiplies the network's probabilities by two more readers' (``fuse``): the die's
-outline (``vision.poly.silhouette``, a barrel d4 against a d10) and the numeral at the centre of the
-top face (``vision.poly.numeral``, read at any spin, restricted by the classes to what each die can show).
+``read_polyhedral`` weighs the network's probabilities with two more readers (``fuse``): the die's
+outline (``vision.poly.silhouette``, a barrel d4 against a d10) sets the type with it, then the numeral
+at the centre of the top face (``vision.poly.numeral``, read at any spin) picks the value among that
+type's numerals, with a per-type weight fitted on renders (``NUMERAL_WEIGHT``).
 """
 
 from __future__ import annotations
