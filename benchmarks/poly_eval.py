@@ -1,28 +1,57 @@
-"""Polyhedral dice on real photos: type accuracy, value accuracy per type and milliseconds per die.
+"""Polyhedral dice on real photos and on renders: type accuracy, value accuracy per type, ms per die.
 
     python3 benchmarks/poly_eval.py [FOLDER ...]   # default: ../shared/dice-photos/burksbuilds__dicetower-dev
+    python3 benchmarks/poly_eval.py --renders 1000 --seed 515151   # renders of a seed nothing trained on
+    python3 benchmarks/poly_eval.py --held-out 1000                # the network's held-out half (odd chunks)
+    python3 benchmarks/poly_eval.py --fit-fusion                   # how NUMERAL_WEIGHT was fitted
 
 Each labelled photo holds one die on a dark tray: ``vision.poly.locate_die`` boxes it and
 ``vision.poly.read_polyhedral`` reads the box, on one OpenCV thread. A label's d10 value 0 is the face
 printed "0", which counts as 10; file names starting with D100 are percentile dice (0, 10, .., 90).
 ``benchmarks/vision_eval.py`` can import ``evaluate`` and ``format_report``. The model never saw these
 photos: it is trained on synthetic renders only (tools/train_poly.py).
+
+On renders (``evaluate_renders``) it also says whose failure a wrong value is: the network alone and
+the numeral reader alone (restricted to the true type's numerals) are scored beside the fused reader.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from vision.poly import locate_die, read_polyhedral  # noqa: E402
+from vision.poly import (  # noqa: E402
+    CLASS_TEXTS,
+    CLASSES,
+    KIND_SIDES,
+    NUMERAL_WEIGHT,
+    class_probabilities,
+    fuse,
+    locate_die,
+    prepare,
+    read_polyhedral,
+    reading_from_probabilities,
+)
+from vision.poly.numeral import read_numeral_and_die  # noqa: E402
+from vision.poly.silhouette import side_weights, silhouette  # noqa: E402
+from vision.poly.synth import Render, render  # noqa: E402
+
+TRAIN_SEED = 20261123
+"""tools/train_poly.py's seed: chunk c of 500 renders comes from default_rng((TRAIN_SEED, c)); the odd
+chunks are its held-out half, never trained on."""
+TRAIN_CHUNK = 500
+RENDER_SIZE = 96
 
 DEFAULT = ROOT.parent / "shared" / "dice-photos" / "burksbuilds__dicetower-dev"
 for candidate in (DEFAULT, Path("/work/shared/dice-photos/burksbuilds__dicetower-dev")):
@@ -91,6 +120,129 @@ def evaluate(folder: Path = DEFAULT) -> dict[str, object]:
     }
 
 
+FIT_SETS = ((515151, 96, 1000), (616161, 192, 1000))
+"""(seed, size, count) of the renders that vision.poly.NUMERAL_WEIGHT was fitted on: no photo, no render
+that trained either model; 192 px stands for a die seen closer than the network's 96 px."""
+
+
+POWERS = (1.0, 2.0, 3.0, 4.0, 6.0, 8.0)
+FLOORS = (0.03, 0.05, 0.1, 0.2, 0.3, 0.5, 1.0)
+
+
+def fit_fusion(sets: tuple[tuple[int, int, int], ...] = FIT_SETS) -> dict[int, tuple[float, float]]:
+    """``vision.poly.NUMERAL_WEIGHT`` fitted on renders of ``sets``: for each die type, among the
+    (power, floor) settings that mark no wrong reading of that type sure, the best mean log-likelihood
+    of the true class. Renders are grouped by the type the first step reads (the numeral does not
+    change it), so each type's setting is fitted on the renders it will be used for."""
+    cv2.setNumThreads(1)
+    by_type: dict[int, list[tuple[np.ndarray, dict[int, float], object, int]]] = {}
+    for seed, size, count in sets:
+        rng = np.random.default_rng(seed)
+        for _ in range(count):
+            crop, kind, value = _crop_of(render(rng, size=size))
+            p = _network(crop)
+            numeral, die = read_numeral_and_die(crop)
+            weights = side_weights(silhouette(die))
+            sides = reading_from_probabilities(fuse(p, weights, None)).sides
+            by_type.setdefault(sides, []).append((p, weights, numeral, CLASSES.index((kind, value))))
+    fitted: dict[int, tuple[float, float]] = dict(NUMERAL_WEIGHT)
+    for sides, seen in sorted(by_type.items()):
+        scored = []
+        for power in POWERS:
+            for floor in FLOORS:
+                setting = {**fitted, sides: (power, floor)}
+                ll = 0.0
+                wrong_sure = 0
+                for p, weights, numeral, truth in seen:
+                    q = fuse(p, weights, numeral, numeral_weight=setting)  # type: ignore[arg-type]
+                    ll += float(np.log(max(q[truth], 1e-6)))
+                    r = reading_from_probabilities(q)
+                    kind = "d100" if r.percentile else f"d{r.sides}"
+                    wrong_sure += r.sure and (kind, r.value) != CLASSES[truth]
+                scored.append((wrong_sure == 0, ll / len(seen), power, floor))
+        best = max(scored)
+        fitted[sides] = (best[2], best[3])
+        print(f"d{sides}: {len(seen)} renders, power {best[2]} floor {best[3]}, "
+              f"log-likelihood {best[1]:.4f}", flush=True)
+    return fitted
+
+
+def _network(crop: np.ndarray) -> np.ndarray:
+    """The network's class probabilities alone, as read_polyhedral computes them."""
+    x = prepare(crop)[None]
+    return class_probabilities(np.concatenate([np.rot90(x, k, axes=(2, 3)) for k in range(4)])).mean(axis=0)
+
+
+def _renders(seed: int | None, n: int, size: int = RENDER_SIZE) -> Iterator[tuple[np.ndarray, str, int]]:
+    """(crop, kind, value) of ``n`` renders: of ``seed``, or of train_poly's held-out chunks if None."""
+    if seed is None:
+        chunk = 1
+        while n > 0:
+            rng = np.random.default_rng((TRAIN_SEED, chunk))
+            for _ in range(min(n, TRAIN_CHUNK)):
+                yield _crop_of(render(rng, size=RENDER_SIZE))
+            n -= TRAIN_CHUNK
+            chunk += 2
+    else:
+        rng = np.random.default_rng(seed)
+        for _ in range(n):
+            yield _crop_of(render(rng, size=size))
+
+
+def _crop_of(r: Render) -> tuple[np.ndarray, str, int]:
+    """The render cut to its die's box, and its label as read_polyhedral reports it (d10 "0" is 10)."""
+    x, y, w, h = r.bbox
+    return r.image[y:y + h, x:x + w], r.kind, (10 if (r.kind, r.value) == ("d10", 0) else r.value)
+
+
+def evaluate_renders(n: int = 1000, seed: int | None = None, size: int = RENDER_SIZE) -> dict[str, object]:
+    """Read ``n`` synthetic renders (``size`` px; 96 as trained) of ``seed``, or of the network's
+    held-out half (96 px) when ``seed`` is None; the fused reader's numbers, and the network's and the
+    numeral reader's alone."""
+    cv2.setNumThreads(1)
+    per_kind: dict[str, list[int]] = {}
+    rows = []
+    spent = 0.0
+    for crop, kind, value in _renders(seed, n, size):
+        t = time.perf_counter()
+        reading = read_polyhedral(crop)
+        spent += time.perf_counter() - t
+        p = _network(crop)
+        numeral, _ = read_numeral_and_die(crop)
+        truth = CLASSES.index((kind, value))
+        own = [i for i, c in enumerate(CLASSES) if c[0] == kind]
+        scores = [numeral.scores.get(CLASS_TEXTS[i], 0.0) for i in own]
+        got_kind = "d100" if reading.percentile else f"d{reading.sides}"
+        ok = got_kind == kind and reading.value == value
+        row = {"kind": kind, "value": value, "read": f"{got_kind}={reading.value}",
+               "type_ok": reading.sides == KIND_SIDES[kind], "value_ok": ok, "sure": reading.sure,
+               "net_ok": CLASSES[int(np.argmax(p))] == (kind, value),
+               "numeral_ok": max(scores) > 0 and own[int(np.argmax(scores))] == truth,
+               "value_confidence": round(reading.value_confidence, 3)}
+        rows.append(row)
+        counts = per_kind.setdefault(kind, [0, 0, 0, 0])
+        counts[0] += ok
+        counts[1] += row["net_ok"]
+        counts[2] += row["numeral_ok"]
+        counts[3] += 1
+    total = len(rows)
+    return {
+        "folder": f"{total} renders of seed {seed} at {size} px" if seed is not None else
+                  f"{total} held-out renders (seed {TRAIN_SEED}, odd chunks)",
+        "dice": total,
+        "type_accuracy": sum(r["type_ok"] for r in rows) / total,
+        "value_accuracy": sum(r["value_ok"] for r in rows) / total,
+        "value_accuracy_by_kind": {k: c[0] / c[3] for k, c in sorted(per_kind.items())},
+        "network_value_accuracy_by_kind": {k: c[1] / c[3] for k, c in sorted(per_kind.items())},
+        "numeral_value_accuracy_by_kind": {k: c[2] / c[3] for k, c in sorted(per_kind.items())},
+        "network_value_accuracy": sum(r["net_ok"] for r in rows) / total,
+        "ms_per_die": 1000 * spent / max(1, total),
+        "wrong_but_sure": sum(1 for r in rows if not r["value_ok"] and r["sure"]),
+        "failures": [],
+        "render_failures": [r for r in rows if not r["value_ok"]],
+    }
+
+
 def format_report(result: dict[str, object]) -> str:
     by_kind = result["value_accuracy_by_kind"]
     assert isinstance(by_kind, dict)
@@ -100,6 +252,10 @@ def format_report(result: dict[str, object]) -> str:
              f"{result['ms_per_die']:.1f} ms per die (1 thread)",
              "  value accuracy by type: " + "  ".join(f"{k} {v:.2f}" for k, v in by_kind.items()),
              f"  wrong readings marked sure: {result['wrong_but_sure']}"]
+    for name, what in (("network", "network alone"), ("numeral", "numeral alone, given the true type")):
+        alone = result.get(f"{name}_value_accuracy_by_kind")
+        if isinstance(alone, dict):
+            lines.append(f"  {what}: " + "  ".join(f"{k} {v:.2f}" for k, v in alone.items()))
     failures = result["failures"]
     assert isinstance(failures, list)
     for r in failures:
@@ -110,8 +266,24 @@ def format_report(result: dict[str, object]) -> str:
 
 
 def main(argv: list[str]) -> None:
-    for folder in [Path(a) for a in argv] or [DEFAULT]:
-        print(format_report(evaluate(folder)))
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("folders", nargs="*", type=Path, help="labelled photo folders (default: burksbuilds)")
+    ap.add_argument("--renders", type=int, help="read this many renders of --seed instead of photos")
+    ap.add_argument("--seed", type=int, default=515151, help="the renders' seed (default 515151)")
+    ap.add_argument("--size", type=int, default=RENDER_SIZE, help="the renders' side in pixels (default 96)")
+    ap.add_argument("--held-out", type=int, metavar="N",
+                    help="read N renders of the network's held-out half instead of photos")
+    ap.add_argument("--fit-fusion", action="store_true", help="score vision.poly.fuse's settings on FIT_SETS")
+    args = ap.parse_args(argv)
+    if args.fit_fusion:
+        print("NUMERAL_WEIGHT =", fit_fusion())
+    elif args.held_out:
+        print(format_report(evaluate_renders(args.held_out, None)))
+    elif args.renders:
+        print(format_report(evaluate_renders(args.renders, args.seed, args.size)))
+    else:
+        for folder in args.folders or [DEFAULT]:
+            print(format_report(evaluate(folder)))
 
 
 if __name__ == "__main__":

@@ -5,7 +5,15 @@ import numpy as np
 import pytest
 
 from vision.poly import CLASSES, fuse, reading_from_probabilities
-from vision.poly.numeral import GLYPHS, NumeralReading, die_mask, read_numeral
+from vision.poly.numeral import (
+    GLYPHS,
+    NumeralReading,
+    die_mask,
+    find_numeral,
+    read_numeral,
+    read_numeral_and_die,
+    spans_crop,
+)
 from vision.poly.silhouette import RULED_OUT, Silhouette, side_weights, silhouette
 from vision.poly.synth import _glyph
 
@@ -116,3 +124,51 @@ def test_the_numeral_and_the_outline_vote_with_the_network():
     none = NumeralReading("", 0.0, 0.0, {g: 0.0 for g in GLYPHS}, 0)
     r = reading_from_probabilities(fuse(p / p.sum(), {s: 1.0 for s in (4, 6, 8, 10, 12, 20)}, none))
     assert (r.sides, r.value) == (10, 3)
+
+
+@pytest.mark.parametrize("angle", [0, 90, 200])
+def test_a_thin_one_set_wide_of_its_zero_is_one_numeral(angle):
+    # percentile dice set "1" and "0" apart by a third of their height; the "1" is a bare stem
+    img = np.full((160, 160, 3), 15, np.uint8)
+    cv2.circle(img, (80, 80), 72, (200, 230, 240), -1)
+    ink = np.zeros((160, 160), np.uint8)
+    cv2.line(ink, (60, 66), (60, 94), 255, 3)                   # the 1: 28 px tall, 3 px wide
+    cv2.ellipse(ink, ((87, 80), (18, 28), 0.0), 255, 3)        # the 0, 13 px to its right
+    m = cv2.getRotationMatrix2D((80, 80), angle, 1.0)
+    ink = cv2.warpAffine(ink, m, (160, 160)) > 127
+    img[ink] = (30, 30, 30)
+    glyph, digits, _ = find_numeral(img)
+    assert digits == 2
+    assert np.count_nonzero(glyph) >= 0.9 * np.count_nonzero(ink)
+
+
+def test_a_die_the_colour_of_its_tray_is_read_inside_the_crop():
+    # no outline to find: the shape rules nothing out, and the numeral is sought in the crop itself
+    crop = np.full((120, 120, 3), (40, 40, 190), np.uint8)
+    g = _glyph("7", f"hershey:{cv2.FONT_HERSHEY_SIMPLEX}", "", 2)
+    m = cv2.getRotationMatrix2D((32, 32), 30, 1.0)
+    m[:, 2] += 60 - 32
+    alpha = cv2.warpAffine(g, m, (120, 120))[..., None]
+    crop = np.clip(crop * (1 - alpha) + 245 * alpha, 0, 255).astype(np.uint8)
+    got, die = read_numeral_and_die(crop)
+    assert got.text == "7", got
+    assert not die.any() and not spans_crop(die)
+    assert set(side_weights(silhouette(die)).values()) == {1.0}
+
+
+def test_the_numeral_picks_the_value_but_not_the_type():
+    # the network is sure of a d8 and unsure of its value; the numeral reads "12" better than "3"
+    p = np.full(len(CLASSES), 1e-4)
+    p[CLASSES.index(("d8", 3))] = 0.45
+    p[CLASSES.index(("d8", 8))] = 0.40
+    p[CLASSES.index(("d12", 12))] = 0.05
+    scores = {g: 0.0 for g in GLYPHS} | {"12": 1.0, "8": 0.99, "3": 0.2}
+    numeral = NumeralReading("12", 1.0, 0.0, scores, 2)
+    ones = {s: 1.0 for s in (4, 6, 8, 10, 12, 20)}
+    q = fuse(p / p.sum(), ones, numeral)
+    r = reading_from_probabilities(q)
+    assert (r.sides, r.value) == (8, 8)
+    assert r.sides_confidence == pytest.approx(reading_from_probabilities(p / p.sum()).sides_confidence)
+    # the weight is the die type's: a high floor leaves the network almost alone
+    flat = {s: (1.0, 10.0) for s in ones}
+    assert reading_from_probabilities(fuse(p / p.sum(), ones, numeral, numeral_weight=flat)).value == 3

@@ -9,17 +9,20 @@ One network scores 70 joint classes (kind, value): a barrel or tetrahedral d4 (r
 The die type's confidence is the summed probability of its classes, the value's confidence the winner's
 share of them. A reading below ``CONFIDENT`` is returned as it is, for the page to ask the players.
 
-``read_polyhedral`` multiplies the network's probabilities by two more readers' (``fuse``): the die's
-outline (``vision.poly.silhouette``, a barrel d4 against a d10) and the numeral at the centre of the
-top face (``vision.poly.numeral``, read at any spin, restricted by the classes to what each die can show).
+``read_polyhedral`` weighs the network's probabilities with two more readers (``fuse``): the die's
+outline (``vision.poly.silhouette``, a barrel d4 against a d10) sets the type with it, then the numeral
+at the centre of the top face (``vision.poly.numeral``, read at any spin) picks the value among that
+type's numerals, with a per-type weight fitted on renders (``NUMERAL_WEIGHT``).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from types import MappingProxyType
 from typing import Final
 
 import cv2
@@ -28,17 +31,21 @@ import numpy as np
 from vision.poly.numeral import NumeralReading, read_numeral_and_die
 from vision.poly.silhouette import side_weights, silhouette
 
-__all__ = ["CLASSES", "CONFIDENT", "INPUT", "PolyReading", "fuse", "locate_die", "prepare", "read_polyhedral"]
+__all__ = ["CLASSES", "CONFIDENT", "INPUT", "NUMERAL_WEIGHT", "PolyReading", "fuse", "locate_die", "prepare",
+           "read_polyhedral"]
 
 INPUT: Final = 48
 """Side of each of the two input channels: the whole die, and its centre (the top face) enlarged."""
 CENTRE: Final = 0.5
 """Fraction of the die's square box that the second channel shows."""
 MARGIN: Final = 1.08
-NUMERAL_POWER: Final = 0.5
-"""The numeral reader's scores are tempered by this power before they multiply the network's."""
-NUMERAL_FLOOR: Final = 0.05
-"""Added to every tempered numeral score, so an unread numeral does not veto a class."""
+NUMERAL_WEIGHT: Final[Mapping[int, tuple[float, float]]] = MappingProxyType({
+    4: (8.0, 0.5), 6: (6.0, 0.05), 8: (4.0, 0.1), 10: (8.0, 0.05), 12: (3.0, 0.1), 20: (1.0, 0.05)})
+"""Per die type (sides): ``(power, floor)`` of the numeral reader's vote, ``score ** power + floor``.
+Fitted on renders only (``python3 benchmarks/poly_eval.py --fit-fusion``: seeds 515151 at 96 px and
+616161 at 192 px, 1000 each): per type, the best log-likelihood of the true value among the settings
+that mark no wrong reading sure. A high power keeps only the numeral's clear readings; a high floor
+(the d4: three numerals round a tetrahedron's top vertex) leaves the network more say."""
 CONFIDENT: Final = 0.8
 """Readings whose type or value confidence is below this should be confirmed by the players."""
 
@@ -192,22 +199,32 @@ def class_text(kind: str, value: int) -> str:
 CLASS_TEXTS: Final = tuple(class_text(k, v) for k, v in CLASSES)
 
 
-def fuse(p: np.ndarray, weights: dict[int, float], numeral: NumeralReading | None) -> np.ndarray:
+def fuse(p: np.ndarray, weights: Mapping[int, float], numeral: NumeralReading | None, *,
+         numeral_weight: Mapping[int, tuple[float, float]] = NUMERAL_WEIGHT) -> np.ndarray:
     """Joint class scores (len(CLASSES),) from the network's probabilities ``p``, the outline's weight
     per die type and the numeral reader's scores, normalised to sum 1.
 
-    Each class scores ``p * weight * (numeral score ** NUMERAL_POWER + NUMERAL_FLOOR)``: the numeral
-    reader's best score at any spin is tempered (a look-alike such as 1 and 7 can score high at some
-    spin), and a numeral it cannot read (score 0) still leaves the class a chance. The two constants
-    were chosen on renders of another seed (not on the photos): of the settings tried, the one with
-    no wrong reading marked sure and the best value accuracy.
+    Two steps. The type: the network's probability of each type (its classes summed) times the
+    outline's weight; the numeral does not vote here (a d20's "3" is a d8's "3" too). The value, among
+    the classes of the winning type only: the network's share of that type times
+    ``numeral score ** power + floor``, with the type's ``(power, floor)`` from ``numeral_weight``
+    (the numeral reader's best score at any spin; a numeral it cannot read, score 0, still leaves
+    the class a chance). The other types' classes keep their first-step scores, so the type's
+    confidence is the first step's.
     """
-    q = np.asarray(p, np.float64) * np.array([weights.get(KIND_SIDES[k], 1.0) for k, _ in CLASSES])
+    sides_of = np.array([KIND_SIDES[k] for k, _ in CLASSES])
+    q = np.asarray(p, np.float64) * np.array([weights.get(int(s), 1.0) for s in sides_of])
     q = q / max(float(q.sum()), 1e-12)
-    if numeral is not None and numeral.digits:
-        s = np.array([numeral.scores.get(t, 0.0) for t in CLASS_TEXTS])
-        q = q * (s ** NUMERAL_POWER + NUMERAL_FLOOR)
-    return q / max(float(q.sum()), 1e-12)
+    if numeral is None or not numeral.digits:
+        return q
+    by_sides = {int(s): float(q[sides_of == s].sum()) for s in np.unique(sides_of)}
+    sides = max(by_sides, key=lambda k: by_sides[k])
+    power, floor = numeral_weight[sides]
+    own = sides_of == sides
+    s = np.array([numeral.scores.get(t, 0.0) for t in CLASS_TEXTS])
+    v = q[own] * (s[own] ** power + floor)
+    q[own] = v / max(float(v.sum()), 1e-12) * by_sides[sides]
+    return q
 
 
 def read_polyhedral(crop_bgr: np.ndarray, *, mask: np.ndarray | None = None) -> PolyReading:

@@ -27,11 +27,13 @@ __all__ = [
     "TURNED",
     "NumeralReading",
     "die_mask",
+    "find_numeral",
     "glyph_features",
     "ink_mask",
     "numeral_mask",
     "read_numeral",
     "score_glyph",
+    "spans_crop",
 ]
 
 GLYPHS: Final = tuple([str(d) for d in range(10)] + [str(n) for n in range(10, 21)]
@@ -45,6 +47,12 @@ BOX: Final = 32
 """Side of the square the numeral is fitted into before its HOG features are taken."""
 WORK: Final = 160
 """Crops are read at most this many pixels on their longer side."""
+GAP: Final = 0.45
+"""Most ink-free space between the two digits of a numeral, as a share of the first digit's extent
+(the percentile dice set their digits wide: "1" and "0" of "10" are 0.3 of a digit apart)."""
+SPAN: Final = 0.8
+"""A die mask found without help must span this share of the crop's width and of its height: the crop
+is the die's box, so a smaller mask is a part of the die (a face, a highlight) or of the tray."""
 MODEL_PATH: Final = Path(__file__).with_name("numerals.npz")
 
 
@@ -192,10 +200,10 @@ def numeral_mask(ink: np.ndarray, die: np.ndarray) -> tuple[np.ndarray, int]:
     # the second digit of "10".."20" or "00".."90": about the seed's size, its own axis parallel to
     # the seed's, close beside it across that axis (digits stand side by side), near the centre too
     for c in digits:
-        if c is seed or not (0.5 * ext <= c[6] <= 1.6 * ext) or not (0.3 <= c[5] / seed[5] <= 3.0):
+        if c is seed or not _alike(seed, c):
             continue
         off = np.array([c[7] - seed[7], c[8] - seed[8]])
-        if _gap(seed, c) > 0.3 * ext or float(np.hypot(*off)) > 1.3 * ext:
+        if _gap(seed, c) > GAP * ext or float(np.hypot(*off)) > 1.3 * ext:
             continue
         # beside the seed: its centre at the seed's height along the seed's axis, and upright alike
         if abs(float(off @ axis)) > 0.25 * ext or abs(float(_major_axis(lab == c[0]) @ axis)) < 0.9:
@@ -218,6 +226,33 @@ def numeral_mask(ink: np.ndarray, die: np.ndarray) -> tuple[np.ndarray, int]:
     for c in chosen:
         out[lab == c[0]] = 255
     return out, ndig
+
+
+def spans_crop(die: np.ndarray) -> bool:
+    """Whether the die mask (H, W) spans at least ``SPAN`` of the crop's width and height."""
+    ys, xs = np.nonzero(die)
+    if len(xs) == 0:
+        return False
+    h, w = die.shape[:2]
+    return bool(xs.max() - xs.min() + 1 >= SPAN * w and ys.max() - ys.min() + 1 >= SPAN * h)
+
+
+def _inscribed_ellipse(shape: tuple[int, int]) -> np.ndarray:
+    h, w = shape
+    out = np.zeros((h, w), np.uint8)
+    cv2.ellipse(out, (((w - 1) / 2, (h - 1) / 2), (float(w), float(h)), 0.0), 255, -1)
+    return out
+
+
+def _alike(a: tuple, b: tuple) -> bool:
+    """Whether two ink parts (component rows: ..., area at 5, extent at 6) can be digits of one numeral:
+    alike in extent and in area, or, for a thin "1" beside a round digit (a third of its ink or
+    less), as tall as it within a third."""
+    ext = b[6] / a[6]
+    area = b[5] / a[5]
+    if 0.5 <= ext <= 1.6 and 0.3 <= area <= 1 / 0.3:
+        return True
+    return 0.75 <= ext <= 1 / 0.75 and 0.12 <= area <= 1 / 0.12
 
 
 def _major_axis(on: np.ndarray) -> np.ndarray:
@@ -339,7 +374,29 @@ def read_numeral(crop_bgr: np.ndarray, *, mask: np.ndarray | None = None) -> Num
 
 def read_numeral_and_die(crop_bgr: np.ndarray, *,
                          mask: np.ndarray | None = None) -> tuple[NumeralReading, np.ndarray]:
-    """``read_numeral``'s reading and the die mask it used (uint8, at the working scale ``WORK``)."""
+    """``read_numeral``'s reading and the die's mask (uint8, at the working scale ``WORK``).
+
+    The mask is all zero when the die's outline was not found (``spans_crop``): its shape is then no
+    evidence, and the numeral was looked for inside the ellipse inscribed in the crop.
+    """
+    glyph, digits, die = find_numeral(crop_bgr, mask=mask)
+    if digits == 0:
+        return NumeralReading("", 0.0, 0.0, {g: 0.0 for g in GLYPHS}, 0), die
+    p, angles = score_glyph(glyph)
+    best = p[:, :TURNED].max(axis=0)
+    i = int(best.argmax())
+    j = int(p[:, i].argmax())
+    return NumeralReading(GLYPHS[i], float(best[i]), float(angles[j]),
+                          {g: float(q) for g, q in zip(GLYPHS, best, strict=True)}, digits), die
+
+
+def find_numeral(crop_bgr: np.ndarray, *,
+                 mask: np.ndarray | None = None) -> tuple[np.ndarray, int, np.ndarray]:
+    """The ink that ``read_numeral`` reads, its digit count and the die's mask, all at the working scale.
+
+    The crop is shrunk to at most ``WORK`` pixels on its longer side first (the returned masks have
+    that shape). ``tools/build_numerals.py`` teaches the reader on what this cuts out of renders.
+    """
     _check_image(crop_bgr, "crop_bgr")
     if mask is not None and np.asarray(mask).shape[:2] != crop_bgr.shape[:2]:
         raise ValueError(f"mask must have the crop's shape {crop_bgr.shape[:2]}, "
@@ -353,13 +410,11 @@ def read_numeral_and_die(crop_bgr: np.ndarray, *,
             mask = cv2.resize((np.asarray(mask) > 0).astype(np.uint8), size, interpolation=cv2.INTER_NEAREST)
     lab = _lab(crop_bgr)
     die = _die_mask(lab) if mask is None else (np.asarray(mask) > 0).astype(np.uint8) * 255
-    ink = _ink_mask(lab, die)
-    glyph, digits = numeral_mask(ink, die)
-    if digits == 0:
-        return NumeralReading("", 0.0, 0.0, {g: 0.0 for g in GLYPHS}, 0), die
-    p, angles = score_glyph(glyph)
-    best = p[:, :TURNED].max(axis=0)
-    i = int(best.argmax())
-    j = int(p[:, i].argmax())
-    return NumeralReading(GLYPHS[i], float(best[i]), float(angles[j]),
-                          {g: float(q) for g, q in zip(GLYPHS, best, strict=True)}, digits), die
+    where = die
+    if mask is None and not spans_crop(die):
+        # the outline was not found (a die the colour of its tray): it says nothing, and the numeral is
+        # looked for inside the ellipse inscribed in the crop, which is the die's box
+        die = np.zeros_like(die)
+        where = _inscribed_ellipse(die.shape[:2])
+    glyph, digits = numeral_mask(_ink_mask(lab, where), where)
+    return glyph, digits, die

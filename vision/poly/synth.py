@@ -39,6 +39,11 @@ class Render:
     kind: str
     value: int
     """The face value as printed: 1..N, and for d10 0..9, for d100 0, 10, .., 90."""
+    centre: tuple[float, float] = (float("nan"), float("nan"))
+    """Where the top face's numeral is drawn, (x, y) in pixels; NaN for a tetrahedral d4."""
+    angle: float = float("nan")
+    """Spin (degrees, counter-clockwise) that turns the top face's numeral upright, as
+    ``vision.poly.numeral.read_numeral`` reports it; NaN for a tetrahedral d4 (three numerals)."""
 
 
 def face_text(kind: str, index: int) -> str:
@@ -223,6 +228,7 @@ def render(rng: np.random.Generator, *, size: int = 128, kind: str | None = None
     order = [i for i in range(nfaces) if i != face]
     rng.shuffle(order)
     labels = {top: face}
+    top_at, angle = (float("nan"), float("nan")), float("nan")
     others = iter(order * 3)
     light = np.array([rng.uniform(-0.6, 0.6), rng.uniform(-0.6, 0.6), 1.0])
     light /= np.linalg.norm(light)
@@ -271,6 +277,12 @@ def render(rng: np.random.Generator, *, size: int = 128, kind: str | None = None
                       / np.linalg.norm(p3[(k + 1) % len(p3)] - p3[k]) for k in range(len(p3)))
             rel = {"d4": 1.3, "d6": 1.2, "d8": 1.15, "d10": 1.25, "d100": 1.4, "d12": 1.2, "d20": 1.3}[kind]
             stamps = [(c3, u, inr * rel * rng.uniform(0.85, 1.1), labels[fi])]
+            if fi == top:
+                at, tip = project(np.stack([c3, c3 + 0.1 * u]))
+                top_at = (float(at[0]), float(at[1]))
+                # the numeral's up in the image (y down) at math angle t; turning by 90 - t makes it upright
+                angle = float(np.degrees(np.arctan2(at[1] - tip[1], tip[0] - at[0])))
+                angle = (90.0 - angle) % 360.0
         fmask = np.zeros((size, size), np.uint8)
         cv2.fillPoly(fmask, ipoly, 255, cv2.LINE_8, 4)
         for centre, u, side, idx in stamps:
@@ -323,7 +335,7 @@ def render(rng: np.random.Generator, *, size: int = 128, kind: str | None = None
     ys, xs = np.nonzero(die_mask > 127)
     bbox = (int(xs.min()), int(ys.min()), int(xs.max() - xs.min() + 1), int(ys.max() - ys.min() + 1))
     label_kind = "d4" if kind == "d4t" else kind
-    return Render(out, bbox, label_kind, face_value(label_kind, face))
+    return Render(out, bbox, label_kind, face_value(label_kind, face), top_at, angle)
 
 
 def _tetra_vertex_value(vertex: int, resting: int, value: int, labels: dict[int, int]) -> int:
