@@ -197,9 +197,9 @@ def read_table(frame: np.ndarray, *, calibration: Calibration | None = None, zon
         view = frame[:, x0:x1]
         ref_view = None if reference is None else reference[:, x0:x1]
         found_dice, found_tokens = _read_view(view, calibration, ref_view)
-        for (bx, by, bw, bh), sides, value, conf in found_dice:
+        for (bx, by, bw, bh), sides, value, conf, percentile in found_dice:
             box = (bx + x0, by, bw, bh)
-            dice.append(Die(box, sides, value, conf, zone(box)))
+            dice.append(Die(box, sides, value, conf, zone(box), percentile))
         for (bx, by, bw, bh), face, conf in found_tokens:
             box = (bx + x0, by, bw, bh)
             tokens.append(Token(box, face, conf, zone(box)))
@@ -208,15 +208,15 @@ def read_table(frame: np.ndarray, *, calibration: Calibration | None = None, zon
     return TableReading(w, h, tuple(dice), tuple(tokens))
 
 
-#: what ``_read_view`` finds: (box, sides, value, confidence) and (box, face, confidence)
-_FoundDie = tuple[BBox, int | None, int | None, float]
+#: what ``_read_view`` finds: (box, sides, value, confidence, percentile) and (box, face, confidence)
+_FoundDie = tuple[BBox, int | None, int | None, float, bool]
 _FoundToken = tuple[BBox, str | None, float]
 
 
 def _read_view(frame: np.ndarray, calibration: Calibration | None, reference: np.ndarray | None
                ) -> tuple[list[_FoundDie], list[_FoundToken]]:
-    """``read_table`` on one view: dice as (box, sides, value, confidence) and tokens as (box, face,
-    confidence), boxes in the view's pixels."""
+    """``read_table`` on one view: dice as (box, sides, value, confidence, percentile) and tokens as
+    (box, face, confidence), boxes in the view's pixels."""
     h, w = frame.shape[:2]
     work, scale = working_image(frame)
     ref_work = None if reference is None else working_image(reference)[0]
@@ -260,7 +260,7 @@ def _read_view(frame: np.ndarray, calibration: Calibration | None, reference: np
             label, taught = calibration.classify(frame[y0 : y0 + ch, x0 : x0 + cw], kind="face")
             if label is not None and taught >= 0.75:
                 value, conf, box = int(label), taught, (x0, y0, cw, ch)
-        dice.append((box, 6, value, conf))
+        dice.append((box, 6, value, conf, False))
 
     # objects without a read face: unknown dice (Vision II reads them when installed) or tokens
     tokens: list[_FoundToken] = []
@@ -285,7 +285,7 @@ def _read_view(frame: np.ndarray, calibration: Calibration | None, reference: np
             close = _read_closer(frame, b.box, scale)
             if close is not None:
                 box = to_frame(close.box)
-                dice.append((box, 6, close.value, close.confidence * 0.95))
+                dice.append((box, 6, close.value, close.confidence * 0.95, False))
                 continue
         if b.circularity < TOKEN_ROUNDNESS and not min_side <= max(b.box[2:]) <= max_side:
             continue
@@ -301,17 +301,17 @@ def _read_view(frame: np.ndarray, calibration: Calibration | None, reference: np
         if calibration is not None and calibration.has("face"):
             label, conf = calibration.classify(crop, kind="face")
             if label is not None and label.isdigit():
-                dice.append((box, None, int(label), conf))
+                dice.append((box, None, int(label), conf, False))
                 continue
         if b.circularity >= TOKEN_ROUNDNESS:
             tokens.append((box, None, 0.2))
             continue
-        sides, value, conf = None, None, 0.1
+        sides, value, conf, percentile = None, None, 0.1, False
         if poly is not None:
             got = poly(crop)
-            sides, value = got.sides, got.value
+            sides, value, percentile = got.sides, got.value, bool(got.percentile)
             conf = min(float(got.sides_confidence), float(got.value_confidence)) if value is not None else 0.1
-        dice.append((box, sides, value, conf))
+        dice.append((box, sides, value, conf, percentile))
     return dice, tokens
 
 
