@@ -104,10 +104,12 @@ def foreground(work: np.ndarray, reference: np.ndarray | None = None) -> np.ndar
 
 
 def find_bodies(mask: np.ndarray, *, min_side: float, max_side: float) -> list[Body]:
-    """Compact, die- or token-sized blobs of a foreground mask, away from the frame border."""
+    """Compact, die- or token-sized blobs of a foreground mask, away from the frame border. Blobs lying
+    in a hole of another blob count too: a tray's rim, a shadow or a cloth's pattern that closes a ring
+    around the dice is no reason to lose them."""
     h, w = mask.shape
     out = []
-    for c in _cv.find_contours(mask):
+    for c in _cv.component_outlines(mask):
         x, y, bw, bh = cv2.boundingRect(c)
         if x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1:
             continue
