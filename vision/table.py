@@ -16,7 +16,17 @@ import numpy as np
 
 from vision import _cv
 from vision.errors import InvalidVisionInput
-from vision.pips import Face, chroma, find_pips, group_faces, missing_corners, pip_shape, view_side
+from vision.pips import (
+    UNEXPLAINED_CONFIDENCE,
+    Face,
+    _capped,
+    chroma,
+    find_pips,
+    group_faces,
+    missing_corners,
+    pip_shape,
+    view_side,
+)
 from vision.reading import BBox, Die, TableReading, Token
 from vision.zones import Zones
 
@@ -34,6 +44,16 @@ BORDER_PIPS = 2.0
 MAX_PIXELS = 50_000_000
 #: area / enclosing-circle area above which an object is a round token, not a die (square: 0.64)
 TOKEN_ROUNDNESS = 0.87
+#: a d6's pip layout fills its top face: a face whose box is under this share of the short side of the
+#: object it lies on, with pips under ``NUMERAL_MARK`` of it, is marks of a numeral die (a 6's dot, a
+#: digit's hole), not a d6's face (matteop65 d6s: face 0.41+, pips 0.05+ of the die, 1st percentiles)
+FACE_FILL = 0.4
+NUMERAL_MARK = 0.045
+#: the polyhedral reader's type confidence from which a die whose marks looked like pips is its reading
+POLY_SIDES_SURE = 0.5
+#: an object with no pips is no die when its long side is under this share of the frame's largest
+#: object (the dice of one table are of a size; a speck on a tray's wall is not a die)
+DIE_SIZE_SHARE = 0.4
 
 
 def check_frame(frame: Any, name: str = "frame") -> np.ndarray:
@@ -251,6 +271,8 @@ def _read_view(frame: np.ndarray, calibration: Calibration | None, reference: np
 
     faces = [f for f in faces if not any(inside(f, b) and max(b.box[2:]) > 1.25 * f.box[2]
                                          for b in tokens_first)]
+    poly = _poly_reader()
+    faces = _numeral_marks_dropped(faces, bodies, frame, scale, poly)
     dice: list[_FoundDie] = []
     for f in faces:
         box = to_frame(f.box)
@@ -270,8 +292,10 @@ def _read_view(frame: np.ndarray, calibration: Calibration | None, reference: np
         fside = float(np.median([f.box[2] for f in faces]))
         min_side, max_side = 0.6 * fside, 2.6 * fside
     else:
-        min_side, max_side = side / 80, side / 5
-    poly = _poly_reader()
+        # no die read yet: the largest object gives the dice's size (specks on a tray's wall are not dice)
+        sizes = [max(b.box[2:]) for b in bodies if max(b.box[2:]) >= side / 40]
+        min_side = max(side / 80, DIE_SIZE_SHARE * max(sizes, default=0))
+        max_side = side / 5
     for b in bodies:
         if any(inside(f, b) for f in faces):
             continue
@@ -305,16 +329,64 @@ def _read_view(frame: np.ndarray, calibration: Calibration | None, reference: np
             if label is not None and label.isdigit():
                 dice.append((box, None, int(label), conf, False))
                 continue
-        if b.circularity >= TOKEN_ROUNDNESS:
+        got = poly(crop) if poly is not None else None
+        if b.circularity >= TOKEN_ROUNDNESS and not _carries_numeral(crop, got):
             tokens.append((box, None, 0.2))
             continue
         sides, value, conf, percentile = None, None, 0.1, False
-        if poly is not None:
-            got = poly(crop)
+        if got is not None:
             sides, value, percentile = got.sides, got.value, bool(got.percentile)
             conf = min(float(got.sides_confidence), float(got.value_confidence)) if value is not None else 0.1
         dice.append((box, sides, value, conf, percentile))
     return dice, tokens
+
+
+def _carries_numeral(crop: np.ndarray, got: Any) -> bool:
+    """Whether a round object is a round die (a d12, a d20), not a printed token: the numeral reader
+    alone reads at its centre, at 0.8 or more, the value the polyhedral reader settles on, for a die
+    type it is sure of (a token's print may look like a "0" or a "4", but not like the value of a die
+    type both readers agree on)."""
+    if got is None or got.sides_confidence < 0.8:
+        return False
+    from vision.poly.numeral import read_numeral  # only with Vision II installed (got is not None)
+    numeral = read_numeral(crop)
+    texts = {str(got.value)}
+    if got.value == 10:
+        texts.add("0")      # a d10's "0" face; the "1" of a 10 may be left out of the glyph
+    if got.percentile and got.value == 0:
+        texts.add("00")
+    return numeral.score >= 0.8 and numeral.text in texts
+
+
+def _numeral_marks_dropped(faces: list[Face], bodies: list[Body], frame: np.ndarray, scale: float,
+                           poly: Any) -> list[Face]:
+    """Drop the "faces" that are marks of a numeral die: a d6's pips fill its top face, while a 6's
+    dot, the hole of a 6, 8 or 9, or the round parts of a digit are small next to the die they are
+    printed on. A face whose box is under ``FACE_FILL`` of the short side of the object it lies on,
+    with pips under ``NUMERAL_MARK`` of it, is doubted: the object goes to the polyhedral reader, and
+    when that reads another type than a d6 (type confidence ``POLY_SIDES_SURE`` or more) all the
+    object's faces are dropped (it is then read as a polyhedral die); else they are kept, at most
+    ``UNEXPLAINED_CONFIDENCE`` sure (never a confident wrong d6)."""
+    out = list(faces)
+    for b in bodies:
+        bx, by, bw, bh = b.box
+        mine = [f for f in out if bx <= f.centre[0] <= bx + bw and by <= f.centre[1] <= by + bh]
+        short = min(bw, bh)
+        doubted = [f for f in mine if f.box[2] < FACE_FILL * short
+                   and _median([p.r for p in f.pips]) < NUMERAL_MARK * short]
+        if not doubted:
+            continue
+        polyhedral = False
+        if poly is not None:
+            x0, y0 = max(0, round(bx / scale)), max(0, round(by / scale))
+            crop = frame[y0 : round((by + bh) / scale), x0 : round((bx + bw) / scale)]
+            got = poly(crop) if crop.shape[0] >= 8 and crop.shape[1] >= 8 else None
+            polyhedral = got is not None and got.sides != 6 and got.sides_confidence >= POLY_SIDES_SURE
+        if polyhedral:
+            out = [f for f in out if f not in mine]
+        else:
+            out = [_capped(f, UNEXPLAINED_CONFIDENCE) if f in doubted else f for f in out]
+    return out
 
 
 #: a lone pip smaller than this share of the frame's pips (those of its faces of 2+ pips) is no die's 1
