@@ -54,6 +54,8 @@ POLY_SIDES_SURE = 0.5
 #: an object with no pips is no die when its long side is under this share of the frame's largest
 #: object (the dice of one table are of a size; a speck on a tray's wall is not a die)
 DIE_SIZE_SHARE = 0.4
+#: a die read with this confidence is surely a die: the frame's other dice are of its size
+SURE_DIE = 0.8
 
 
 def check_frame(frame: Any, name: str = "frame") -> np.ndarray:
@@ -246,7 +248,8 @@ def _read_view(frame: np.ndarray, calibration: Calibration | None, reference: np
     faces = [f for f in group_faces(find_pips(work, gray), work) if f.value is not None]
     tray = np.median(work.reshape(-1, 3)[::7], axis=0)
     faces = [f for f in faces if not _lone_light_pip_is_a_die(frame, work, f, scale)
-             and not _light_symbol_off_tray(work, f, tray)]
+             and not _light_symbol_off_tray(work, f, tray)
+             and not (scale <= 1.0 and _light_specks_on_tray(f, tray))]
     faces = _side_faces_dropped(_drop_overlaps(_tiny_ones_dropped(faces)), gray)
     if scale <= 1.0:
         # (an enlarged crop is one object cut out of a photo: its border is not the picture's)
@@ -338,7 +341,18 @@ def _read_view(frame: np.ndarray, calibration: Calibration | None, reference: np
             sides, value, percentile = got.sides, got.value, bool(got.percentile)
             conf = min(float(got.sides_confidence), float(got.value_confidence)) if value is not None else 0.1
         dice.append((box, sides, value, conf, percentile))
-    return dice, tokens
+    return _small_dice_dropped(dice), tokens
+
+
+def _small_dice_dropped(dice: list[_FoundDie]) -> list[_FoundDie]:
+    """The dice of one table are of a size: a die far smaller (long side under ``DIE_SIZE_SHARE``) than
+    the largest die read surely (confidence ``SURE_DIE`` or more) is marks on a tray's rim or specks
+    that looked like pips, not a die."""
+    sure = [max(box[2:]) for box, sides, _, conf, _ in dice if sides is not None and conf >= SURE_DIE]
+    if not sure:
+        return dice
+    least = DIE_SIZE_SHARE * max(sure)
+    return [d for d in dice if max(d[0][2:]) >= least]
 
 
 def _carries_numeral(crop: np.ndarray, got: Any) -> bool:
@@ -461,6 +475,21 @@ def _light_symbol_off_tray(work: np.ndarray, face: Face, tray: np.ndarray) -> bo
         return False
     x, y, w, h = face.box
     return not _on_tray(work, (int(x), int(y), int(w), int(h)), tray)
+
+
+#: a face's colour within this many grey levels (any channel) of the tray's is the tray itself
+TRAY_COLOUR = 30
+
+
+def _light_specks_on_tray(face: Face, tray: np.ndarray) -> bool:
+    """One to three light marks whose face has the tray's own colour (the frame's median): specks and
+    scratches of the tray, or its rim, not a die, whose face differs from the tray (else it would not be
+    found either). A 4, 5 or 6's layout is evidence enough. Not for enlarged crops, where the die fills
+    the picture and so gives its median."""
+    if face.pips[0].dark or len(face.pips) > 3:
+        return False
+    ring = np.mean([p.ring for p in face.pips], axis=0)
+    return bool(np.abs(ring - tray).max() <= TRAY_COLOUR)
 
 
 def _on_tray(work: np.ndarray, box: tuple[int, int, int, int], tray: np.ndarray) -> bool:
