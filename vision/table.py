@@ -338,7 +338,7 @@ def _read_view(frame: np.ndarray, calibration: Calibration | None, reference: np
             continue
         sides, value, conf, percentile = None, None, 0.1, False
         if got is not None:
-            sides, value, percentile = got.sides, got.value, bool(got.percentile)
+            sides, value, percentile = got.sides, got.value, bool(getattr(got, "percentile", False))
             conf = min(float(got.sides_confidence), float(got.value_confidence)) if value is not None else 0.1
         dice.append((box, sides, value, conf, percentile))
     return _small_dice_dropped(dice), tokens
@@ -367,7 +367,7 @@ def _carries_numeral(crop: np.ndarray, got: Any) -> bool:
     texts = {str(got.value)}
     if got.value == 10:
         texts.add("0")      # a d10's "0" face; the "1" of a 10 may be left out of the glyph
-    if got.percentile and got.value == 0:
+    if getattr(got, "percentile", False) and got.value == 0:
         texts.add("00")
     return numeral.score >= 0.8 and numeral.text in texts
 
