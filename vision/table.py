@@ -362,8 +362,8 @@ def _carries_numeral(crop: np.ndarray, got: Any) -> bool:
     type both readers agree on)."""
     if got is None or got.sides_confidence < 0.8:
         return False
-    from vision.poly.numeral import read_numeral  # only with Vision II installed (got is not None)
-    numeral = read_numeral(crop)
+    # Vision II is optional: imported by name, like ``_poly_reader`` (got is not None: it is installed)
+    numeral = importlib.import_module("vision.poly.numeral").read_numeral(crop)
     texts = {str(got.value)}
     if got.value == 10:
         texts.add("0")      # a d10's "0" face; the "1" of a 10 may be left out of the glyph
