@@ -16,7 +16,11 @@ pairs first, one to one. Every unmatched detection is a phantom (also a die we r
 sure" = a wrong value read with confidence >= ``SURE`` (0.8), which the players would not be asked about.
 The chase set is single-die crops (the whole crop is the die): found = at least one die, read right =
 the most confident die has the label's value; extra dice are phantoms.
-The burks set is one polyhedral die per photo (Vision II reads the numerals): only found / phantom.
+The burks set is one polyhedral die per photo (Vision II reads the numerals, through ``read_table``):
+the most confident die is compared with the label: type right = same sides, value right = same sides
+and value (a d10's "0" face is 10; a percentile d10, file D100_*, reports sides 10, ``percentile`` and
+0 .. 90); the other dice are phantoms; the empty-tray photo's dice are phantoms. Per type: dice, type
+right, value right.
 
 12 MP timing: no 12-megapixel photo in the sets, so a matteop65 frame is upscaled to 4000x3000 and
 timed (this measures the resize to the working size plus the same reading).
@@ -119,12 +123,13 @@ def evaluate(name: str, photos: list[LabelledPhoto]) -> dict[str, Any]:
                 crops.append((photo, "missed", whole, None))
             continue
         if name == "burks":
-            if photo.dice:
-                stats["found"] += min(1, len(dice))
-                stats["missed"] += 0 if dice else 1
-                stats["phantom"] += max(0, len(dice) - 1)
-            else:
+            stats["tokens"] = stats.get("tokens", 0) + len(reading.tokens)
+            if not photo.dice:
                 stats["phantom"] += len(dice)
+                for d in dice:
+                    failures.append(f"{photo.path.name}: phantom {_die_text(d)} at {d.bbox} (empty tray)")
+                continue
+            _score_burks(photo, dice, stats, confusion, failures)
             continue
         labels = [d.bbox for d in photo.dice if d.bbox is not None]
         pairs = match(labels, dice)
@@ -166,6 +171,58 @@ def evaluate(name: str, photos: list[LabelledPhoto]) -> dict[str, Any]:
             "cpu_ms_median": round(statistics.median(cpu), 2) if cpu else None,
             "cpu_ms_p95": round(percentile(cpu, 95), 2),
             "confusion": confusion, "failures": failures, "crops": crops}
+
+
+def burks_truth(photo: LabelledPhoto) -> tuple[str, int, int]:
+    """(kind, sides, value) of a burks photo's one die, in ``read_table``'s terms: ``kind`` is d4 .. d20
+    or d100 (the percentile d10, from the file name), a d10's "0" face is 10, a percentile die's
+    "00" .. "90" are 0 .. 90."""
+    label = photo.dice[0]
+    kind = photo.path.name.split("_")[0].lower()
+    sides = label.sides or 0
+    value = label.value
+    if sides == 10 and kind != "d100" and value == 0:
+        value = 10
+    return kind, sides, value
+
+
+def _die_text(d: Die) -> str:
+    if d.sides is None:
+        return "unknown die"
+    return f"d{d.sides}{'%' if d.percentile else ''}={d.value} ({d.confidence:.2f})"
+
+
+def _score_burks(photo: LabelledPhoto, dice: list[Die], stats: dict[str, Any],
+                 confusion: dict[str, dict[str, int]], failures: list[str]) -> None:
+    """One polyhedral die per photo: the most confident die read is compared with the label (type =
+    sides; value = sides, value and, for 10 sides, percentile or not); the other dice are phantoms."""
+    kind, sides, value = burks_truth(photo)
+    per = stats.setdefault("per_type", {}).setdefault(kind, [0, 0, 0])   # dice, type right, value right
+    per[0] += 1
+    if not dice:
+        stats["missed"] += 1
+        failures.append(f"{photo.path.name}: {kind}={value} missed")
+        confusion.setdefault(kind, {}).setdefault("missed", 0)
+        confusion[kind]["missed"] += 1
+        return
+    best = max(dice, key=lambda d: d.confidence)
+    stats["found"] += 1
+    stats["phantom"] += len(dice) - 1
+    type_ok = best.sides == sides
+    value_ok = type_ok and best.value == value and (sides != 10 or best.percentile == (kind == "d100"))
+    stats["type_right"] = stats.get("type_right", 0) + type_ok
+    per[1] += type_ok
+    per[2] += value_ok
+    got = "-" if best.sides is None else f"d{best.sides}{'%' if best.percentile else ''}"
+    confusion.setdefault(kind, {}).setdefault(got, 0)
+    confusion[kind][got] += 1
+    stats["right" if value_ok else "wrong"] += 1
+    if not value_ok:
+        stats["wrong_sure"] += best.confidence >= SURE
+        failures.append(f"{photo.path.name}: {kind}={value} read {_die_text(best)} at {best.bbox}")
+    for d in dice:
+        if d is not best:
+            failures.append(f"{photo.path.name}: phantom {_die_text(d)} at {d.bbox}")
 
 
 def _box(b: Any) -> Any:
@@ -213,6 +270,13 @@ def print_report(r: dict[str, Any], split: str, show_failures: int) -> None:
           f"({r['wrong_sure']} of them with confidence >= {SURE})")
     print(f"   ms per frame: median {r['ms_median']}, p95 {r['ms_p95']} (wall clock); "
           f"CPU median {r['cpu_ms_median']}, p95 {r['cpu_ms_p95']}")
+    if "per_type" in r:
+        typed = r.get("type_right", 0)
+        print(f"   types right {typed} ({round(100 * typed / max(1, r['labelled']), 2)}% of labelled); "
+              f"tokens reported {r.get('tokens', 0)}")
+        print("   per type (dice, type right, value right): " + ", ".join(
+            f"{k} {n}/{t}/{v} ({round(100 * v / max(1, n))}%)"
+            for k, (n, t, v) in sorted(r["per_type"].items(), key=lambda kv: (len(kv[0]), kv[0]))))
     if r["confusion"]:
         cols = sorted({c for row in r["confusion"].values() for c in row}, key=lambda c: (len(c), c))
         print("   confusion (rows: label, columns: read; '-' = read as unknown)")

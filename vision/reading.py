@@ -11,17 +11,24 @@ TokenFace = Literal["alive", "dead"]
 
 @dataclass(frozen=True, slots=True)
 class Die:
-    """One die: its box, sides (6 for a pip d6, ``None`` if unknown), value (``None`` if unread)."""
+    """One die: its box, sides (6 for a pip d6, ``None`` if unknown), value (``None`` if unread).
+
+    ``percentile`` marks a percentile d10 (sides 10, value 0, 10, .., 90; its "00" face is 0); a plain
+    d10's "0" face is value 10. JSON carries ``"percentile": true`` only for such a die."""
 
     bbox: BBox
     sides: int | None
     value: int | None
     confidence: float
     zone: str
+    percentile: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return {"bbox": list(self.bbox), "sides": self.sides, "value": self.value,
-                "confidence": round(float(self.confidence), 3), "zone": self.zone}
+        out = {"bbox": list(self.bbox), "sides": self.sides, "value": self.value,
+               "confidence": round(float(self.confidence), 3), "zone": self.zone}
+        if self.percentile:
+            out["percentile"] = True
+        return out
 
 
 @dataclass(frozen=True, slots=True)

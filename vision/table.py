@@ -16,7 +16,17 @@ import numpy as np
 
 from vision import _cv
 from vision.errors import InvalidVisionInput
-from vision.pips import Face, chroma, find_pips, group_faces, missing_corners, pip_shape, view_side
+from vision.pips import (
+    UNEXPLAINED_CONFIDENCE,
+    Face,
+    _capped,
+    chroma,
+    find_pips,
+    group_faces,
+    missing_corners,
+    pip_shape,
+    view_side,
+)
 from vision.reading import BBox, Die, TableReading, Token
 from vision.zones import Zones
 
@@ -34,6 +44,18 @@ BORDER_PIPS = 2.0
 MAX_PIXELS = 50_000_000
 #: area / enclosing-circle area above which an object is a round token, not a die (square: 0.64)
 TOKEN_ROUNDNESS = 0.87
+#: a d6's pip layout fills its top face: a face whose box is under this share of the short side of the
+#: object it lies on, with pips under ``NUMERAL_MARK`` of it, is marks of a numeral die (a 6's dot, a
+#: digit's hole), not a d6's face (matteop65 d6s: face 0.41+, pips 0.05+ of the die, 1st percentiles)
+FACE_FILL = 0.4
+NUMERAL_MARK = 0.045
+#: the polyhedral reader's type confidence from which a die whose marks looked like pips is its reading
+POLY_SIDES_SURE = 0.5
+#: an object with no pips is no die when its long side is under this share of the frame's largest
+#: object (the dice of one table are of a size; a speck on a tray's wall is not a die)
+DIE_SIZE_SHARE = 0.4
+#: a die read with this confidence is surely a die: the frame's other dice are of its size
+SURE_DIE = 0.8
 
 
 def check_frame(frame: Any, name: str = "frame") -> np.ndarray:
@@ -104,10 +126,12 @@ def foreground(work: np.ndarray, reference: np.ndarray | None = None) -> np.ndar
 
 
 def find_bodies(mask: np.ndarray, *, min_side: float, max_side: float) -> list[Body]:
-    """Compact, die- or token-sized blobs of a foreground mask, away from the frame border."""
+    """Compact, die- or token-sized blobs of a foreground mask, away from the frame border. Blobs lying
+    in a hole of another blob count too: a tray's rim, a shadow or a cloth's pattern that closes a ring
+    around the dice is no reason to lose them."""
     h, w = mask.shape
     out = []
-    for c in _cv.find_contours(mask):
+    for c in _cv.component_outlines(mask):
         x, y, bw, bh = cv2.boundingRect(c)
         if x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1:
             continue
@@ -197,9 +221,9 @@ def read_table(frame: np.ndarray, *, calibration: Calibration | None = None, zon
         view = frame[:, x0:x1]
         ref_view = None if reference is None else reference[:, x0:x1]
         found_dice, found_tokens = _read_view(view, calibration, ref_view)
-        for (bx, by, bw, bh), sides, value, conf in found_dice:
+        for (bx, by, bw, bh), sides, value, conf, percentile in found_dice:
             box = (bx + x0, by, bw, bh)
-            dice.append(Die(box, sides, value, conf, zone(box)))
+            dice.append(Die(box, sides, value, conf, zone(box), percentile))
         for (bx, by, bw, bh), face, conf in found_tokens:
             box = (bx + x0, by, bw, bh)
             tokens.append(Token(box, face, conf, zone(box)))
@@ -208,15 +232,15 @@ def read_table(frame: np.ndarray, *, calibration: Calibration | None = None, zon
     return TableReading(w, h, tuple(dice), tuple(tokens))
 
 
-#: what ``_read_view`` finds: (box, sides, value, confidence) and (box, face, confidence)
-_FoundDie = tuple[BBox, int | None, int | None, float]
+#: what ``_read_view`` finds: (box, sides, value, confidence, percentile) and (box, face, confidence)
+_FoundDie = tuple[BBox, int | None, int | None, float, bool]
 _FoundToken = tuple[BBox, str | None, float]
 
 
 def _read_view(frame: np.ndarray, calibration: Calibration | None, reference: np.ndarray | None
                ) -> tuple[list[_FoundDie], list[_FoundToken]]:
-    """``read_table`` on one view: dice as (box, sides, value, confidence) and tokens as (box, face,
-    confidence), boxes in the view's pixels."""
+    """``read_table`` on one view: dice as (box, sides, value, confidence, percentile) and tokens as
+    (box, face, confidence), boxes in the view's pixels."""
     h, w = frame.shape[:2]
     work, scale = working_image(frame)
     ref_work = None if reference is None else working_image(reference)[0]
@@ -224,7 +248,8 @@ def _read_view(frame: np.ndarray, calibration: Calibration | None, reference: np
     faces = [f for f in group_faces(find_pips(work, gray), work) if f.value is not None]
     tray = np.median(work.reshape(-1, 3)[::7], axis=0)
     faces = [f for f in faces if not _lone_light_pip_is_a_die(frame, work, f, scale)
-             and not _light_symbol_off_tray(work, f, tray)]
+             and not _light_symbol_off_tray(work, f, tray)
+             and not (scale <= 1.0 and _light_specks_on_tray(f, tray))]
     faces = _side_faces_dropped(_drop_overlaps(_tiny_ones_dropped(faces)), gray)
     if scale <= 1.0:
         # (an enlarged crop is one object cut out of a photo: its border is not the picture's)
@@ -249,6 +274,8 @@ def _read_view(frame: np.ndarray, calibration: Calibration | None, reference: np
 
     faces = [f for f in faces if not any(inside(f, b) and max(b.box[2:]) > 1.25 * f.box[2]
                                          for b in tokens_first)]
+    poly = _poly_reader()
+    faces = _numeral_marks_dropped(faces, bodies, frame, scale, poly)
     dice: list[_FoundDie] = []
     for f in faces:
         box = to_frame(f.box)
@@ -260,7 +287,7 @@ def _read_view(frame: np.ndarray, calibration: Calibration | None, reference: np
             label, taught = calibration.classify(frame[y0 : y0 + ch, x0 : x0 + cw], kind="face")
             if label is not None and taught >= 0.75:
                 value, conf, box = int(label), taught, (x0, y0, cw, ch)
-        dice.append((box, 6, value, conf))
+        dice.append((box, 6, value, conf, False))
 
     # objects without a read face: unknown dice (Vision II reads them when installed) or tokens
     tokens: list[_FoundToken] = []
@@ -268,8 +295,10 @@ def _read_view(frame: np.ndarray, calibration: Calibration | None, reference: np
         fside = float(np.median([f.box[2] for f in faces]))
         min_side, max_side = 0.6 * fside, 2.6 * fside
     else:
-        min_side, max_side = side / 80, side / 5
-    poly = _poly_reader()
+        # no die read yet: the largest object gives the dice's size (specks on a tray's wall are not dice)
+        sizes = [max(b.box[2:]) for b in bodies if max(b.box[2:]) >= side / 40]
+        min_side = max(side / 80, DIE_SIZE_SHARE * max(sizes, default=0))
+        max_side = side / 5
     for b in bodies:
         if any(inside(f, b) for f in faces):
             continue
@@ -285,7 +314,7 @@ def _read_view(frame: np.ndarray, calibration: Calibration | None, reference: np
             close = _read_closer(frame, b.box, scale)
             if close is not None:
                 box = to_frame(close.box)
-                dice.append((box, 6, close.value, close.confidence * 0.95))
+                dice.append((box, 6, close.value, close.confidence * 0.95, False))
                 continue
         if b.circularity < TOKEN_ROUNDNESS and not min_side <= max(b.box[2:]) <= max_side:
             continue
@@ -301,18 +330,77 @@ def _read_view(frame: np.ndarray, calibration: Calibration | None, reference: np
         if calibration is not None and calibration.has("face"):
             label, conf = calibration.classify(crop, kind="face")
             if label is not None and label.isdigit():
-                dice.append((box, None, int(label), conf))
+                dice.append((box, None, int(label), conf, False))
                 continue
-        if b.circularity >= TOKEN_ROUNDNESS:
+        got = poly(crop) if poly is not None else None
+        if b.circularity >= TOKEN_ROUNDNESS and not _carries_numeral(crop, got):
             tokens.append((box, None, 0.2))
             continue
-        sides, value, conf = None, None, 0.1
-        if poly is not None:
-            got = poly(crop)
-            sides, value = got.sides, got.value
+        sides, value, conf, percentile = None, None, 0.1, False
+        if got is not None:
+            sides, value, percentile = got.sides, got.value, bool(getattr(got, "percentile", False))
             conf = min(float(got.sides_confidence), float(got.value_confidence)) if value is not None else 0.1
-        dice.append((box, sides, value, conf))
-    return dice, tokens
+        dice.append((box, sides, value, conf, percentile))
+    return _small_dice_dropped(dice), tokens
+
+
+def _small_dice_dropped(dice: list[_FoundDie]) -> list[_FoundDie]:
+    """The dice of one table are of a size: a die far smaller (long side under ``DIE_SIZE_SHARE``) than
+    the largest die read surely (confidence ``SURE_DIE`` or more) is marks on a tray's rim or specks
+    that looked like pips, not a die."""
+    sure = [max(box[2:]) for box, sides, _, conf, _ in dice if sides is not None and conf >= SURE_DIE]
+    if not sure:
+        return dice
+    least = DIE_SIZE_SHARE * max(sure)
+    return [d for d in dice if max(d[0][2:]) >= least]
+
+
+def _carries_numeral(crop: np.ndarray, got: Any) -> bool:
+    """Whether a round object is a round die (a d12, a d20), not a printed token: the numeral reader
+    alone reads at its centre, at 0.8 or more, the value the polyhedral reader settles on, for a die
+    type it is sure of (a token's print may look like a "0" or a "4", but not like the value of a die
+    type both readers agree on)."""
+    if got is None or got.sides_confidence < 0.8:
+        return False
+    # Vision II is optional: imported by name, like ``_poly_reader`` (got is not None: it is installed)
+    numeral = importlib.import_module("vision.poly.numeral").read_numeral(crop)
+    texts = {str(got.value)}
+    if got.value == 10:
+        texts.add("0")      # a d10's "0" face; the "1" of a 10 may be left out of the glyph
+    if getattr(got, "percentile", False) and got.value == 0:
+        texts.add("00")
+    return numeral.score >= 0.8 and numeral.text in texts
+
+
+def _numeral_marks_dropped(faces: list[Face], bodies: list[Body], frame: np.ndarray, scale: float,
+                           poly: Any) -> list[Face]:
+    """Drop the "faces" that are marks of a numeral die: a d6's pips fill its top face, while a 6's
+    dot, the hole of a 6, 8 or 9, or the round parts of a digit are small next to the die they are
+    printed on. A face whose box is under ``FACE_FILL`` of the short side of the object it lies on,
+    with pips under ``NUMERAL_MARK`` of it, is doubted: the object goes to the polyhedral reader, and
+    when that reads another type than a d6 (type confidence ``POLY_SIDES_SURE`` or more) all the
+    object's faces are dropped (it is then read as a polyhedral die); else they are kept, at most
+    ``UNEXPLAINED_CONFIDENCE`` sure (never a confident wrong d6)."""
+    out = list(faces)
+    for b in bodies:
+        bx, by, bw, bh = b.box
+        mine = [f for f in out if bx <= f.centre[0] <= bx + bw and by <= f.centre[1] <= by + bh]
+        short = min(bw, bh)
+        doubted = [f for f in mine if f.box[2] < FACE_FILL * short
+                   and _median([p.r for p in f.pips]) < NUMERAL_MARK * short]
+        if not doubted:
+            continue
+        polyhedral = False
+        if poly is not None:
+            x0, y0 = max(0, round(bx / scale)), max(0, round(by / scale))
+            crop = frame[y0 : round((by + bh) / scale), x0 : round((bx + bw) / scale)]
+            got = poly(crop) if crop.shape[0] >= 8 and crop.shape[1] >= 8 else None
+            polyhedral = got is not None and got.sides != 6 and got.sides_confidence >= POLY_SIDES_SURE
+        if polyhedral:
+            out = [f for f in out if f not in mine]
+        else:
+            out = [_capped(f, UNEXPLAINED_CONFIDENCE) if f in doubted else f for f in out]
+    return out
 
 
 #: a lone pip smaller than this share of the frame's pips (those of its faces of 2+ pips) is no die's 1
@@ -387,6 +475,21 @@ def _light_symbol_off_tray(work: np.ndarray, face: Face, tray: np.ndarray) -> bo
         return False
     x, y, w, h = face.box
     return not _on_tray(work, (int(x), int(y), int(w), int(h)), tray)
+
+
+#: a face's colour within this many grey levels (any channel) of the tray's is the tray itself
+TRAY_COLOUR = 30
+
+
+def _light_specks_on_tray(face: Face, tray: np.ndarray) -> bool:
+    """One to three light marks whose face has the tray's own colour (the frame's median): specks and
+    scratches of the tray, or its rim, not a die, whose face differs from the tray (else it would not be
+    found either). A 4, 5 or 6's layout is evidence enough. Not for enlarged crops, where the die fills
+    the picture and so gives its median."""
+    if face.pips[0].dark or len(face.pips) > 3:
+        return False
+    ring = np.mean([p.ring for p in face.pips], axis=0)
+    return bool(np.abs(ring - tray).max() <= TRAY_COLOUR)
 
 
 def _on_tray(work: np.ndarray, box: tuple[int, int, int, int], tray: np.ndarray) -> bool:
