@@ -40,3 +40,15 @@ def playing(first: int = 0, time_limit: int | None = 3600) -> Game:
 @pytest.fixture
 def game() -> Game:
     return playing()
+
+
+def run(game: Game, *events: object) -> Game:
+    """The game after the events, in order."""
+    for event in events:
+        game = apply(game, event)  # type: ignore[arg-type]
+    return game
+
+
+def kinds(game: Game) -> list[tuple[str, int, int | None]]:
+    """(kind, band, model) of each pending test."""
+    return [(p.kind, p.band, p.model) for p in game.pending]

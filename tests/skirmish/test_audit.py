@@ -13,17 +13,7 @@ from companion.skirmish.core import (
     Roll,
     apply,
 )
-from tests.skirmish.conftest import orcs, playing
-
-
-def run(game, *events):
-    for event in events:
-        game = apply(game, event)
-    return game
-
-
-def kinds(game):
-    return [(p.kind, p.band, p.model) for p in game.pending]
+from tests.skirmish.conftest import kinds, orcs, playing, run
 
 
 def six() -> Game:

@@ -29,18 +29,7 @@ from companion.skirmish.core import (
     event_to_json,
     parse_event,
 )
-from tests.skirmish.conftest import elves, orcs, playing
-
-
-def run(game, *events):
-    for event in events:
-        game = apply(game, event)
-    return game
-
-
-def kinds(game):
-    return [(p.kind, p.band, p.model) for p in game.pending]
-
+from tests.skirmish.conftest import elves, kinds, orcs, playing, run
 
 # --------------------------------------------------------------------------------------------- turn order
 
