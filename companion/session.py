@@ -230,7 +230,8 @@ class TableSession:
             if not isinstance(position, str):
                 raise InvalidInput(f"position must be the snapshot's \"position\" text, not {position!r}")
             if position != self._position():
-                raise StaleStep(_say("error.session.stale_position", position=position, current=self._position()))
+                raise StaleStep(_say("error.session.stale_position", position=position,
+                                     current=self._position()))
 
     def _current_choices(self) -> list[Choice]:
         if self._choices is None:

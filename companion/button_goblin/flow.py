@@ -59,6 +59,7 @@ from companion.button_goblin.roster import (
 )
 from companion.errors import IllegalAction, InvalidInput
 from companion.flow import JSON, Action, Choice, Expectation, Slot
+from companion.messages import Message, word
 
 Phase = Literal["swing", "roll", "focus", "play", "reroll", "over"]
 COMMON_SIZES: Final = (4, 6, 8, 10, 12, 20)
@@ -134,7 +135,8 @@ class Table:
 
 def _int(value: JSON, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidInput(f"{what} must be an integer, not {value!r}")
+        raise InvalidInput(Message("error.input.int", f"{what} must be an integer, not {value!r}",
+                                   {"what": word("error.what", what), "value": repr(value)}))
     return value
 
 
