@@ -311,7 +311,7 @@
     if (v.turn) facts.append(el("dt", { text: t("bg.turn") }), el("dd", { id: "turn", text: v.turn.name }));
     if (v.initiative && v.initiative.player !== null && v.initiative.player !== undefined) {
       facts.append(el("dt", { text: t("bg.initiative") }),
-        el("dd", { id: "initiative" }, el("b", { text: v.players[v.initiative.player].name }), " — ", v.initiative.reason));
+        el("dd", { id: "initiative" }, el("b", { text: v.players[v.initiative.player].name }), " — ", fmt(v.initiative.reason_message || v.initiative.reason)));
     }
     if (v.scores) {
       facts.append(el("dt", { text: t("bg.scores_now") }),
