@@ -174,3 +174,11 @@ def test_every_message_the_page_names_is_in_both_catalogues() -> None:
         messages = json.loads((CATALOGUES / f"{lang}.json").read_text(encoding="utf-8"))
         # a prefix such as "nav." is completed at run time
         assert sorted(k for k in used - set(messages) if not k.endswith(".")) == [], lang
+
+
+def test_the_catalogue_block_cannot_be_closed_early() -> None:
+    from web.pages import script_json
+
+    text = str(script_json({"x": "</script><b>&'è"}))
+    assert "<" not in text and ">" not in text and "&" not in text
+    assert json.loads(text) == {"x": "</script><b>&'è"}

@@ -49,9 +49,7 @@
     return !!key && Object.prototype.hasOwnProperty.call(window.goblinGameMessages || {}, key);
   }
 
-  // the game on the table: a field may have its own word in that game (`field.<game>.<key>`: the skirmish
-  // `target` is a model to hit, "bersaglio", GobCon's the GP to win, "obiettivo")
-  let fieldGame = null;
+  let fieldGame = null; // a field may have its own word in the game on the table: field.<game>.<key>
 
   function humanise(key) {
     const own = fieldGame ? `field.${fieldGame}.${key}` : "";
