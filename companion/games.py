@@ -11,6 +11,7 @@ from typing import Any
 
 from companion.errors import InvalidInput
 from companion.flow import Flow
+from companion.messages import Message
 
 GAMES: dict[str, str] = {
     "button-goblin": "companion.button_goblin.flow",
@@ -36,6 +37,8 @@ def available_games() -> list[str]:
 def find_game(name: str) -> Flow[Any]:
     """The table flow of the game called ``name`` (e.g. ``"button-goblin"``)."""
     if name not in GAMES:
-        raise InvalidInput(f"unknown game {name!r}; one of: {', '.join(GAMES)}")
+        text = f"unknown game {name!r}; one of: {', '.join(GAMES)}"
+        raise InvalidInput(Message("error.input.unknown_game", text,
+                                   {"value": repr(name), "options": ", ".join(GAMES)}))
     flow: Flow[Any] = importlib.import_module(GAMES[name]).FLOW
     return flow

@@ -57,6 +57,12 @@ def _plain(value: JSON) -> JSON:
     return value
 
 
+def word(group: str, name: str) -> Message:
+    """A word the page names in its own language: ``word("field", "troops")`` is ``troops`` with the key
+    ``field.troops`` (spaces become ``_``); a page whose catalogue lacks the key shows the English word."""
+    return Message(f"{group}.{name.replace(' ', '_')}", name)
+
+
 def message_json(text: str) -> JSON:
     """``{"key", "params", "text"}`` for a line a page shows (a plain string has no key: shown as is)."""
     if isinstance(text, Message):

@@ -32,6 +32,7 @@ from typing import Any, Final
 from companion.errors import GoblinError, IllegalAction, InvalidInput
 from companion.flow import Action, Choice, Expectation, Flow
 from companion.games import available_games, find_game
+from companion.messages import Message, word
 from companion.store import Event, GameRecord, Source, Store
 
 log = logging.getLogger(__name__)
@@ -43,13 +44,42 @@ CAMERA_STATES: Final = ("starting", "ok", "lost", "retrying", "stopped", "none")
 DIE_SIDES: Final = (4, 6, 8, 10, 12, 20)
 
 
+#: The session's refusals and malformed inputs in English (what ``str(error)`` says), by message key. The
+#: page translates the key (``web/i18n/{it,en}.json``); a ``what`` parameter is a word it names in its own
+#: language (``error.what.<name>``).
+MESSAGES: Final[Mapping[str, str]] = {
+    "error.input.int": "{what} must be an integer, not {value}",
+    "error.input.no_choice": "no choice {index}: there are {n} choices now{range}",
+    "error.input.no_die": "no die {index}: the camera saw {n} dice{range}",
+    "error.input.die_sides": "a die has {options} sides, not {value}",
+    "error.input.die_value": "a d{sides} shows 1..{sides}, not {value}",
+    "error.session.no_game": "no game is being played: start one first",
+    "error.session.stale_step": "step {step} is stale: the table is at step {current}",
+    "error.session.stale_position": "position {position} is stale: the table is at {current} "
+                                    "(a step was undone or a game started since the page showed it)",
+    "error.session.nothing_read": "nothing to confirm: the camera has no reading that fits ({prompt}); "
+                                  "roll, or enter the values by hand",
+    "error.session.nothing_selected": "nothing to confirm: select a choice first (NEXT)",
+    "error.session.no_choices": "there is nothing to choose now",
+    "error.session.no_choices_camera": "there is nothing to choose now: the camera should read the dice",
+    "error.session.nothing_to_undo": "nothing to undo: no step of this game is confirmed yet",
+    "error.session.nothing_to_fix": "the camera has read nothing to fix yet: enter the values by hand",
+    "error.session.no_game_yet": "no game has been played yet",
+    "error.session.no_such_game": "no game {game} in the log",
+}
+
+
+def _say(key: str, /, **params: Any) -> Message:
+    return Message.of(MESSAGES, key, **params)
+
+
 class StaleStep(IllegalAction):
     """A request made for a step the table has left (another phone or a button was quicker)."""
 
 
 def _check_int(value: object, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidInput(f"{what} must be an integer, not {value!r}")
+        raise InvalidInput(_say("error.input.int", what=word("error.what", what), value=repr(value)))
     return value
 
 
@@ -179,7 +209,7 @@ class TableSession:
 
     def _need_game(self) -> Flow[Any]:
         if self._flow is None:
-            raise IllegalAction("no game is being played: start one first")
+            raise IllegalAction(_say("error.session.no_game"))
         return self._flow
 
     def _position(self) -> str:
@@ -195,13 +225,13 @@ class TableSession:
             _check_int(step, "step")
             current = len(self._events)
             if step != current:
-                raise StaleStep(f"step {step} is stale: the table is at step {current}")
+                raise StaleStep(_say("error.session.stale_step", step=step, current=current))
         if position is not None:
             if not isinstance(position, str):
                 raise InvalidInput(f"position must be the snapshot's \"position\" text, not {position!r}")
             if position != self._position():
-                raise StaleStep(f"position {position} is stale: the table is at {self._position()} "
-                                "(a step was undone or a game started since the page showed it)")
+                raise StaleStep(_say("error.session.stale_position", position=position,
+                                     current=self._position()))
 
     def _current_choices(self) -> list[Choice]:
         if self._choices is None:
@@ -330,9 +360,8 @@ class TableSession:
                 return self._commit(self._current_choices()[self._selected].action, "choice")
             expects = self.expecting()
             if expects is not None:
-                raise IllegalAction("nothing to confirm: the camera has no reading that fits "
-                                    f"({expects['prompt']}); roll, or enter the values by hand")
-            raise IllegalAction("nothing to confirm: select a choice first (NEXT)")
+                raise IllegalAction(_say("error.session.nothing_read", prompt=expects["prompt"]))
+            raise IllegalAction(_say("error.session.nothing_selected"))
 
     def next_choice(self, *, step: int | None = None,
                 position: str | None = None) -> dict[str, Any]:
@@ -342,8 +371,8 @@ class TableSession:
             self._need_game()
             choices = self._current_choices()
             if not choices:
-                raise IllegalAction("there is nothing to choose now"
-                                    + (": the camera should read the dice" if self.expecting() else ""))
+                raise IllegalAction(_say("error.session.no_choices_camera" if self.expecting()
+                                         else "error.session.no_choices"))
             self._selected = 0 if self._selected is None else (self._selected + 1) % len(choices)
             self._bump()
             return self.snapshot()
@@ -352,8 +381,8 @@ class TableSession:
         index = _check_int(index, "choice index")
         choices = self._current_choices()
         if not 0 <= index < len(choices):
-            raise InvalidInput(f"no choice {index}: there are {len(choices)} choices now"
-                               + (f" (0..{len(choices) - 1})" if choices else ""))
+            raise InvalidInput(_say("error.input.no_choice", index=index, n=len(choices),
+                                    range=f" (0..{len(choices) - 1})" if choices else ""))
         return index
 
     def select(self, index: int, *, step: int | None = None,
@@ -389,7 +418,7 @@ class TableSession:
             self._check_step(step, position)
             self._need_game()
             if not self._events:
-                raise IllegalAction("nothing to undo: no step of this game is confirmed yet")
+                raise IllegalAction(_say("error.session.nothing_to_undo"))
             assert self._game_id is not None
             last = self._events[-1]
             was_over = bool(self._need_game().view(self._state()).get("over"))
@@ -432,22 +461,23 @@ class TableSession:
             self._check_step(step, position)
             self._need_game()
             if self._seen is None:
-                raise IllegalAction("the camera has read nothing to fix yet: enter the values by hand")
+                raise IllegalAction(_say("error.session.nothing_to_fix"))
             reading, image = self._seen["reading"], self._seen["image"]
             dice = list(reading.get("dice") or [])
             index = _check_int(index, "die index")
             if not 0 <= index < len(dice) or not isinstance(dice[index], dict):
-                raise InvalidInput(f"no die {index}: the camera saw {len(dice)} dice"
-                                   + (f" (0..{len(dice) - 1})" if dice else ""))
+                raise InvalidInput(_say("error.input.no_die", index=index, n=len(dice),
+                                        range=f" (0..{len(dice) - 1})" if dice else ""))
             if remove:
                 del dice[index]
             else:
                 sides = _check_int(sides, "sides")
                 value = _check_int(value, "value")
                 if sides not in DIE_SIDES:
-                    raise InvalidInput(f"a die has {', '.join(map(str, DIE_SIDES))} sides, not {sides}")
+                    raise InvalidInput(_say("error.input.die_sides", options=", ".join(map(str, DIE_SIDES)),
+                                              value=sides))
                 if not 1 <= value <= sides:
-                    raise InvalidInput(f"a d{sides} shows 1..{sides}, not {value}")
+                    raise InvalidInput(_say("error.input.die_value", sides=sides, value=value))
                 dice[index] = {**dice[index], "sides": sides, "value": value, "confidence": 1.0,
                                "sides_confidence": 1.0, "value_confidence": 1.0, "manual": True}
             self._propose({**reading, "dice": dice}, image=image, fixed=True)
@@ -516,8 +546,8 @@ class TableSession:
         with self._lock:
             record = self.store.load(game_id if game_id is not None else self._game_id, with_undone=True)
             if record is None:
-                raise IllegalAction("no game has been played yet" if game_id is None
-                                    else f"no game {game_id} in the log")
+                raise IllegalAction(_say("error.session.no_game_yet") if game_id is None
+                                    else _say("error.session.no_such_game", game=game_id))
             flow = self._flows(record.game)
             live = sorted((e for e in record.events if e.undone is None), key=lambda e: e.step)
             if record.id == self._game_id:

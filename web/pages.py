@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from flask import Blueprint, current_app, render_template
+from markupsafe import Markup
 
 from web.api import table, table_url
 from web.calibration import EXTENSION as CALIBRATION
@@ -20,6 +21,15 @@ bp = Blueprint("pages", __name__)
 def shown(value: Any) -> str:
     """A setting as people read it: text as is, anything else as JSON."""
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+@bp.app_template_filter("script_json")
+def script_json(value: Any) -> Markup:
+    """``value`` as JSON for a ``<script type="application/json">`` block: UTF-8 as is (the page is UTF-8)
+    and only ``<``, ``>`` and ``&`` escaped, so nothing can close the block early. Unlike ``tojson`` it keeps
+    accents and apostrophes: the Italian catalogue weighs about 1.5 kB less on every page."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return Markup(text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e"))
 
 
 def _page(name: str, **context: Any) -> str:

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from typing import Final, Literal, get_args
 
 from companion.errors import IllegalAction, InvalidInput
+from companion.messages import Message
 
 Skill = Literal["DS", "FG", "FO", "FU", "GE", "NU", "OM", "VA", "VO"]
 SKILLS: Final[tuple[str, ...]] = get_args(Skill)
@@ -396,12 +397,29 @@ def _parse_dice(text: str) -> tuple[Die, ...]:
 # ---------------------------------------------------------------------------------------- initiative
 
 
+#: Why a player has the initiative, in English (what the command line prints), by the key the page
+#: translates (``web/i18n/{it,en}.json``).
+MESSAGES: Final[Mapping[str, str]] = {
+    "bg.why.lowest": "{name} has the lowest die, {low} against {high}",
+    "bg.why.lowest_tied": "{name} has the lowest die, {low} against {high} (tied {cancelled} cancelled)",
+    "bg.why.more_dice": "all comparable dice tie; {name} has more dice",
+    "bg.why.all_equal": "all dice are equal: the round is re-rolled",
+    "bg.why.took_focus": "{name} took initiative with focus: {reason}",
+    "bg.why.kept_focus": "{name} kept initiative with focus: {reason}",
+}
+
+
+def say(key: str, /, **params: object) -> Message:
+    """The message ``key`` of :data:`MESSAGES` with its parameters."""
+    return Message.of(MESSAGES, key, **params)
+
+
 @dataclass(frozen=True)
 class Initiative:
     """Who moves first: ``player`` is None when every die ties and the round is re-rolled."""
 
     player: int | None
-    reason: str
+    reason: Message
 
 
 def initiative(position: Position) -> Initiative:
@@ -412,13 +430,15 @@ def initiative(position: Position) -> Initiative:
         if x != y:
             winner = 0 if x < y else 1
             cancelled = a[:index]
-            note = f" (tied {' '.join(map(str, cancelled))} cancelled)" if cancelled else ""
             low, high = (x, y) if winner == 0 else (y, x)
-            return Initiative(winner, f"{names[winner]} has the lowest die, {low} against {high}{note}")
+            if cancelled:
+                return Initiative(winner, say("bg.why.lowest_tied", name=names[winner], low=low, high=high,
+                                              cancelled=" ".join(map(str, cancelled))))
+            return Initiative(winner, say("bg.why.lowest", name=names[winner], low=low, high=high))
     if len(a) != len(b):
         winner = 0 if len(a) > len(b) else 1
-        return Initiative(winner, f"all comparable dice tie; {names[winner]} has more dice")
-    return Initiative(None, "all dice are equal: the round is re-rolled")
+        return Initiative(winner, say("bg.why.more_dice", name=names[winner]))
+    return Initiative(None, say("bg.why.all_equal"))
 
 
 # ------------------------------------------------------------------------------------------- attacks

@@ -45,6 +45,7 @@ from companion.button_goblin.core import (
     match_outcome,
     rerolls,
     round_outcome,
+    say,
     scores,
     with_values,
 )
@@ -59,6 +60,7 @@ from companion.button_goblin.roster import (
 )
 from companion.errors import IllegalAction, InvalidInput
 from companion.flow import JSON, Action, Choice, Expectation, Slot
+from companion.messages import Message, message_json, word
 
 Phase = Literal["swing", "roll", "focus", "play", "reroll", "over"]
 COMMON_SIZES: Final = (4, 6, 8, 10, 12, 20)
@@ -106,7 +108,7 @@ class Table:
     wins: tuple[int, int] = (0, 0)
     history: tuple[RoundResult, ...] = ()
     position: Position | None = None
-    start_initiative: tuple[int | None, str] | None = None
+    start_initiative: tuple[int | None, Message] | None = None
     focus_player: int | None = None
     reroll_player: int | None = None
     reroll_dice: tuple[int, ...] = ()
@@ -134,7 +136,8 @@ class Table:
 
 def _int(value: JSON, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidInput(f"{what} must be an integer, not {value!r}")
+        raise InvalidInput(Message("error.input.int", f"{what} must be an integer, not {value!r}",
+                                   {"what": word("error.what", what), "value": repr(value)}))
     return value
 
 
@@ -379,9 +382,9 @@ class ButtonGoblinFlow:
         who = initiative(position)
         reason = who.reason
         if state.start_initiative is not None and state.start_initiative[0] != winner:
-            reason = f"{state.names[winner]} took initiative with focus: {who.reason}"
+            reason = say("bg.why.took_focus", name=state.names[winner], reason=who.reason)
         elif any(d.focus_reduced for d in position.players[winner].dice):
-            reason = f"{state.names[winner]} kept initiative with focus: {who.reason}"
+            reason = say("bg.why.kept_focus", name=state.names[winner], reason=who.reason)
         return replace(state, position=position, phase="play", focus_player=None,
                        start_initiative=(winner, reason))
 
@@ -726,7 +729,8 @@ def _view(flow: ButtonGoblinFlow, state: Table) -> dict[str, JSON]:
                                                  "notation": last.final},
         "players": players,
         "initiative": None if state.start_initiative is None else {
-            "player": state.start_initiative[0], "reason": state.start_initiative[1]},
+            "player": state.start_initiative[0], "reason": state.start_initiative[1],
+            "reason_message": message_json(state.start_initiative[1])},
         "turn": turn,
         "focus": None if state.focus_player is None else {
             "player": state.focus_player, "name": state.names[state.focus_player]},

@@ -8,6 +8,7 @@ from typing import Any
 
 from companion.button_goblin.core import ATTACK_KINDS, Attack, Die, Player, Position, canonical_fire
 from companion.errors import IllegalAction, InvalidInput
+from companion.messages import Message, word
 
 JSON = Any
 
@@ -22,7 +23,8 @@ def show(value: JSON) -> str:
 
 def _int(value: JSON, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidInput(f"{what} must be an integer, not {show(value)}")
+        raise InvalidInput(Message("error.input.int", f"{what} must be an integer, not {show(value)}",
+                                   {"what": word("error.what", what), "value": show(value)}))
     return value
 
 

@@ -15,6 +15,7 @@ from typing import Final, Literal, NoReturn
 
 from companion.button_goblin.core import SKILLS, Die, read_number
 from companion.errors import InvalidInput
+from companion.messages import Message
 
 SWING_LETTERS: Final = ("X", "W", "Y")
 SWING_MIN: Final = 4
@@ -304,4 +305,5 @@ def find_button(name: str) -> Button:
     for button in ROSTER:
         if "".join(button.name.split()).casefold() == wanted:
             return button
-    raise InvalidInput(f"no button called {name[:40]!r} in the roster")
+    raise InvalidInput(Message("error.input.no_button", f"no button called {name[:40]!r} in the roster",
+                               {"value": repr(name[:40])}))

@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Literal, TypeAlias
 
 from companion.errors import IllegalAction, InvalidInput
+from companion.messages import Message, word
 
 Square: TypeAlias = int
 """A square of the board, 1 to 20."""
@@ -388,7 +389,9 @@ def new_game(players: tuple[str, ...] | list[str], *, speedup: bool = False) -> 
     """A game in the placement phase."""
     names = tuple(players)
     if not 2 <= len(names) <= MAX_PLAYERS:
-        raise InvalidInput(f"Dadoteck needs 2 to {MAX_PLAYERS} players, got {len(names)}: {list(names)!r}")
+        text = f"Dadoteck needs 2 to {MAX_PLAYERS} players, got {len(names)}: {list(names)!r}"
+        raise InvalidInput(Message("error.input.players", text,
+                                   {"game": "Dadoteck", "low": 2, "high": MAX_PLAYERS, "n": len(names)}))
     for n in names:
         if not isinstance(n, str) or not n.strip():
             raise InvalidInput(f"a player's name must be a non-empty string, got {n!r}")
@@ -614,12 +617,20 @@ def event_to_json(event: Event) -> dict[str, Any]:
     return {"type": event.type, "sides": event.sides}
 
 
+def _needs(data: Mapping[str, Any], key: str, what: str) -> InvalidInput:
+    """``what`` (an event) lacks the field ``key``."""
+    return InvalidInput(Message("error.input.event_needs", f"{what} needs {key!r}: {dict(data)!r}",
+                                {"event": data.get("type"), "field": word("field", key)}))
+
+
 def _int(data: Mapping[str, Any], key: str, what: str) -> int:
     if key not in data:
-        raise InvalidInput(f"{what} needs {key!r}: {dict(data)!r}")
+        raise _needs(data, key, what)
     value = data[key]
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidInput(f"{what}: {key!r} must be a whole number, got {value!r}")
+        text = f"{what}: {key!r} must be a whole number, got {value!r}"
+        params = {"event": data.get("type"), "field": word("field", key), "value": repr(value)}
+        raise InvalidInput(Message("error.input.event_int", text, params))
     return value
 
 
@@ -646,13 +657,13 @@ def event_from_json(data: Any, players: tuple[str, ...]) -> Event:
     what = f"event {kind!r}"
     if kind == "roll":
         if "player" not in data:
-            raise InvalidInput(f"{what} needs 'player': {dict(data)!r}")
+            raise _needs(data, "player", what)
         return Roll(player_index(players, data["player"]), _int(data, "value", what))
     if kind == "square":
         return ChooseSquare(_int(data, "square", what))
     if kind == "victim":
         if "player" not in data:
-            raise InvalidInput(f"{what} needs 'player': {dict(data)!r}")
+            raise _needs(data, "player", what)
         return ChooseVictim(player_index(players, data["player"]))
     if kind == "decline":
         return Decline()
@@ -660,7 +671,8 @@ def event_from_json(data: Any, players: tuple[str, ...]) -> Event:
         return SetInitiativeDie(_int(data, "sides", what))
     if kind == "movement-die":
         return SetMovementDie(_int(data, "sides", what))
-    raise InvalidInput(f"unknown event type {kind!r}; one of: {', '.join(EVENT_TYPES)}")
+    text = f"unknown event type {kind!r}; one of: {', '.join(EVENT_TYPES)}"
+    raise InvalidInput(Message("error.input.unknown_event", text, {"value": repr(kind)}))
 
 
 def _opt_int(value: Any, what: str) -> int | None:

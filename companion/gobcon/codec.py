@@ -38,6 +38,7 @@ from companion.gobcon.core import (
     Tokens,
     face_of_pips,
 )
+from companion.messages import Message, word
 
 # --------------------------------------------------------------------------------------- small pieces
 
@@ -81,7 +82,9 @@ def _list(value: Any, what: str) -> list[Any]:
 def category(value: Any) -> Category:
     if isinstance(value, str) and value.strip().lower() in CATEGORIES:
         return cast(Category, value.strip().lower())
-    raise InvalidInput(f"unknown category {value!r}; one of: {', '.join(CATEGORIES)}")
+    text = f"unknown category {value!r}; one of: {', '.join(CATEGORIES)}"
+    params = {"what": word("error.what", "category"), "value": repr(value), "options": ", ".join(CATEGORIES)}
+    raise InvalidInput(Message("error.input.unknown", text, params))
 
 
 def _opt_category(value: Any) -> Category | None:
@@ -161,12 +164,14 @@ def event_from_json(data: Any, players: tuple[str, ...]) -> Event:
     d = _obj(data, "an event")
     kind = d.get("type")
     if kind not in EVENT_TYPES:
-        raise InvalidInput(f"unknown event type {kind!r} in {dict(d)!r}; one of: {', '.join(EVENT_TYPES)}")
+        text = f"unknown event type {kind!r} in {dict(d)!r}; one of: {', '.join(EVENT_TYPES)}"
+        raise InvalidInput(Message("error.input.unknown_event", text, {"value": repr(kind)}))
     what = f"event {kind!r}"
 
     def need(key: str) -> Any:
         if key not in d:
-            raise InvalidInput(f"{what} needs {key!r}: {dict(d)!r}")
+            raise InvalidInput(Message("error.input.event_needs", f"{what} needs {key!r}: {dict(d)!r}",
+                                       {"event": kind, "field": word("field", key)}))
         return d[key]
 
     def who(key: str = "player") -> int:

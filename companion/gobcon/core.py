@@ -21,6 +21,7 @@ from enum import IntEnum
 from typing import Any, ClassVar, Literal, TypeAlias
 
 from companion.errors import IllegalAction, InvalidInput
+from companion.messages import Message
 
 Player: TypeAlias = int
 """A player's index in ``Game.players`` (clockwise turn order)."""
@@ -64,7 +65,8 @@ FACE_OF_PIPS: dict[int, Face] = {
 def face_of_pips(pips: int) -> Face:
     """The goblin face of a plain d6 showing ``pips`` (6 King, 4-5 Green, 2-3 Black, 1 Darth)."""
     if isinstance(pips, bool) or not isinstance(pips, int) or pips not in FACE_OF_PIPS:
-        raise InvalidInput(f"a d6 shows 1 to 6, got {pips!r}")
+        raise InvalidInput(Message("error.input.die_value", f"a d6 shows 1 to 6, got {pips!r}",
+                                   {"sides": 6, "value": repr(pips)}))
     return FACE_OF_PIPS[pips]
 
 
@@ -543,7 +545,9 @@ def new_game(
     """A game about to start: ``players`` in clockwise order, ``first`` plays first."""
     names = tuple(players)
     if not 2 <= len(names) <= 6:
-        raise InvalidInput(f"GobCon needs 2 to 6 players, got {len(names)}: {list(names)!r}")
+        text = f"GobCon needs 2 to 6 players, got {len(names)}: {list(names)!r}"
+        raise InvalidInput(Message("error.input.players", text,
+                                   {"game": "GobCon", "low": 2, "high": 6, "n": len(names)}))
     for name in names:
         if not isinstance(name, str) or not name.strip():
             raise InvalidInput(f"a player's name must be a non-empty string, got {name!r}")

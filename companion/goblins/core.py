@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal, TypeAlias, get_args
 
 from companion.errors import IllegalAction, InvalidInput
-from companion.messages import Message
+from companion.messages import Message, word
 
 JSON: TypeAlias = Any
 
@@ -162,10 +162,13 @@ def _int(
     if key not in obj:
         if default is not None:
             return default
-        raise InvalidInput(f"{what} needs {key!r}: {dict(obj)!r}")
+        raise InvalidInput(Message("error.input.event_needs", f"{what} needs {key!r}: {dict(obj)!r}",
+                                   {"what": what, "field": word("field", key)}))
     value = obj[key]
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidInput(f"{what}: {key!r} must be an integer, got {value!r}")
+        text = f"{what}: {key!r} must be an integer, got {value!r}"
+        raise InvalidInput(Message("error.input.event_int", text,
+                                   {"what": what, "field": word("field", key), "value": repr(value)}))
     if low is not None and value < low:
         raise InvalidInput(f"{what}: {key!r} must be at least {low}, got {value!r}")
     return value
@@ -182,9 +185,15 @@ def _str(obj: Mapping[str, JSON], key: str, what: str, *, default: str | None = 
     return value
 
 
-def _choice(value: str, options: Sequence[str], what: str) -> Any:
+def _choice(value: str, options: Sequence[str], what: str, notation: str | None = None) -> Any:
+    """``value`` if it is one of ``options``; ``what`` names it, in the card ``notation`` if given."""
     if value not in options:
-        raise InvalidInput(f"{what}: {value!r} is not one of {', '.join(options)}")
+        if notation is None:
+            raise InvalidInput(f"{what}: {value!r} is not one of {', '.join(options)}")
+        text = f"{what} {notation!r}: {value!r} is not one of {', '.join(options)}"
+        raise InvalidInput(Message("error.input.not_one_of", text, {
+            "what": word("error.what", what), "notation": repr(notation), "value": repr(value),
+            "options": ", ".join(options)}))
     return value
 
 
@@ -200,7 +209,9 @@ def _split(text: str, parts: int, what: str, example: str) -> list[str]:
         raise InvalidInput(f"{what} notation must be a string like {example!r}, got {text!r}")
     fields = [f.strip() for f in text.split("|")]
     if len(fields) != parts or not fields[0]:
-        raise InvalidInput(f"bad {what} notation {text!r}; expected something like {example!r}")
+        said = f"bad {what} notation {text!r}; expected something like {example!r}"
+        params = {"what": word("error.what", what), "value": repr(text), "example": repr(example)}
+        raise InvalidInput(Message("error.input.notation", said, params))
     return fields
 
 
@@ -227,7 +238,7 @@ class Terrain:
     def parse(cls, notation: str) -> Terrain:
         """``"Lego-Las|walls|10|3|hero"``: name, kind, defence, VP, requirement (``-`` for none)."""
         name, kind, defence, vp, req = _split(notation, 5, "terrain", "Lego-Las|walls|10|3|-")
-        kind_ = _choice(kind, TERRAIN_KINDS, f"terrain {notation!r}")
+        kind_ = _choice(kind, TERRAIN_KINDS, "terrain", notation)
         req_ = _choice(req, ("-", *REQUIREMENTS), f"terrain {notation!r} requirement")
         return cls(
             name,
@@ -324,7 +335,7 @@ class Machine:
         name, kind, red, size, crew = _split(notation, 5, "machine", "Ariete|ram|3|1|1")
         machine = cls(
             name,
-            _choice(kind, MACHINE_KINDS, f"machine {notation!r}"),
+            _choice(kind, MACHINE_KINDS, "machine", notation),
             _nat(red, "reduction", notation),
             _nat(size, "crew size", notation),
             _nat(crew, "crew", notation),
@@ -793,7 +804,8 @@ def parse_event(value: JSON) -> Event:
         return DiscardMachine(_int(obj, "player", what), _int(obj, "machine", what))
     if kind == "shout":
         return Shout(_int(obj, "player", what))
-    raise InvalidInput(f"unknown event type {kind!r}")
+    raise InvalidInput(Message("error.input.unknown_event", f"unknown event type {kind!r}",
+                               {"value": repr(kind)}))
 
 
 def _bool(obj: Mapping[str, JSON], key: str, what: str) -> bool:
@@ -918,7 +930,9 @@ class Game:
     def new(cls, names: Sequence[str], centre: int = 1, troops: int = STARTING_TROOPS) -> Game:
         """A new game: 2-6 players in seating order, ``centre`` City Centre terrains in play."""
         if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-            raise InvalidInput(f"Goblins needs 2 to 6 players, got {len(names)}: {list(names)!r}")
+            raise InvalidInput(Message(
+                "error.input.players", f"Goblins needs 2 to 6 players, got {len(names)}: {list(names)!r}",
+                {"game": "Goblins", "low": MIN_PLAYERS, "high": MAX_PLAYERS, "n": len(names)}))
         if any(not isinstance(n, str) or not n.strip() for n in names):
             raise InvalidInput(f"player names must be non-empty strings, got {list(names)!r}")
         if len(set(names)) != len(names):

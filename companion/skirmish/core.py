@@ -18,7 +18,7 @@ from itertools import product
 from typing import Any, Literal, get_args
 
 from companion.errors import IllegalAction, InvalidInput
-from companion.messages import Message
+from companion.messages import Message, word
 from companion.skirmish.checks import Check, Modifier
 
 JSON = Any
@@ -53,11 +53,17 @@ ROUT_TARGET = 8
 MAX_HERO_LEVEL = 4
 
 
-def _int(value: JSON, what: str, low: int | None = 0) -> int:
+def _int(value: JSON, what: str, low: int | None = 0, *, event: str | None = None) -> int:
+    """``value`` as an integer; ``what`` names it, or names the field of an ``event`` when one is given."""
+    named = what if event is None else f"event {event!r} {what}"
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidInput(f"{what} must be an integer, got {value!r}")
+        raise InvalidInput(
+            Message("error.input.int", f"{named} must be an integer, got {value!r}",
+                    {"what": word("error.what", what), "value": repr(value)}) if event is None else
+            Message("error.input.event_int", f"{named} must be an integer, got {value!r}",
+                    {"event": event, "field": word("field", what), "value": repr(value)}))
     if low is not None and value < low:
-        raise InvalidInput(f"{what} must be at least {low}, got {value!r}")
+        raise InvalidInput(f"{named} must be at least {low}, got {value!r}")
     return value
 
 
@@ -80,10 +86,11 @@ def _obj(value: JSON, what: str) -> Mapping[str, JSON]:
     return value
 
 
-def _ints(value: JSON, what: str) -> tuple[int, ...]:
+def _ints(value: JSON, what: str, *, event: str | None = None) -> tuple[int, ...]:
     if not isinstance(value, list):
-        raise InvalidInput(f"{what} must be a list of integers, got {value!r}")
-    return tuple(_int(v, what) for v in value)
+        named = what if event is None else f"event {event!r} {what}"
+        raise InvalidInput(f"{named} must be a list of integers, got {value!r}")
+    return tuple(_int(v, what, event=event) for v in value)
 
 
 MESSAGES: Mapping[str, str] = {
@@ -237,7 +244,9 @@ class Model:
         """``"Ugo|T4|A3|S5|P10|eroe2|possente|capitano"``: name, then Tiro, Assalto, Salvezza, points,
         hero level and abilities in any order (Tiro may be left out)."""
         if not isinstance(notation, str):
-            raise InvalidInput(f"a model is written like 'Ugo|T4|A3|S5|P10', got {notation!r}")
+            text = f"a model is written like 'Ugo|T4|A3|S5|P10', got {notation!r}"
+            raise InvalidInput(Message("error.input.model", text,
+                                       {"example": "'Ugo|T4|A3|S5|P10'", "value": repr(notation)}))
         name, *tokens = [t.strip() for t in notation.split("|")]
         if not name:
             raise InvalidInput(f"model {notation!r} has no name")
@@ -256,13 +265,17 @@ class Model:
             elif low in ABILITIES:
                 abilities.add(low)
             else:
-                raise InvalidInput(
+                raise InvalidInput(Message(
+                    "error.input.model_token",
                     f"model {notation!r}: unknown token {token!r} (T/A/S/P + number, eroeN, "
-                    f"{', '.join(ABILITIES)})"
-                )
+                    f"{', '.join(ABILITIES)})",
+                    {"value": repr(notation), "token": repr(token)},
+                ))
         for key, label in (("a", "Assalto"), ("s", "Salvezza"), ("p", "points")):
             if key not in values:
-                raise InvalidInput(f"model {notation!r} needs its {label} ({key.upper()}n)")
+                needed = f"{label} ({key.upper()}n)"
+                raise InvalidInput(Message("error.input.model_needs", f"model {notation!r} needs its "
+                                           f"{needed}", {"value": repr(notation), "what": needed}))
         model = cls(name, values["a"], values["s"], values["p"], values.get("t"), frozenset(abilities), level)
         model.validate()
         return model
@@ -750,10 +763,10 @@ def parse_event(value: JSON) -> Event:
     kind = obj.get("type")
     what = f"event {kind!r}"
     if kind == "roll":
-        heroism = _int(obj.get("heroism", 0), f"{what} heroism")
-        return Roll(_ints(obj.get("dice"), f"{what} dice"), heroism)
+        heroism = _int(obj.get("heroism", 0), "heroism", event=kind)
+        return Roll(_ints(obj.get("dice"), "dice", event=kind), heroism)
     if kind == "choose_first":
-        return ChooseFirst(_int(obj.get("band"), f"{what} band"))
+        return ChooseFirst(_int(obj.get("band"), "band", event=kind))
     if kind == "play_card":
         card = obj.get("card")
         if card not in CARDS:
@@ -786,33 +799,34 @@ def parse_event(value: JSON) -> Event:
                 )
             )
         return Shoot(
-            tuple(lines), _int(obj.get("target"), f"{what} target"), _bool(obj, "target_engaged", what)
+            tuple(lines), _int(obj.get("target"), "target", event=kind), _bool(obj, "target_engaged", what)
         )
     if kind == "assault":
         return Assault(
-            _int(obj.get("attacker"), f"{what} attacker"),
-            _int(obj.get("target"), f"{what} target"),
+            _int(obj.get("attacker"), "attacker", event=kind),
+            _int(obj.get("target"), "target", event=kind),
             _num(obj.get("distance", 0), f"{what} distance"),
             _bool(obj, "extra_contacts", what),
             _bool(obj, "contact_this_turn", what, True),
         )
     if kind == "kill":
-        return Kill(_int(obj.get("band"), f"{what} band"), _int(obj.get("model"), f"{what} model"))
+        return Kill(_int(obj.get("band"), "band", event=kind), _int(obj.get("model"), "model", event=kind))
     if kind == "near":
-        return Near(_ints(obj.get("models", []), f"{what} models"))
+        return Near(_ints(obj.get("models", []), "models", event=kind))
     if kind == "off_table":
         return OffTable(_bool(obj, "off", what))
     if kind == "disengage":
         return Disengage(
-            _int(obj.get("model"), f"{what} model"), _ints(obj.get("enemies", []), f"{what} enemies")
+            _int(obj.get("model"), "model", event=kind), _ints(obj.get("enemies", []), "enemies", event=kind)
         )
     if kind == "end_card":
         return EndCard()
     if kind == "clock":
-        return Clock(_int(obj.get("elapsed"), f"{what} elapsed"))
+        return Clock(_int(obj.get("elapsed"), "elapsed", event=kind))
     if kind == "end_game":
         return EndGame()
-    raise InvalidInput(f"unknown event type {kind!r}")
+    raise InvalidInput(Message("error.input.unknown_event", f"unknown event type {kind!r}",
+                               {"value": repr(kind)}))
 
 
 # --------------------------------------------------------------------------------------------------- game

@@ -180,7 +180,9 @@ class SkirmishFlow:
         for slot in want.slots:
             value = values.get(slot.key)
             if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
-                raise InvalidInput(f"slot {slot.key!r} ({slot.label}) needs a d6 value 1-6, got {value!r}")
+                text = f"slot {slot.key!r} ({slot.label}) needs a d6 value 1-6, got {value!r}"
+                raise InvalidInput(Message("error.input.slot_value", text,
+                                           {"slot": slot.label, "sides": 6, "value": repr(value)}))
             dice.append(value)
         extra = set(values) - {s.key for s in want.slots}
         if extra:

@@ -125,10 +125,12 @@ def test_skirmish_shot_with_its_odds_then_deaths_and_pending_tests(table: Table,
     page.click(f"button.choice[data-index='{index}']")
     page.click("#confirm-choice")
     wait_step(page, 5)
-    page.wait_for_selector("#sk-check")
-    assert page.inner_text("#sk-target") == "4+"
-    assert page.locator("#sk-modifiers li").all_inner_texts() == ["Tiro 3", "-1 copertura"]
-    assert page.inner_text("#sk-chance") == "50%"
+    page.wait_for_selector("#check:not([hidden])")  # the table's one "Prima del tiro" box
+    assert page.inner_text("#check-needs") == "Serve 4+ su 1d6"
+    assert "Tiro: 3" in page.inner_text("#check")
+    assert page.locator("#check ul.modifiers li").all_inner_texts() == ["copertura -1"]
+    assert page.inner_text("#check-chance") == "probabilità 1/2 (50%)"
+    assert page.locator("#sk-check").count() == 0  # shown once, not again in the view
     shot(page, "skirmish-check")
 
     # the camera reads a five: hit; Grishnak saves on 4+ and the camera reads a two: he dies
@@ -136,7 +138,7 @@ def test_skirmish_shot_with_its_odds_then_deaths_and_pending_tests(table: Table,
     page.wait_for_selector("#proposal:not([hidden]) [data-slot=d0]")
     page.click("#proposal-confirm")
     wait_step(page, 6)
-    assert page.inner_text("#sk-check h2") == "Prossimo tiro: Tiro salvezza di Grishnak"
+    assert page.inner_text("#check-who") == "Tiro salvezza di Grishnak"
     news = page.inner_text("#sk-news")
     assert "Lorien tira a Grishnak (Tiro di Lorien): tiro 5 = 5, serve 4+: riuscito" in news
     assert "Colpito!" in page.inner_text("#sk-news")

@@ -115,6 +115,28 @@ def test_catalogues_agree() -> None:
         assert f"game.{key}" in italian and f"game.{key}" in english
 
 
+def test_button_goblins_initiative_reasons_are_in_both_catalogues() -> None:
+    from companion.button_goblin.core import MESSAGES
+
+    for lang in ("it", "en"):
+        messages = json.loads((CATALOGUES / f"{lang}.json").read_text(encoding="utf-8"))
+        for key, english in MESSAGES.items():
+            assert placeholders(messages[key]) == placeholders(english), (lang, key)
+
+
+def test_button_goblins_initiative_reason_carries_its_key(client: FlaskClient) -> None:
+    from tests.web.conftest import D6_SETUP, FIRST_ROLL
+
+    italian = json.loads((CATALOGUES / "it.json").read_text(encoding="utf-8"))
+    client.post("/api/new-game", json={"game": "button-goblin", "setup": D6_SETUP})
+    state = client.post("/api/correct", json={"action": {"type": "reading", "values": FIRST_ROLL}}).json
+    initiative = state["view"]["initiative"]
+    said = initiative["reason_message"]
+    assert said["text"] == initiative["reason"] and said["key"].startswith("bg.why.")
+    assert said["key"] in italian
+    assert placeholders(italian[said["key"]]) <= set(said["params"])
+
+
 def test_button_goblins_message_keys_are_translated(session: TableSession) -> None:
     """Every prompt and choice key Button Goblin's flow uses has an Italian message with its params."""
     import random
@@ -152,3 +174,11 @@ def test_every_message_the_page_names_is_in_both_catalogues() -> None:
         messages = json.loads((CATALOGUES / f"{lang}.json").read_text(encoding="utf-8"))
         # a prefix such as "nav." is completed at run time
         assert sorted(k for k in used - set(messages) if not k.endswith(".")) == [], lang
+
+
+def test_the_catalogue_block_cannot_be_closed_early() -> None:
+    from web.pages import script_json
+
+    text = str(script_json({"x": "</script><b>&'è"}))
+    assert "<" not in text and ">" not in text and "&" not in text
+    assert json.loads(text) == {"x": "</script><b>&'è"}

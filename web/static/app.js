@@ -49,7 +49,11 @@
     return !!key && Object.prototype.hasOwnProperty.call(window.goblinGameMessages || {}, key);
   }
 
+  let fieldGame = null; // a field may have its own word in the game on the table: field.<game>.<key>
+
   function humanise(key) {
+    const own = fieldGame ? `field.${fieldGame}.${key}` : "";
+    if (has(own)) return M[own];
     return has(`field.${key}`) ? M[`field.${key}`] : String(key).replace(/[_-]+/g, " ");
   }
 
@@ -311,7 +315,7 @@
     if (v.turn) facts.append(el("dt", { text: t("bg.turn") }), el("dd", { id: "turn", text: v.turn.name }));
     if (v.initiative && v.initiative.player !== null && v.initiative.player !== undefined) {
       facts.append(el("dt", { text: t("bg.initiative") }),
-        el("dd", { id: "initiative" }, el("b", { text: v.players[v.initiative.player].name }), " — ", v.initiative.reason));
+        el("dd", { id: "initiative" }, el("b", { text: v.players[v.initiative.player].name }), " — ", fmt(v.initiative.reason_message || v.initiative.reason)));
     }
     if (v.scores) {
       facts.append(el("dt", { text: t("bg.scores_now") }),
@@ -628,15 +632,16 @@
       el("li", { text: `${t(`modifier.${m.label}`, {}, m.label)} ${m.value > 0 ? "+" : ""}${m.value}` }));
     box.replaceChildren(
       el("h2", { text: t("check.title") }),
-      el("p", { class: "needs" }, el("b", { text: t("check.needs", { needs: check.needs, dice: check.dice }) }),
-        " · ", t("check.chance", { chance: check.chance, percent: fmtScore(check.chance_percent) })),
-      el("p", { class: "hint", text: check.label_message ? fmt(check.label_message) : check.label || "" }),
+      el("p", { class: "needs" }, el("b", { id: "check-needs", text: t("check.needs", { needs: t(`skirmish.needs.${check.needs}`, {}, check.needs), dice: check.dice }) }),
+        " · ", el("span", { id: "check-chance", text: t("check.chance", { chance: check.chance, percent: fmtScore(check.chance_percent) }) })),
+      el("p", { class: "hint", id: "check-who", text: check.label_message ? fmt(check.label_message) : check.label || "" }),
       el("p", { text: t("check.characteristic", { kind: t(`check.kind.${check.kind}`, {}, check.kind), value: check.characteristic }) }),
       mods.length ? el("ul", { class: "modifiers" }, mods) : el("p", { class: "hint", text: t("check.no_modifiers") }),
       check.heroism ? el("p", { text: t("check.heroism", { points: check.heroism, chance: check.chance_with_heroism }) }) : "");
   }
 
   function renderTable(s) {
+    fieldGame = s.game;
     show($("no-game"), !s.game);
     const status = $("status");
     const lines = statusLines(s);
@@ -1045,7 +1050,7 @@
       el("input", { type: "text", class: "band-name", placeholder: t("setup.band_name"), autocomplete: "off" }),
       el("label", { text: t("setup.models") }),
       el("textarea", { class: "band-models", rows: 4, placeholder: field.model_example || "" }),
-      field.model_help ? el("p", { class: "hint", text: field.model_help }) : null);
+      field.model_help ? el("p", { class: "hint", text: t(`setup.${schema.game}.model_help`, {}, field.model_help) }) : null);
   }
 
   function renderSetupFields(game) {

@@ -201,7 +201,7 @@
       rounds.length ? h.el("ul", { class: "rounds" }, rounds) : null));
 
     const table = h.el("table", { class: "generic", id: "dado-players" },
-      h.el("thead", {}, h.el("tr", {}, [t("field.name"), t("games.dadoteck.square"), t("games.dadoteck.state")].map((x) => h.el("th", { text: x })))),
+      h.el("thead", {}, h.el("tr", {}, [t("games.name"), t("games.dadoteck.square"), t("games.dadoteck.state")].map((x) => h.el("th", { text: x })))),
       h.el("tbody", {}, players.map((p) => h.el("tr", { class: p.alive ? "" : "out", dataset: { player: p.index } },
         h.el("td", { text: p.name }),
         h.el("td", { text: p.square ?? "–" }),
@@ -269,7 +269,7 @@
 
     // the ledger: pile + cards = total
     const ledger = h.el("table", { class: "generic ledger", id: "gob-ledger" },
-      h.el("thead", {}, h.el("tr", {}, [t("field.name"), t("games.gobcon.pile"), t("games.gobcon.cards"), t("games.gobcon.total")].map((x) => h.el("th", { text: x })))),
+      h.el("thead", {}, h.el("tr", {}, [t("games.name"), t("games.gobcon.pile"), t("games.gobcon.cards"), t("games.gobcon.total")].map((x) => h.el("th", { text: x })))),
       h.el("tbody", {}, (v.players || []).map((p) => h.el("tr", { class: p.current ? "current" : "", dataset: { player: p.index } },
         h.el("td", {}, p.name, p.banned.length ? h.el("small", { text: ` ${t("games.gobcon.banned", { categories: p.banned.map(category).join(", ") })}` }) : null),
         h.el("td", { class: "pile", text: p.pile }),
@@ -281,7 +281,7 @@
     // the Partita being resolved (or the last one)
     const partitaCard = (part, id, title) => {
       const rolls = h.el("table", { class: "generic", id: `${id}-rolls` },
-        h.el("thead", {}, h.el("tr", {}, [t("field.name"), t("games.gobcon.rolled"), t("games.gobcon.face"), t("games.gobcon.change")].map((x) => h.el("th", { text: x })))),
+        h.el("thead", {}, h.el("tr", {}, [t("games.name"), t("games.gobcon.rolled"), t("games.gobcon.face"), t("games.gobcon.change")].map((x) => h.el("th", { text: x })))),
         h.el("tbody", {}, part.rolls.map((r) => h.el("tr", {},
           h.el("td", { text: r.name }),
           h.el("td", { text: `${t(`games.gobcon.face.${r.rolled}`, {}, r.rolled)}${r.steps ? ` (${r.steps > 0 ? "+" : ""}${r.steps})` : ""}` }),
@@ -452,11 +452,6 @@
     return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
   }
 
-  function modifierText(t, m) {
-    const key = `games.skirmish.mod.${m.label.toLowerCase().replace(/[^a-z]+/g, "_")}`;
-    return `${m.value > 0 ? "+" : ""}${m.value} ${t(key, {}, m.label)}`;
-  }
-
   views.skirmish = (s, root, h0) => {
     const h = own(h0);
     try { draw_skirmish(s, root, h); } finally { generic(h, s, root, ["log", "pending", "held", "awaiting"]); }
@@ -467,21 +462,7 @@
     const t = h.t;
     const bands = v.bands || [];
 
-    // the roll about to be made: target, every modifier, chance
-    const check = v.awaiting && v.awaiting.check;
-    if (check) {
-      const needs = check.needs === "certain" ? t("games.skirmish.certain") : check.needs === "impossible" ? t("games.skirmish.impossible") : check.needs;
-      root.append(card(h, "sk-check", t("games.skirmish.check", { who: check.label_message || check.label || "" }),
-        h.el("p", { class: "target" }, t("games.skirmish.target"), " ", h.el("b", { id: "sk-target", text: needs }),
-          " ", h.el("small", { text: t("games.skirmish.on_dice", { n: check.dice }) })),
-        h.el("ul", { id: "sk-modifiers" },
-          h.el("li", { text: t("games.skirmish.characteristic", { kind: t(`games.skirmish.kind.${check.kind}`, {}, check.kind), value: check.characteristic }) }),
-          check.modifiers.map((m) => h.el("li", { text: modifierText(t, m) })),
-          check.modifiers.length ? null : h.el("li", { class: "hint", text: t("games.skirmish.no_modifiers") })),
-        h.el("p", { class: "chance" }, t("games.skirmish.chance"), " ", h.el("b", { id: "sk-chance", text: `${String(check.chance_percent).replace(".", t("number.decimal") === "number.decimal" ? "." : t("number.decimal"))}%` }),
-          ` (${check.chance})`,
-          check.heroism ? h.el("small", { text: ` · ${t("games.skirmish.with_heroism", { n: check.heroism, chance: check.chance_with_heroism })}` }) : null)));
-    }
+    // the roll about to be made (target, every modifier, chance) is the table's "Prima del tiro" box (app.js)
     if (v.held) {
       root.append(card(h, "sk-held", t("games.skirmish.held"),
         h.el("p", { text: t("games.skirmish.held_text", { dice: v.held.dice.join(" + "), need: v.held.spend_at_least, points: v.held.points }) })));
@@ -548,7 +529,7 @@
       root.append(h.el("section", { class: `card band${v.to_play === b.index ? " to-move" : ""}`, id: `band-${b.index}` },
         h.el("h2", {}, b.name, " ", h.el("small", { text: t("games.skirmish.strength", { n: b.strength, start: b.start }) + (b.below_half ? ` · ${t("games.skirmish.below_half")}` : "") })),
         h.el("div", { class: "table-wrap" }, h.el("table", { class: "generic roster" },
-          h.el("thead", {}, h.el("tr", {}, [t("field.name"), "T", "A", "S", "P", t("games.skirmish.notes")].map((x) => h.el("th", { text: x })))),
+          h.el("thead", {}, h.el("tr", {}, [t("games.name"), "T", "A", "S", "P", t("games.skirmish.notes")].map((x) => h.el("th", { text: x })))),
           h.el("tbody", {}, rows)))));
     }
     if (v.outcome) {
