@@ -572,10 +572,10 @@ ONE_CENTRED = 2.0
 ONE_FACE = 5.6
 
 
-#: a die's top is about square: seen from above, or tilted up to ~45 degrees, its extents along 4
-#: lines through its centre differ at most ~1.6x; two touching dice of one colour read as one face
-#: (the pips of a 1 and a 2 side by side make a 2) span 2x
-TOP_EXTENTS = 1.8
+#: a die's top is about square: its extents along two perpendicular lines through its centre are equal
+#: (whatever its turn), up to ~1.4x when tilted; two touching dice of one colour read as one face (the
+#: pips of a 1 and a 2 side by side make a 2) span 2x one way
+TOP_EXTENTS = 1.5
 
 
 #: a face whose die does not look like its reading keeps this share of its confidence: never sure, and
@@ -590,9 +590,11 @@ def _doubted_shape(face: Face) -> Face:
 def _on_a_die_top(face: Face, work: np.ndarray) -> bool:
     """Whether a face lies centred on an about-square die top: along 8 rays from its centre the
     face-coloured region (pips crossed: runs of other colour up to a pip's width) reaches as far on
-    both sides of each line (within ``ONE_CENTRED``), and the 4 extents differ at most ``TOP_EXTENTS``
-    times. A layout read across two touching dice of one colour is centred on their seam and spans
-    twice the die one way; a 2 or 3 whose other pips were lost (a 1 read) sits off the face's centre."""
+    both sides of each of 4 lines (within ``ONE_CENTRED``), and each extent is at most ``TOP_EXTENTS``
+    times the perpendicular one. A layout read across two touching dice of one colour is centred on their
+    seam and spans twice the die one way; a 2 or 3 whose other pips were lost (a 1 read) sits off the
+    face's centre. A face at one end of a run twice as long is a die touching another of its colour.
+    Rays that leave the picture on the face tell nothing (an enlarged crop: the die fills it)."""
     h, w = work.shape[:2]
     r = _median([p.r for p in face.pips])
     ring = np.mean([p.ring for p in face.pips], axis=0)
@@ -620,11 +622,19 @@ def _on_a_die_top(face: Face, work: np.ndarray) -> bool:
         else:
             seen = max(last, 1.0)
         reach.append(seen)
-    lines = [(a, b) for a, b in zip(reach[:4], reach[4:], strict=True) if a is not None and b is not None]
-    if any(max(a, b) > ONE_CENTRED * min(a, b) for a, b in lines):
-        return False
-    extents = [a + b for a, b in lines]
-    return len(extents) < 2 or max(extents) <= TOP_EXTENTS * min(extents)
+    for k in range(4):
+        a, b = reach[k], reach[k + 4]
+        across = (reach[(k + 2) % 8], reach[(k + 6) % 8])    # the perpendicular line
+        if a is None or b is None or across[0] is None or across[1] is None:
+            continue
+        off_centre = max(a, b) > ONE_CENTRED * min(a, b)
+        long = a + b > TOP_EXTENTS * (across[0] + across[1])
+        # off-centre on a die-sized run: a pip of a 2 or 3 in its corner; centred on a run two dice
+        # long: a layout read across the seam of two touching dice. At one end of a long run is a
+        # die touching another of its colour: no doubt.
+        if off_centre != long:
+            return False
+    return True
 
 
 def _one_unexplained_doubted(face: Face, work: np.ndarray) -> Face:
