@@ -541,7 +541,9 @@ def group_faces(pips: list[Pip], work: np.ndarray) -> list[Face]:
     for i in range(n):
         groups.setdefault(root(i), []).append(pips[i])
     faces = _lone_pips_joined(_merged([f for g in groups.values() for f in _split_group(g)]), pips)
-    return [_crowded_one_doubted(f, pips) for f in faces]
+    faces = [f if f.value is None or f.confidence <= UNEXPLAINED_CONFIDENCE or _on_a_die_top(f, work)
+             else _doubted_shape(f) for f in faces]
+    return [_one_unexplained_doubted(_crowded_one_doubted(f, pips), work) for f in faces]
 
 
 #: a die's 1 has its face to itself: no other pip candidate within this many pip radii of it
@@ -559,6 +561,118 @@ def _crowded_one_doubted(face: Face, pips: list[Pip]) -> Face:
     reach = ONE_ALONE * p.r
     if any(q is not p and math.hypot(q.x - p.x, q.y - p.y) <= reach for q in pips):
         return Face(face.pips, None, 0.1, face.box)
+    return face
+
+
+#: a 1's face reaches as far from its pip on opposite sides, within this ratio (a pip of a 2 or 3
+#: whose other pips were lost lies in a corner of its face: 3x nearer one edge than the other)
+ONE_CENTRED = 2.0
+#: how far from a 1's pip (in its radii) its face is looked at for other marks: past a 5's corner pips
+#: (4.2 radii on common dice, 3-4 on dice whose 1 has a big pip)
+ONE_FACE = 5.6
+
+
+#: a die's top is about square: its extents along two perpendicular lines through its centre are equal
+#: (whatever its turn), up to ~1.4x when tilted; two touching dice of one colour read as one face (the
+#: pips of a 1 and a 2 side by side make a 2) span 2x one way
+TOP_EXTENTS = 1.5
+
+
+#: a face whose die does not look like its reading keeps this share of its confidence: never sure, and
+#: still ranked against the frame's other readings (a crop's best guess stays its best guess)
+SHAPE_DOUBT = 0.6
+
+
+def _doubted_shape(face: Face) -> Face:
+    return _capped(face, SHAPE_DOUBT * face.confidence)
+
+
+def _on_a_die_top(face: Face, work: np.ndarray) -> bool:
+    """Whether a face lies centred on an about-square die top: along 8 rays from its centre the
+    face-coloured region (pips crossed: runs of other colour up to a pip's width) reaches as far on
+    both sides of each of 4 lines (within ``ONE_CENTRED``), and each extent is at most ``TOP_EXTENTS``
+    times the perpendicular one. A layout read across two touching dice of one colour is centred on their
+    seam and spans twice the die one way; a 2 or 3 whose other pips were lost (a 1 read) sits off the
+    face's centre. A face at one end of a run twice as long is a die touching another of its colour.
+    Rays that leave the picture on the face tell nothing (an enlarged crop: the die fills it)."""
+    h, w = work.shape[:2]
+    r = _median([p.r for p in face.pips])
+    ring = np.mean([p.ring for p in face.pips], axis=0)
+    tol = max(18.0, 0.3 * min(p.contrast for p in face.pips))
+    cx, cy = face.centre
+    longest = 1.5 * face.box[2]
+    reach = []
+    for k in range(8):
+        t = math.radians(45 * k)
+        dx, dy = math.cos(t), math.sin(t)
+        d, run, last = 0.0, 0.0, 0.0
+        seen: float | None = None
+        while d <= longest:
+            x, y = int(cx + dx * d + 0.5), int(cy + dy * d + 0.5)
+            if not (0 <= x < w and 0 <= y < h):
+                break       # the picture ends on the face: no evidence where the face ends
+            if np.abs(work[y, x].astype(np.float64) - ring).max() > tol:
+                run += 1.0
+                if run > 2.6 * r:
+                    seen = max(last, 1.0)
+                    break
+            else:
+                run, last = 0.0, d
+            d += 1.0
+        else:
+            seen = max(last, 1.0)
+        reach.append(seen)
+    for k in range(4):
+        a, b = reach[k], reach[k + 4]
+        across = (reach[(k + 2) % 8], reach[(k + 6) % 8])    # the perpendicular line
+        if a is None or b is None or across[0] is None or across[1] is None:
+            continue
+        off_centre = max(a, b) > ONE_CENTRED * min(a, b)
+        long = a + b > TOP_EXTENTS * (across[0] + across[1])
+        # off-centre on a die-sized run: a pip of a 2 or 3 in its corner; centred on a run two dice
+        # long: a layout read across the seam of two touching dice. At one end of a long run is a
+        # die touching another of its colour: no doubt.
+        if off_centre != long:
+            return False
+    return True
+
+
+def _one_unexplained_doubted(face: Face, work: np.ndarray) -> Face:
+    """A lone pip read as a 1 is a proposal at most ``UNEXPLAINED_CONFIDENCE`` sure when its face does not
+    look like a 1's: the 1's pip is at the centre of a plain face. Two checks on the pixels (the pips
+    the reader lost are not candidates: a coloured die's light corner pips merged with its corners on
+    a dark tray, a 5 then showing only its centre pip):
+
+    - centred: along 4 lines through the pip, the face-coloured run reaches as far on both sides
+      (within ``ONE_CENTRED``); a pip of a 2 or a 3 sits near a corner;
+    - plain: no compact pip-coloured mark (a lost pip: at most 3.2 radii across, at least 0.4 of the
+      pip's area) lies within ``ONE_FACE`` radii; the tray beyond the face's edges, a die's shadow
+      and its edges are long runs, not marks."""
+    if len(face.pips) != 1 or face.value != 1 or face.confidence <= UNEXPLAINED_CONFIDENCE:
+        return face
+    p = face.pips[0]
+    h, w = work.shape[:2]
+    ring = np.array(p.ring)
+    if not _on_a_die_top(face, work):
+        return _doubted_shape(face)
+    # pip-coloured marks on the face
+    R = math.ceil(ONE_FACE * p.r)
+    xa, xb = max(0, int(p.x) - R), min(w, int(p.x) + R + 1)
+    ya, yb = max(0, int(p.y) - R), min(h, int(p.y) + R + 1)
+    yy, xx = np.ogrid[ya:yb, xa:xb]
+    d2 = (xx - p.x) ** 2 + (yy - p.y) ** 2
+    pipc = work[max(0, int(p.y)), max(0, int(p.x))].astype(np.float64)
+    axis = pipc - ring
+    norm = float(axis @ axis)
+    if norm <= 0:
+        return face
+    proj = ((work[ya:yb, xa:xb].astype(np.float64) - ring) @ axis) / norm
+    marks = ((proj >= 0.5) & (d2 >= (1.6 * p.r) ** 2) & (d2 <= (ONE_FACE * p.r) ** 2)).astype(np.uint8)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(marks, connectivity=8)
+    for i in range(1, n):
+        area, big = stats[i, cv2.CC_STAT_AREA], max(stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT])
+        if area >= 0.4 * math.pi * p.r * p.r and big <= 3.2 * p.r:
+            return _doubted_shape(face)
     return face
 
 

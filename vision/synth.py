@@ -20,7 +20,8 @@ Colour = tuple[int, int, int]
 
 
 def tray(width: int = 640, height: int = 480, *, kind: str = "felt", seed: int = 0) -> np.ndarray:
-    """An empty tray, BGR uint8 (height, width, 3): ``"felt"`` (green), ``"wood"`` (grain), ``"white"``."""
+    """An empty tray, BGR uint8 (height, width, 3): ``"felt"`` (green), ``"wood"`` (grain), ``"white"``,
+    ``"black"`` (a near-black tray)."""
     rng = np.random.default_rng(seed)
     if kind == "felt":
         img = np.empty((height, width, 3), np.float32)
@@ -37,8 +38,10 @@ def tray(width: int = 640, height: int = 480, *, kind: str = "felt", seed: int =
         img += rng.normal(0, 3, img.shape)
     elif kind == "white":
         img = np.full((height, width, 3), 228, np.float32) + rng.normal(0, 3, (height, width, 3))
+    elif kind == "black":
+        img = np.full((height, width, 3), 22, np.float32) + rng.normal(0, 3, (height, width, 3))
     else:
-        raise ValueError(f"kind: expected 'felt', 'wood' or 'white', got {kind!r}")
+        raise ValueError(f"kind: expected 'felt', 'wood', 'white' or 'black', got {kind!r}")
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
@@ -71,6 +74,25 @@ def draw_die(img: np.ndarray, x: float, y: float, size: float, value: int, *, an
     for px, py in _LAYOUTS[value] @ rot.T * a + [x, y]:
         cv2.circle(img, (round(px * 16), round(py * 16)), round(r * 16), pip, -1, cv2.LINE_AA, shift=4)
     return Drawn("die", x, y, size, value=value)
+
+
+def draw_logo_die(img: np.ndarray, x: float, y: float, size: float, *, angle: float = 0.0,
+                  body: Colour = (235, 235, 235), ink: Colour = (20, 20, 20), shadow: bool = True) -> Drawn:
+    """Draw (in place) a d6 top face whose marks are an emblem instead of pips (a maker's logo on the
+    6 or the 1): a five-pointed star with a ring around it. ``value`` of the result is None: no pip
+    reader can tell which face the emblem stands for."""
+    draw_die(img, x, y, size, 1, angle=angle, body=body, pip=body, shadow=shadow)
+    c, s = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+    star = []
+    for k in range(10):
+        t = math.pi * k / 5 - math.pi / 2
+        rr = size * (0.3 if k % 2 == 0 else 0.12)
+        u, v = rr * math.cos(t), rr * math.sin(t)
+        star.append((x + u * c - v * s, y + u * s + v * c))
+    cv2.fillPoly(img, [np.round(np.array(star) * 16).astype(np.int32)], ink, cv2.LINE_AA, shift=4)
+    cv2.circle(img, (round(x * 16), round(y * 16)), round(size * 0.38 * 16), ink,
+               max(1, round(size * 0.03)), cv2.LINE_AA, shift=4)
+    return Drawn("die", x, y, size, value=None)
 
 
 def draw_token(img: np.ndarray, x: float, y: float, size: float, face: str, *, angle: float = 0.0,

@@ -56,6 +56,9 @@ POLY_SIDES_SURE = 0.5
 DIE_SIZE_SHARE = 0.4
 #: a die read with this confidence is surely a die: the frame's other dice are of its size
 SURE_DIE = 0.8
+#: an object this many times longer than wide, among dice as wide as it, is touching dice (a die's top is
+#: about square, see ``vision.pips.TOP_EXTENTS``): Vision II's reading of it is a proposal only
+TOUCHING_DICE = 1.6
 
 
 def check_frame(frame: Any, name: str = "frame") -> np.ndarray:
@@ -340,6 +343,14 @@ def _read_view(frame: np.ndarray, calibration: Calibration | None, reference: np
         if got is not None:
             sides, value, percentile = got.sides, got.value, bool(getattr(got, "percentile", False))
             conf = min(float(got.sides_confidence), float(got.value_confidence)) if value is not None else 0.1
+            rw, rh = cv2.minAreaRect(b.contour)[1]
+            short = max(1.0, min(rw, rh))
+            # dice as wide as this object lie in the frame (pip d6s read, or other objects as long
+            # as it is wide), and it is long for a die seen from above: touching dice seen as one
+            # object, whose pips were not read
+            alike = sum(0.8 * short <= max(o.box[2:]) <= 1.25 * short for o in bodies if o is not b)
+            if (faces or alike >= 2) and max(rw, rh) >= TOUCHING_DICE * short:
+                conf = min(conf, UNEXPLAINED_CONFIDENCE)
         dice.append((box, sides, value, conf, percentile))
     return _small_dice_dropped(dice), tokens
 
