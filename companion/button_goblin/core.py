@@ -414,6 +414,60 @@ def say(key: str, /, **params: object) -> Message:
     return Message.of(MESSAGES, key, **params)
 
 
+#: The rules' refusals (an illegal attack, pass or focus move), in English (what the command line prints),
+#: by the key the page translates. They live in the games' own catalogue (``web/static/games.{it,en}.json``),
+#: which the page fetches when it first shows one, so the table page stays light.
+REFUSALS: Final[Mapping[str, str]] = {
+    "bg.illegal.attack": "illegal {kind} attack: {reason}",
+    "bg.illegal.round_over": "the round is over: both players passed",
+    "bg.illegal.no_die": "{name} has no die {index}",
+    "bg.illegal.sits_out": "die {index} ({die}) was turned down by focus and sits out this first attack",
+    "bg.illegal.fire_kind": "fire helps only power and skill attacks, not {kind}",
+    "bg.illegal.no_fire_die": "{name} has no fire die {index}",
+    "bg.illegal.not_fire": "die {index} ({die}) is not a fire die",
+    "bg.illegal.fire_attacks": "fire die {index} attacks: a fire die helps other dice",
+    "bg.illegal.fire_sits_out": "fire die {index} was turned down by focus and sits out this first attack",
+    "bg.illegal.fire_range": "fire die {index} ({die}) can go down to {low}..{high}, not {value}",
+    "bg.illegal.room": "the attackers can be raised by {room} at most, not {points}",
+    "bg.illegal.one_attacker": "a {kind} attack uses one die",
+    "bg.illegal.one_target": "a {kind} attack captures one die",
+    "bg.illegal.no_power": "a {label} die cannot make a power attack",
+    "bg.illegal.less": "{value} is less than {total}",
+    "bg.illegal.berserk_skill": "berserk die {index} never joins a skill attack",
+    "bg.illegal.attackers_sum": "the attackers sum to {total}, not {target}",
+    "bg.illegal.needs_skill": "a {kind} attack needs a {skill} ({code}) die",
+    "bg.illegal.targets_sum": "the targets sum to {total}, not {value}",
+    "bg.illegal.target_range": "the target must show {low}..{high}, not {total}",
+    "bg.illegal.fire_points": "the fire dice cannot give {points} points",
+    "bg.illegal.must_attack": "{name} can attack ({example}) and may not pass",
+    "bg.illegal.focus_all_equal":
+        "all dice are equal: nobody has initiative and the round is re-rolled, no focus",
+    "bg.illegal.focus_holder": "{name} already has initiative: only the player without it may use focus",
+    "bg.illegal.focus_none": "a focus move turns at least one focus die down",
+    "bg.illegal.not_focus": "die {index} ({die}) is not a focus die",
+    "bg.illegal.focus_range": "focus die {index} ({die}) can go down to {low}..{high}, not {value}",
+    "bg.illegal.focus_loses": "focus may be used only to win initiative, and {values} does not",
+    # the table's own refusals (companion.button_goblin.flow)
+    "bg.illegal.match_over": "the match is over",
+    "bg.illegal.not_now": "a {action} action does not fit now: the table is at {phase}",
+    "bg.illegal.nothing_to_read": "no dice are to be read now: the table is at {phase}",
+    "bg.illegal.focus_player": "it is {name} who may use focus now",
+    "bg.input.missing": "missing a value for {slots}",
+    "bg.input.slot_range": "{die} ({slot}) shows {low}..{high}, not {value}",
+    "bg.input.swing_range": "swing {letter} must be {low}..{high} sides, not {value}",
+}
+
+
+def refuse(key: str, /, **params: object) -> Message:
+    """The refusal ``key`` of :data:`REFUSALS` with its parameters."""
+    return Message.of(REFUSALS, key, **params)
+
+
+def kind_word(kind: str) -> Message:
+    """An attack type (``power``...) or a skill's name (``fire``...), which the page names in its language."""
+    return Message(f"bg.word.{kind}", kind)
+
+
 @dataclass(frozen=True)
 class Initiative:
     """Who moves first: ``player`` is None when every die ties and the round is re-rolled."""
@@ -508,7 +562,7 @@ def canonical_fire(dice: Sequence[Die], exclude: Sequence[int], points: int) -> 
         out.append((i, (dice[i].value or 0) - take))
         left -= take
     if left > 0:
-        raise IllegalAction(f"the fire dice cannot give {points} points")
+        raise IllegalAction(refuse("bg.illegal.fire_points", points=points))
     return tuple(out)
 
 
@@ -612,19 +666,19 @@ def generate_attacks(position: Position) -> Iterator[Attack]:
                         yield Attack(kind, (i,), (j,))  # type: ignore[arg-type]
 
 
-def illegal_reason(position: Position, attack: Attack) -> str | None:
+def illegal_reason(position: Position, attack: Attack) -> Message | None:
     """Why ``attack`` is illegal in ``position``, or None if it is legal."""
     if position.passes >= 2:
-        return "the round is over: both players passed"
+        return refuse("bg.illegal.round_over")
     mine, theirs = position.mover.dice, position.opponent.dice
     for i in attack.attackers:
         if not 0 <= i < len(mine):
-            return f"{position.mover.name} has no die {i}"
+            return refuse("bg.illegal.no_die", name=position.mover.name, index=i)
         if mine[i].focus_reduced:
-            return f"die {i} ({mine[i].format()}) was turned down by focus and sits out this first attack"
+            return refuse("bg.illegal.sits_out", index=i, die=mine[i].format())
     for j in attack.targets:
         if not 0 <= j < len(theirs):
-            return f"{position.opponent.name} has no die {j}"
+            return refuse("bg.illegal.no_die", name=position.opponent.name, index=j)
     attackers = [mine[i] for i in attack.attackers]
     targets = [theirs[j] for j in attack.targets]
     first = attackers[0]
@@ -632,54 +686,57 @@ def illegal_reason(position: Position, attack: Attack) -> str | None:
     target_sum = sum(t.value or 0 for t in targets)
     kind = attack.kind
     if attack.fire and kind not in FIRE_KINDS:
-        return f"fire helps only power and skill attacks, not {kind}"
+        return refuse("bg.illegal.fire_kind", kind=kind_word(kind))
     points = 0
     for i, to in attack.fire:
         if not 0 <= i < len(mine):
-            return f"{position.mover.name} has no fire die {i}"
+            return refuse("bg.illegal.no_fire_die", name=position.mover.name, index=i)
         die = mine[i]
         if not die.has("FU"):
-            return f"die {i} ({die.format()}) is not a fire die"
+            return refuse("bg.illegal.not_fire", index=i, die=die.format())
         if i in attack.attackers:
-            return f"fire die {i} attacks: a fire die helps other dice"
+            return refuse("bg.illegal.fire_attacks", index=i)
         if die.focus_reduced:
-            return f"fire die {i} was turned down by focus and sits out this first attack"
+            return refuse("bg.illegal.fire_sits_out", index=i)
         if not die.low <= to < (die.value or 0):
-            return f"fire die {i} ({die.format()}) can go down to {die.low}..{(die.value or 0) - 1}, not {to}"
+            return refuse("bg.illegal.fire_range", index=i, die=die.format(), low=die.low,
+                          high=(die.value or 0) - 1, value=to)
         points += (die.value or 0) - to
     rooms = [_room(d) for d in attackers]
     room = None if any(r is None for r in rooms) else sum(r for r in rooms if r is not None)
     if room is not None and points > room:
-        return f"the attackers can be raised by {room} at most, not {points}"
+        return refuse("bg.illegal.room", room=room, points=points)
     single = len(attack.attackers) == 1
     if kind in ("power", "speed", "berserk", "shadow", "disintegration") and not single:
-        return f"a {kind} attack uses one die"
+        return refuse("bg.illegal.one_attacker", kind=kind_word(kind))
     if kind in ("power", "skill", "shadow", "disintegration") and len(targets) != 1:
-        return f"a {kind} attack captures one die"
+        return refuse("bg.illegal.one_target", kind=kind_word(kind))
     if kind == "power":
         if not _can_power(first):
-            return f"a {first.label} die cannot make a power attack"
+            return refuse("bg.illegal.no_power", label=first.label)
         if v + points < target_sum:
-            return f"{v}{f'+{points}' if points else ''} is less than {target_sum}"
+            return refuse("bg.illegal.less", value=f"{v}{f'+{points}' if points else ''}", total=target_sum)
     elif kind == "skill":
         berserk = [i for i in attack.attackers if mine[i].has("FG")]
         if berserk:
-            return f"berserk die {berserk[0]} never joins a skill attack"
+            return refuse("bg.illegal.berserk_skill", index=berserk[0])
         total = sum(d.value or 0 for d in attackers) + points
         if total != target_sum:
-            return f"the attackers sum to {total}, not {target_sum}"
+            return refuse("bg.illegal.attackers_sum", total=total, target=target_sum)
     elif kind in ("speed", "berserk"):
         code = "VA" if kind == "speed" else "FG"
         if not first.has(code):
-            return f"a {kind} attack needs a {SKILL_NAMES[code]} ({code}) die"
+            return refuse("bg.illegal.needs_skill", kind=kind_word(kind), skill=kind_word(SKILL_NAMES[code]),
+                          code=code)
         if v != target_sum:
-            return f"the targets sum to {target_sum}, not {v}"
+            return refuse("bg.illegal.targets_sum", total=target_sum, value=v)
     else:
         code = "OM" if kind == "shadow" else "DS"
         if not first.has(code):
-            return f"a {kind} attack needs a {SKILL_NAMES[code]} ({code}) die"
+            return refuse("bg.illegal.needs_skill", kind=kind_word(kind), skill=kind_word(SKILL_NAMES[code]),
+                          code=code)
         if not v <= target_sum <= (first.high if first.high is not None else target_sum):
-            return f"the target must show {v}..{first.high}, not {target_sum}"
+            return refuse("bg.illegal.target_range", low=v, high=first.high, total=target_sum)
     return None
 
 
@@ -718,17 +775,18 @@ def apply(position: Position, action: Action) -> Position:
     cleared = tuple(replace(d, focus_reduced=False) if d.focus_reduced else d for d in mover.dice)
     if action == PASS:
         if position.passes >= 2:
-            raise IllegalAction("the round is over: both players passed")
+            raise IllegalAction(refuse("bg.illegal.round_over"))
         example = next(iter(position.legal), None)
         if example is not None:
-            raise IllegalAction(f"{mover.name} can attack ({describe(position, example)}) and may not pass")
+            raise IllegalAction(refuse("bg.illegal.must_attack", name=mover.name,
+                                       example=describe(position, example)))
         players = _replace_player(position, position.to_move, replace(mover, dice=cleared))
         return clear_focus(Position(players, 1 - position.to_move, position.passes + 1), 1 - position.to_move)
     if not isinstance(action, Attack):
         raise InvalidInput(f"not an action: {action!r}")
     reason = illegal_reason(position, action)
     if reason is not None:
-        raise IllegalAction(f"illegal {action.kind} attack: {reason}")
+        raise IllegalAction(refuse("bg.illegal.attack", kind=kind_word(action.kind), reason=reason))
     dice = list(cleared)
     for i, to in action.fire:
         dice[i] = replace(dice[i], value=to)
@@ -891,25 +949,25 @@ def focus_reduce(position: Position, player: int, values: Mapping[int, int]) -> 
     p = position.players[player]
     holder = initiative(position).player
     if holder is None:
-        raise IllegalAction("all dice are equal: nobody has initiative and the round is re-rolled, no focus")
+        raise IllegalAction(refuse("bg.illegal.focus_all_equal"))
     if holder == player:
-        raise IllegalAction(f"{p.name} already has initiative: only the player without it may use focus")
+        raise IllegalAction(refuse("bg.illegal.focus_holder", name=p.name))
     if not values:
-        raise IllegalAction("a focus move turns at least one focus die down")
+        raise IllegalAction(refuse("bg.illegal.focus_none"))
     dice = list(p.dice)
     for i, v in values.items():
         if not 0 <= i < len(dice):
-            raise IllegalAction(f"{p.name} has no die {i}")
+            raise IllegalAction(refuse("bg.illegal.no_die", name=p.name, index=i))
         d = dice[i]
         if not d.has("FO"):
-            raise IllegalAction(f"die {i} ({d.format()}) is not a focus die")
+            raise IllegalAction(refuse("bg.illegal.not_focus", index=i, die=d.format()))
         if not d.low <= v < (d.value or 0):
-            span = f"{d.low}..{(d.value or 0) - 1}"
-            raise IllegalAction(f"focus die {i} ({d.format()}) can go down to {span}, not {v}")
+            raise IllegalAction(refuse("bg.illegal.focus_range", index=i, die=d.format(), low=d.low,
+                                       high=(d.value or 0) - 1, value=v))
         dice[i] = replace(d, value=v, focus_reduced=True)
     after = Position(_replace_player(position, player, replace(p, dice=tuple(dice))), player)
     if initiative(after).player != player:
-        raise IllegalAction(f"focus may be used only to win initiative, and {dict(values)} does not")
+        raise IllegalAction(refuse("bg.illegal.focus_loses", values=str(dict(values))))
     return after
 
 

@@ -43,6 +43,7 @@ from companion.button_goblin.core import (
     focus_reduce,
     initiative,
     match_outcome,
+    refuse,
     rerolls,
     round_outcome,
     say,
@@ -184,13 +185,14 @@ def _values_from(reading: Action, slots: Sequence[Slot]) -> dict[str, int]:
         raise InvalidInput(f"no die {unknown[0]!r} is expected now; expected: {', '.join(wanted) or 'none'}")
     missing = [k for k in wanted if k not in raw]
     if missing:
-        raise InvalidInput(f"missing a value for {', '.join(missing)}")
+        raise InvalidInput(refuse("bg.input.missing", slots=", ".join(missing)))
     out = {}
     for key, slot in wanted.items():
         value = _int(raw[key], f"value of {key}")
         high = slot.high if slot.high is not None else slot.sides
         if value < slot.low or (high is not None and value > high):
-            raise InvalidInput(f"{slot.label} ({key}) shows {slot.low}..{high}, not {value}")
+            raise InvalidInput(refuse("bg.input.slot_range", die=slot.label, slot=key, low=slot.low,
+                                      high=high, value=value))
         out[key] = value
     return out
 
@@ -263,7 +265,8 @@ def _swing_sizes(button: Button, sizes: Mapping[str, JSON], current: Mapping[str
                                   if button.swing_letters else ""))
         value = _int(size, f"swing {letter}")
         if not SWING_MIN <= value <= SWING_MAX:
-            raise InvalidInput(f"swing {letter} must be {SWING_MIN}..{SWING_MAX} sides, not {value}")
+            raise InvalidInput(refuse("bg.input.swing_range", letter=letter, low=SWING_MIN, high=SWING_MAX,
+                                      value=value))
         merged[letter] = value
     return merged
 
@@ -308,7 +311,7 @@ class ButtonGoblinFlow:
             raise InvalidInput(f"an action is a JSON object with a \"type\", not {action!r}")
         kind = action["type"]
         if state.phase == "over":
-            raise IllegalAction("the match is over")
+            raise IllegalAction(refuse("bg.illegal.match_over"))
         handlers = {
             "swing": ("swing", self._swing),
             "reading": (None, self._reading),
@@ -325,9 +328,9 @@ class ButtonGoblinFlow:
                                f"known: {', '.join(ACTION_KEYS[kind]) or 'none besides type'}")
         phase, handler = handlers[kind]
         if phase is not None and state.phase != phase:
-            raise IllegalAction(f"a {kind!r} action does not fit now: the table is at {state.phase!r}")
+            raise IllegalAction(refuse("bg.illegal.not_now", action=repr(kind), phase=repr(state.phase)))
         if phase is None and state.phase not in ("roll", "reroll"):
-            raise IllegalAction(f"no dice are to be read now: the table is at {state.phase!r}")
+            raise IllegalAction(refuse("bg.illegal.nothing_to_read", phase=repr(state.phase)))
         return handler(state, action)
 
     def _swing(self, state: Table, action: Action) -> Table:
@@ -392,7 +395,7 @@ class ButtonGoblinFlow:
         assert state.position is not None and state.focus_player is not None
         player = _player(action, state.focus_player)
         if player != state.focus_player:
-            raise IllegalAction(f"it is {state.names[state.focus_player]} who may use focus now")
+            raise IllegalAction(refuse("bg.illegal.focus_player", name=state.names[state.focus_player]))
         raw = action.get("dice")
         if not isinstance(raw, dict) or not raw:
             raise InvalidInput("a focus action needs \"dice\": {die index: lowered value}")
@@ -413,7 +416,7 @@ class ButtonGoblinFlow:
         assert state.position is not None and state.focus_player is not None
         player = _player(action, state.focus_player)
         if player != state.focus_player:
-            raise IllegalAction(f"it is {state.names[state.focus_player]} who may use focus now")
+            raise IllegalAction(refuse("bg.illegal.focus_player", name=state.names[state.focus_player]))
         position = Position(state.position.players, 1 - player)
         return self._settle(state, position)
 

@@ -6,9 +6,18 @@ import reprlib
 from collections.abc import Mapping
 from typing import Any
 
-from companion.button_goblin.core import ATTACK_KINDS, Attack, Die, Player, Position, canonical_fire
+from companion.button_goblin.core import (
+    ATTACK_KINDS,
+    Attack,
+    Die,
+    Player,
+    Position,
+    canonical_fire,
+    kind_word,
+    refuse,
+)
 from companion.errors import IllegalAction, InvalidInput
-from companion.messages import Message, word
+from companion.messages import Message, error_message, word
 
 JSON = Any
 
@@ -158,7 +167,9 @@ def attack_from_json(data: JSON, position: Position) -> Attack:
         try:
             fire = canonical_fire(position.mover.dice, attackers, raw_fire) if raw_fire else ()
         except IllegalAction as error:
-            raise IllegalAction(f"illegal {kind} attack: {error}") from None
+            reason = error_message(error) or str(error)
+            said = refuse("bg.illegal.attack", kind=kind_word(str(kind)), reason=reason)
+            raise IllegalAction(said) from None
     else:
         entries = []
         for n, entry in enumerate(_list(raw_fire, "fire")):

@@ -35,6 +35,7 @@ from companion.dadoteck.core import (
 )
 from companion.errors import InvalidInput
 from companion.flow import JSON, Action, Choice, Expectation, Flow, Slot
+from companion.messages import Message
 
 
 def _slot_key(player: int) -> str:
@@ -91,7 +92,9 @@ class DadoteckFlow:
         events: list[Event] = []
         for key, value in values.items():
             if isinstance(value, bool) or not isinstance(value, int):
-                raise InvalidInput(f"slot {key!r}: a d20 value is a whole number, got {value!r}")
+                text = f"slot {key!r}: a d20 value is a whole number, got {value!r}"
+                params = {"slot": str(key), "value": repr(value)}
+                raise InvalidInput(Message("error.input.slot_whole", text, params))
             events.append(Roll(_player_of_key(state, str(key)), value))
         return events
 

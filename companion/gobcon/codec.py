@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from typing import Any, cast
 
@@ -43,11 +44,19 @@ from companion.messages import Message, word
 # --------------------------------------------------------------------------------------- small pieces
 
 
+def _named(what: str) -> Message:
+    """The field ``what`` names (``a card's 'gp'`` names ``gp``), as a word the page translates."""
+    quoted = re.search(r"'(\w+)'", what)
+    return word("field", quoted[1]) if quoted else word("error.what", what)
+
+
 def _int(value: Any, what: str, *, low: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidInput(f"{what} must be a whole number, got {value!r}")
+        raise InvalidInput(Message("error.input.whole", f"{what} must be a whole number, got {value!r}",
+                                   {"what": _named(what), "value": repr(value)}))
     if low is not None and value < low:
-        raise InvalidInput(f"{what} must be at least {low}, got {value!r}")
+        raise InvalidInput(Message("error.input.at_least", f"{what} must be at least {low}, got {value!r}",
+                                   {"what": _named(what), "low": low, "value": repr(value)}))
     return value
 
 

@@ -63,7 +63,9 @@ def _int(value: JSON, what: str, low: int | None = 0, *, event: str | None = Non
             Message("error.input.event_int", f"{named} must be an integer, got {value!r}",
                     {"event": event, "field": word("field", what), "value": repr(value)}))
     if low is not None and value < low:
-        raise InvalidInput(f"{named} must be at least {low}, got {value!r}")
+        said = word("error.what", what) if event is None else word("field", what)
+        raise InvalidInput(Message("error.input.at_least", f"{named} must be at least {low}, got {value!r}",
+                                   {"what": said, "low": low, "value": repr(value)}))
     return value
 
 

@@ -9,6 +9,8 @@ without a key, or with a key either catalogue lacks.
 from __future__ import annotations
 
 import json
+import re
+import string
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -28,6 +30,11 @@ from tests.web.conftest import D6_SETUP, FIRST_ROLL, camera_reading
 
 I18N = Path(__file__).resolve().parents[2] / "web" / "i18n"
 CATALOGUES = {lang: json.loads((I18N / f"{lang}.json").read_text(encoding="utf-8")) for lang in ("it", "en")}
+STATIC = I18N.parent / "static"
+#: The games' own catalogues (games.{it,en}.json): the page loads them with a game's views, or on the first
+#: error whose key its own catalogue lacks (Button Goblin's refusals).
+GAME_CATALOGUES = {lang: json.loads((STATIC / f"games.{lang}.json").read_text(encoding="utf-8"))
+                   for lang in ("it", "en")}
 
 GOBLINS = {"game": "goblins", "setup": {"players": ["Ada", "Bea"]}}
 GOBCON = {"game": "gobcon", "setup": {"players": ["Ada", "Bea"]}}
@@ -83,7 +90,7 @@ def check_key(said: dict[str, Any]) -> None:
     """``said`` (``{"key", "params"}``) names a message both catalogues have, and so does every nested word
     that is a whole message of its own (an ``error.input.*``/``error.session.*`` one)."""
     for lang, messages in CATALOGUES.items():
-        assert said["key"] in messages, (lang, said)
+        assert said["key"] in messages or said["key"] in GAME_CATALOGUES[lang], (lang, said)
     for value in said["params"].values():
         if isinstance(value, dict) and str(value.get("key", "")).startswith("error."):
             assert value["key"].startswith("error.what.") or value["key"] in CATALOGUES["it"], said
@@ -210,3 +217,96 @@ def test_every_shape_of_the_catalogue_is_raised_somewhere() -> None:
         "error.input.int", "error.session.nothing_selected", "error.session.no_game_yet",
         "error.session.no_choices", "error.session.no_such_game"}
     assert sorted(shapes - tested) == []
+
+
+# ------------------------------------------------------------------ refusals keyed by the rules cores' flows
+
+DADOTECK = {"game": "dadoteck", "setup": {"players": ["Ada", "Bea"]}}
+#: Few English words that must not reach the Italian page in a refusal (whole words).
+ENGLISH = re.compile(r"\b(illegal|attack|must|whole|number|least|missing|shows|pass|die|dice|not|value)\b")
+
+
+def italian(said: dict[str, Any]) -> str:
+    """``said`` as the Italian page shows it: its catalogue, then the games' one; parameters that are
+    messages of their own translated in place (like app.js's ``t``)."""
+    messages = {**GAME_CATALOGUES["it"], **CATALOGUES["it"]}
+    assert said["key"] in messages, said
+
+    def show(value: Any) -> str:
+        if isinstance(value, dict) and "key" in value:
+            return italian(value) if value["key"] in messages else str(value["text"])
+        return ", ".join(map(show, value)) if isinstance(value, list) else str(value)
+
+    names = {name for _, name, _, _ in string.Formatter().parse(messages[said["key"]]) if name}
+    assert names <= set(said["params"]), said
+    return messages[said["key"]].format(**{k: show(v) for k, v in said["params"].items()})
+
+
+#: (key, nested reason key or None, game, camera reading first, request path, body)
+REFUSED: list[tuple[str, str | None, dict[str, Any], bool, str, dict[str, Any]]] = [
+    ("bg.illegal.attack", "bg.illegal.less", BUTTON, False, "/api/correct",
+     {"action": {"type": "attack", "kind": "power", "attackers": [1], "targets": [2]}}),
+    ("bg.illegal.attack", "bg.illegal.one_target", BUTTON, False, "/api/correct",
+     {"action": {"type": "attack", "kind": "power", "attackers": [2], "targets": [0, 3]}}),
+    ("bg.illegal.attack", "bg.illegal.needs_skill", BUTTON, False, "/api/correct",
+     {"action": {"type": "attack", "kind": "speed", "attackers": [2], "targets": [0]}}),
+    ("bg.illegal.attack", "bg.illegal.attackers_sum", BUTTON, False, "/api/correct",
+     {"action": {"type": "attack", "kind": "skill", "attackers": [1, 3], "targets": [2]}}),
+    ("bg.illegal.attack", "bg.illegal.no_die", BUTTON, False, "/api/correct",
+     {"action": {"type": "attack", "kind": "power", "attackers": [9], "targets": [0]}}),
+    ("bg.illegal.must_attack", None, BUTTON, False, "/api/correct", {"action": {"type": "pass"}}),
+    ("bg.illegal.not_now", None, BUTTON, False, "/api/correct",
+     {"action": {"type": "swing", "player": 0, "sizes": {"X": 8}}}),
+    ("bg.input.slot_range", None, BUTTON, True, "/api/correct",
+     {"action": {"type": "reading", "values": {**FIRST_ROLL, "p0.1": 7}}}),
+    ("bg.input.missing", None, BUTTON, True, "/api/correct",
+     {"action": {"type": "reading", "values": {"p0.1": 2}}}),
+    ("error.input.whole", None, GOBCON, False, "/api/correct",
+     {"action": {"type": "modifier", "player": 0, "steps": "x"}}),
+    ("error.input.at_least", None, SKIRMISH, False, "/api/correct",
+     {"action": {"type": "clock", "elapsed": -1}}),
+    ("error.input.slot_whole", None, DADOTECK, False, "/api/correct",
+     {"action": {"type": "reading", "values": {"p0": "x"}}}),
+]
+
+
+@pytest.mark.parametrize(("key", "reason", "game", "fresh", "path", "body"), REFUSED,
+                         ids=[f"{r[0]}-{r[1]}-{n}" for n, r in enumerate(REFUSED)])
+def test_the_cores_refusals_carry_their_keys_in_italian(
+        client: FlaskClient, key: str, reason: str | None, game: dict[str, Any], fresh: bool, path: str,
+        body: dict[str, Any]) -> None:
+    """A refusal the page can trigger arrives with its key, both catalogues have it, the Italian page
+    shows no English word, and the table did not move."""
+    assert client.post("/api/new-game", json=game).status_code == 200
+    if game is BUTTON and not fresh:  # the dice are read: the player to move chooses an attack
+        reading = {"action": {"type": "reading", "values": FIRST_ROLL}}
+        assert client.post("/api/correct", json=reading).status_code == 200
+    before = client.get("/api/state").json
+    response = client.post(path, json=body)
+    answer = response.json
+    assert response.status_code in (400, 409) and answer.get("key") == key, answer
+    check_key(answer)
+    if reason is not None:
+        assert answer["params"]["reason"]["key"] == reason, answer
+    shown = italian(answer)
+    assert not ENGLISH.search(shown), shown
+    assert client.get("/api/state").json["step"] == before["step"]
+
+
+def test_every_refusal_of_button_goblin_is_in_both_game_catalogues() -> None:
+    from companion.button_goblin.core import ATTACK_KINDS, REFUSALS, SKILL_NAMES
+
+    for lang, messages in GAME_CATALOGUES.items():
+        for key, english in REFUSALS.items():
+            assert key in messages, (lang, key)
+            names = {n for _, n, _, _ in string.Formatter().parse(english) if n}
+            assert {n for _, n, _, _ in string.Formatter().parse(messages[key]) if n} == names, (lang, key)
+        for name in (*ATTACK_KINDS, *SKILL_NAMES.values()):
+            assert f"bg.word.{name}" in messages, (lang, name)
+
+
+def test_both_languages_have_the_same_keys() -> None:
+    """The English page shows words, not raw keys or schema text, wherever the Italian one does."""
+    for pair in (CATALOGUES, GAME_CATALOGUES):
+        assert sorted(set(pair["it"]) - set(pair["en"])) == []
+        assert sorted(set(pair["en"]) - set(pair["it"])) == []

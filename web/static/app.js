@@ -86,6 +86,12 @@
     lastError = data || null;
     const box = $("error");
     if (!box) return;
+    // a refusal worded in the games' own catalogue (e.g. Button Goblin's): fetched once, then shown again
+    if (data && data.key && !has(data.key) && !window.goblinGameMessages) {
+      fetch(`/static/games.${document.body.dataset.lang === "en" ? "en" : "it"}.json`).then((r) => r.json())
+        .then((m) => { window.goblinGameMessages = window.goblinGameMessages || m; if (lastError === data) showError(data); })
+        .catch(() => {});
+    }
     const code = data && data.error ? data.error : "internal-error";
     const detail = data && data.key ? t(data.key, data.params, data.detail) : (data && data.detail) || "";
     box.textContent = `${t(`error.${code}`, {}, code)}: ${detail}`;
