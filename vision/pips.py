@@ -173,6 +173,7 @@ def find_pips(work: np.ndarray, gray: np.ndarray | None = None, *, min_r: float 
     if max_r is None:
         max_r = side / 18
     pips = _find_at(work, gray, _block_size(gray.shape), min_r, max_r, smears=True)
+    pips += _white_on_colour(work, gray, pips, min_r, max_r)
     if coarse and min(h, w) >= 64:
         half = cv2.resize(work, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
         half_gray = cv2.cvtColor(half, cv2.COLOR_BGR2GRAY)
@@ -191,12 +192,63 @@ def find_pips(work: np.ndarray, gray: np.ndarray | None = None, *, min_r: float 
     return pips
 
 
+#: a light blob of the grey threshold is a die body (or touching bodies) when it fills this share of
+#: its convex hull: a square die 1, a row of two or an L of three dice 0.75 or more
+BODY_SOLIDITY = 0.7
+#: a face this coloured (``chroma`` of its ring, grey levels) may carry white pips that only its
+#: whiteness shows
+COLOURED_FACE = 40
+
+
+def _white_on_colour(work: np.ndarray, gray: np.ndarray, found: list[Pip], min_r: float,
+                     max_r: float) -> list[Pip]:
+    """White pips on a coloured face, found in the image's whiteness (the least of its B, G, R).
+
+    On a dark tray a coloured die's body is brighter than the tray, so the grey threshold takes the
+    whole body, pips and all, as one light blob and no pip is seen. A white pip is bright in every
+    channel; a coloured body is dark in at least one, as is a dark tray: in the whiteness only the pips
+    stand out, on any tray. Kept when the face around them is coloured (``COLOURED_FACE``: white, grey
+    and black faces are read as before) and no pip was found there already."""
+    b, g, r = cv2.split(work)
+    white = cv2.min(cv2.min(b, g), r)
+    # only where the picture is coloured nearby (a pip's window): white, grey and black scenes cost nothing
+    block = _block_size(gray.shape)
+    coloured = cv2.threshold(cv2.max(cv2.max(b, g), r) - white, COLOURED_FACE - 1, 1, cv2.THRESH_BINARY)[1]
+    near = cv2.dilate(coloured, cv2.getStructuringElement(cv2.MORPH_RECT, (block // 2 | 1,) * 2))
+    if not cv2.countNonZero(near):
+        return []
+    # ... and inside a die body that the grey threshold took as light, pips and all: a compact blob
+    # (dice touching in a row or a cluster included), not a line of printed letters or a stroke
+    light = cv2.adaptiveThreshold(255 - gray, 1, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 22)
+    light &= near
+    bodies = np.zeros_like(light)
+    side = view_side(gray.shape)
+    for c in _cv.component_outlines(light):
+        _, _, bw, bh = cv2.boundingRect(c)
+        if not 4 * min_r <= max(bw, bh) <= side / 2.5:
+            continue
+        area = cv2.contourArea(c)
+        if area >= BODY_SOLIDITY * cv2.contourArea(cv2.convexHull(c)) and area >= 9 * math.pi * min_r * min_r:
+            cv2.drawContours(bodies, [c], -1, 1, thickness=-1)
+    if not cv2.countNonZero(bodies):
+        return []
+    near = cv2.dilate(bodies, np.ones((3, 3), np.uint8))
+    extra = _find_at(work, gray, block, min_r, max_r, light_src=255 - white, within=near)
+    return [p for p in extra if chroma(p.ring) >= COLOURED_FACE
+            and not any(math.hypot(q.x - p.x, q.y - p.y) < max(q.r, p.r) for q in found)]
+
+
 def _find_at(work: np.ndarray, gray: np.ndarray, block: int, min_r: float, max_r: float,
-             smears: bool = False) -> list[Pip]:
+             smears: bool = False, light_src: np.ndarray | None = None,
+             within: np.ndarray | None = None) -> list[Pip]:
+    """Pip blobs of the adaptive threshold at one scale. With ``light_src`` (light pips dark in it),
+    only light pips, thresholded in it (measured in ``gray`` all the same)."""
     pips: list[Pip] = []
-    for dark in (True, False):
-        src = gray if dark else 255 - gray
+    for dark in (True, False) if light_src is None else (False,):
+        src = gray if dark else 255 - gray if light_src is None else light_src
         mask = cv2.adaptiveThreshold(src, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 22)
+        if within is not None:
+            mask &= within * 255
         lo, hi = 2 * min_r - 1, 2 * max_r + 2
         for c in _cv.component_outlines(mask):
             x0, y0, ww, hh = cv2.boundingRect(c)
