@@ -223,10 +223,14 @@ def _white_on_colour(work: np.ndarray, gray: np.ndarray, found: list[Pip], min_r
     light &= near
     bodies = np.zeros_like(light)
     side = view_side(gray.shape)
+    seen = [(p.x, p.y) for p in found if not p.dark]
     for c in _cv.component_outlines(light):
-        _, _, bw, bh = cv2.boundingRect(c)
+        x0, y0, bw, bh = cv2.boundingRect(c)
         if not 4 * min_r <= max(bw, bh) <= side / 2.5:
             continue
+        if any(x0 <= x <= x0 + bw and y0 <= y <= y0 + bh and cv2.pointPolygonTest(c, (x, y), False) >= 0
+               for x, y in seen):
+            continue        # its light pips were seen apart from it: not swallowed (marks, print, glints)
         area = cv2.contourArea(c)
         if area >= BODY_SOLIDITY * cv2.contourArea(cv2.convexHull(c)) and area >= 9 * math.pi * min_r * min_r:
             cv2.drawContours(bodies, [c], -1, 1, thickness=-1)
