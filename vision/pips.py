@@ -268,7 +268,8 @@ def _find_at(work: np.ndarray, gray: np.ndarray, block: int, min_r: float, max_r
             area = int(blob.sum())
             pip = None
             if (big <= hi and small >= 0.4 * big and area >= 0.5 * ww * hh
-                    and math.pi * min_r * min_r <= area <= math.pi * max_r * max_r):
+                    and math.pi * min_r * min_r <= area <= math.pi * max_r * max_r
+                    and not _holds_pips(blob, c, x0, y0, min_r)):
                 pip = _measure(work, gray, blob, mask, x0, y0, dark)
             if pip is not None:
                 pips.append(pip)
@@ -284,6 +285,18 @@ def _find_at(work: np.ndarray, gray: np.ndarray, block: int, min_r: float, max_r
             if not discs and smears:
                 pips += _smeared(work, src, blob, mask, x0, y0, dark, min_r, max_r)
     return pips
+
+
+def _holds_pips(blob: np.ndarray, outline: np.ndarray, x0: int, y0: int, min_r: float) -> bool:
+    """Whether a blob has two or more pip-sized holes: a whole die (or two touching), seen as one
+    blob with its pips as holes, not a pip (a pip's glint makes one hole at most)."""
+    filled = np.zeros_like(blob)
+    cv2.drawContours(filled, [outline], -1, 1, thickness=-1, offset=(-x0, -y0))
+    holes = filled & (blob == 0)
+    if int(holes.sum()) < 2 * math.pi * min_r * min_r:
+        return False
+    _, _, stats, _ = cv2.connectedComponentsWithStats(holes, connectivity=8)
+    return int((stats[1:, cv2.CC_STAT_AREA] >= math.pi * min_r * min_r).sum()) >= 2
 
 
 #: 32 points of the unit circle
