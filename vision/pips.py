@@ -612,7 +612,45 @@ def group_faces(pips: list[Pip], work: np.ndarray) -> list[Face]:
     faces = _lone_pips_joined(_merged([f for g in groups.values() for f in _split_group(g)]), pips)
     faces = [f if f.value is None or f.confidence <= UNEXPLAINED_CONFIDENCE or _on_a_die_top(f, work)
              else _doubted_shape(f) for f in faces]
-    return [_one_unexplained_doubted(_crowded_one_doubted(f, pips), work) for f in faces]
+    return [_lost_pips_doubted(_one_unexplained_doubted(_crowded_one_doubted(f, pips), work), work)
+            for f in faces]
+
+
+def _lost_pips_doubted(face: Face, work: np.ndarray) -> Face:
+    """A 2 or a 3 is a proposal at most ``UNEXPLAINED_CONFIDENCE`` sure when a pip-coloured spot lies
+    where a larger layout has a pip that it lacks: a corner of its other diagonal (a 4, 5 or 6 has
+    pips there, ``missing_corners``) or, for a 2, its centre (a 3's or a 5's). Those pips were lost by
+    the reader (merged into a column of a small 6, or too flat at a few pixels to match their
+    neighbours), not absent: the die shows more than the layout read."""
+    n = len(face.pips)
+    if n not in (2, 3) or face.value != n or face.confidence <= UNEXPLAINED_CONFIDENCE:
+        return face
+    spots = missing_corners(face)
+    if n == 2:
+        spots.append((sum(p.x for p in face.pips) / 2, sum(p.y for p in face.pips) / 2))
+    h, w = work.shape[:2]
+    ring = np.mean([p.ring for p in face.pips], axis=0)
+    r = _median([p.r for p in face.pips])
+    k = max(1, round(0.5 * r))
+
+    def colour(x: float, y: float) -> np.ndarray | None:
+        xi, yi = round(x), round(y)
+        if not (k <= xi < w - k and k <= yi < h - k):
+            return None
+        return np.asarray(work[yi - k : yi + k + 1, xi - k : xi + k + 1].reshape(-1, 3).mean(axis=0))
+
+    pip_colours = [c for c in (colour(p.x, p.y) for p in face.pips) if c is not None]
+    if not pip_colours:
+        return face
+    axis = np.mean(pip_colours, axis=0) - ring
+    norm = float(axis @ axis)
+    if norm <= 0:
+        return face
+    for x, y in spots:
+        c = colour(x, y)
+        if c is not None and float((c - ring) @ axis) / norm >= 0.5:
+            return _capped(face, UNEXPLAINED_CONFIDENCE)
+    return face
 
 
 #: a die's 1 has its face to itself: no other pip candidate within this many pip radii of it
