@@ -173,7 +173,7 @@ def find_pips(work: np.ndarray, gray: np.ndarray | None = None, *, min_r: float 
     if max_r is None:
         max_r = side / 18
     pips = _find_at(work, gray, _block_size(gray.shape), min_r, max_r, smears=True)
-    pips += _white_on_colour(work, gray, pips, min_r, max_r)
+    pips += _body_pips(work, gray, pips, min_r, max_r)
     if coarse and min(h, w) >= 64:
         half = cv2.resize(work, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
         half_gray = cv2.cvtColor(half, cv2.COLOR_BGR2GRAY)
@@ -200,56 +200,88 @@ BODY_SOLIDITY = 0.7
 COLOURED_FACE = 40
 
 
-def _white_on_colour(work: np.ndarray, gray: np.ndarray, found: list[Pip], min_r: float,
-                     max_r: float) -> list[Pip]:
-    """White pips on a coloured face, found in the image's whiteness (the least of its B, G, R).
+def _body_pips(work: np.ndarray, gray: np.ndarray, found: list[Pip], min_r: float,
+               max_r: float) -> list[Pip]:
+    """Pips of die bodies that the grey threshold took whole, pips and all, found against the body.
 
-    On a dark tray a coloured die's body is brighter than the tray, so the grey threshold takes the
-    whole body, pips and all, as one light blob and no pip is seen. A white pip is bright in every
-    channel; a coloured body is dark in at least one, as is a dark tray: in the whiteness only the pips
-    stand out, on any tray. Kept when the face around them is coloured (``COLOURED_FACE``: white, grey
-    and black faces are read as before) and no pip was found there already."""
+    On a dark tray a coloured or light die's body is brighter than the tray, so the light threshold
+    takes the whole body, its pips included, as one light blob (a *swallowed* body: a compact light
+    blob holding no pip the grey pass saw, ``_swallowed``), and the dark threshold, whose window mean
+    the dark tray drags down, does not see its dark pips either. Inside such bodies:
+
+    - white pips on a coloured body are found in the image's whiteness (the least of B, G, R): a white
+      pip is bright in every channel, a coloured body dark in at least one, as is a dark tray; kept when
+      the face around them is coloured (``COLOURED_FACE``: white, grey and black faces are read as
+      before);
+    - dark pips (red on a yellow die) are found against the body's own level: outside the body the
+      picture is replaced by the mean of the body nearby, so the window mean is the body's, not the
+      tray's.
+
+    Pips found already (by the grey pass) are not repeated."""
+    block = _block_size(gray.shape)
+    side = view_side(gray.shape)
+    extra: list[Pip] = []
     b, g, r = cv2.split(work)
     white = cv2.min(cv2.min(b, g), r)
-    # only where the picture is coloured nearby (a pip's window): white, grey and black scenes cost nothing
-    block = _block_size(gray.shape)
+    # only coloured bodies (white, grey and black dice are read by the grey pass on any tray): where the
+    # picture is coloured nearby (a pip's window)
     coloured = cv2.threshold(cv2.max(cv2.max(b, g), r) - white, COLOURED_FACE - 1, 1, cv2.THRESH_BINARY)[1]
-    near = cv2.dilate(coloured, cv2.getStructuringElement(cv2.MORPH_RECT, (block // 2 | 1,) * 2))
-    if not cv2.countNonZero(near):
+    if not cv2.countNonZero(coloured):
         return []
-    # ... and inside a die body that the grey threshold took as light, pips and all: a compact blob
-    # (dice touching in a row or a cluster included), not a line of printed letters or a stroke
+    near = cv2.dilate(coloured, cv2.getStructuringElement(cv2.MORPH_RECT, (block // 2 | 1,) * 2))
     light = cv2.adaptiveThreshold(255 - gray, 1, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 22)
     light &= near
+    bodies = _swallowed(light, [p for p in found if not p.dark], min_r, side)
+    if bodies is not None:
+        extra += [p for p in _find_at(work, gray, block, min_r, max_r, srcs={False: 255 - white},
+                                      within=cv2.dilate(bodies, np.ones((3, 3), np.uint8)))
+                  if chroma(p.ring) >= COLOURED_FACE]
+    bodies = _swallowed(light, [p for p in found if p.dark], min_r, side)
+    if bodies is not None:
+        # the body's mean level nearby (a block wide), computed at a quarter of the size: it is smooth
+        h, w = gray.shape
+        size = (max(1, w // 4), max(1, h // 4))
+        k = max(3, block // 4) | 1
+        level = cv2.blur(cv2.resize((gray * bodies).astype(np.float32), size, interpolation=cv2.INTER_AREA),
+                         (k, k))
+        count = cv2.blur(cv2.resize(bodies.astype(np.float32), size, interpolation=cv2.INTER_AREA), (k, k))
+        fill = cv2.resize(level / np.maximum(count, 1e-3), (w, h), interpolation=cv2.INTER_LINEAR)
+        src = cv2.convertScaleAbs(fill)
+        cv2.copyTo(gray, bodies, src)
+        extra += _find_at(work, gray, block, min_r, max_r, srcs={True: src},
+                          within=cv2.dilate(bodies, np.ones((3, 3), np.uint8)))
+    return [p for p in extra if not any(math.hypot(q.x - p.x, q.y - p.y) < max(q.r, p.r) for q in found)]
+
+
+def _swallowed(light: np.ndarray, seen: list[Pip], min_r: float, side: float) -> np.ndarray | None:
+    """The die bodies (uint8 0/1) among the blobs of a light mask: compact blobs (dice touching in a
+    row or a cluster included: ``BODY_SOLIDITY``; not a line of printed letters, a stroke) of a die's
+    size holding none of the ``seen`` pips (a body whose pips were seen apart from it was not
+    swallowed: its marks are print and glints). None when there is none."""
     bodies = np.zeros_like(light)
-    side = view_side(gray.shape)
-    seen = [(p.x, p.y) for p in found if not p.dark]
     for c in _cv.component_outlines(light):
         x0, y0, bw, bh = cv2.boundingRect(c)
         if not 4 * min_r <= max(bw, bh) <= side / 2.5:
             continue
-        if any(x0 <= x <= x0 + bw and y0 <= y <= y0 + bh and cv2.pointPolygonTest(c, (x, y), False) >= 0
-               for x, y in seen):
-            continue        # its light pips were seen apart from it: not swallowed (marks, print, glints)
+        if any(x0 <= p.x <= x0 + bw and y0 <= p.y <= y0 + bh
+               and cv2.pointPolygonTest(c, (p.x, p.y), False) >= 0 for p in seen):
+            continue
         area = cv2.contourArea(c)
         if area >= BODY_SOLIDITY * cv2.contourArea(cv2.convexHull(c)) and area >= 9 * math.pi * min_r * min_r:
             cv2.drawContours(bodies, [c], -1, 1, thickness=-1)
-    if not cv2.countNonZero(bodies):
-        return []
-    near = cv2.dilate(bodies, np.ones((3, 3), np.uint8))
-    extra = _find_at(work, gray, block, min_r, max_r, light_src=255 - white, within=near)
-    return [p for p in extra if chroma(p.ring) >= COLOURED_FACE
-            and not any(math.hypot(q.x - p.x, q.y - p.y) < max(q.r, p.r) for q in found)]
+    return bodies if cv2.countNonZero(bodies) else None
 
 
 def _find_at(work: np.ndarray, gray: np.ndarray, block: int, min_r: float, max_r: float,
-             smears: bool = False, light_src: np.ndarray | None = None,
+             smears: bool = False, srcs: dict[bool, np.ndarray] | None = None,
              within: np.ndarray | None = None) -> list[Pip]:
-    """Pip blobs of the adaptive threshold at one scale. With ``light_src`` (light pips dark in it),
-    only light pips, thresholded in it (measured in ``gray`` all the same)."""
+    """Pip blobs of the adaptive threshold at one scale, dark and light. With ``srcs`` (polarity ->
+    an image in which those pips are dark), only those polarities, thresholded in those images and
+    measured in ``gray`` all the same; with ``within`` (uint8 0/1), only blobs there."""
     pips: list[Pip] = []
-    for dark in (True, False) if light_src is None else (False,):
-        src = gray if dark else 255 - gray if light_src is None else light_src
+    if srcs is None:
+        srcs = {True: gray, False: 255 - gray}
+    for dark, src in srcs.items():
         mask = cv2.adaptiveThreshold(src, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 22)
         if within is not None:
             mask &= within * 255
