@@ -248,8 +248,9 @@ def _body_pips(work: np.ndarray, gray: np.ndarray, found: list[Pip], min_r: floa
         fill = cv2.resize(level / np.maximum(count, 1e-3), (w, h), interpolation=cv2.INTER_LINEAR)
         src = cv2.convertScaleAbs(fill)
         cv2.copyTo(gray, bodies, src)
-        extra += _find_at(work, gray, block, min_r, max_r, srcs={True: src},
-                          within=cv2.dilate(bodies, np.ones((3, 3), np.uint8)))
+        extra += [p for p in _find_at(work, gray, block, min_r, max_r, srcs={True: src},
+                                      within=cv2.dilate(bodies, np.ones((3, 3), np.uint8)))
+                  if chroma(p.ring) >= COLOURED_FACE]
     return [p for p in extra if not any(math.hypot(q.x - p.x, q.y - p.y) < max(q.r, p.r) for q in found)]
 
 
