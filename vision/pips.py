@@ -230,7 +230,7 @@ def _body_pips(work: np.ndarray, gray: np.ndarray, found: list[Pip], min_r: floa
         return []
     near = cv2.dilate(coloured, cv2.getStructuringElement(cv2.MORPH_RECT, (block // 2 | 1,) * 2))
     light = cv2.adaptiveThreshold(255 - gray, 1, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 22)
-    light &= near
+    light = cv2.bitwise_and(light, near)
     bodies = _swallowed(light, [p for p in found if not p.dark], min_r, side)
     if bodies is not None:
         extra += [p for p in _find_at(work, gray, block, min_r, max_r, srcs={False: 255 - white},
@@ -285,7 +285,7 @@ def _find_at(work: np.ndarray, gray: np.ndarray, block: int, min_r: float, max_r
     for dark, src in srcs.items():
         mask = cv2.adaptiveThreshold(src, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 22)
         if within is not None:
-            mask &= within * 255
+            mask = cv2.bitwise_and(mask, mask, mask=within)
         lo, hi = 2 * min_r - 1, 2 * max_r + 2
         for c in _cv.component_outlines(mask):
             x0, y0, ww, hh = cv2.boundingRect(c)
