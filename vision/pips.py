@@ -173,6 +173,7 @@ def find_pips(work: np.ndarray, gray: np.ndarray | None = None, *, min_r: float 
     if max_r is None:
         max_r = side / 18
     pips = _find_at(work, gray, _block_size(gray.shape), min_r, max_r, smears=True)
+    pips += _body_pips(work, gray, pips, min_r, max_r)
     if coarse and min(h, w) >= 64:
         half = cv2.resize(work, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
         half_gray = cv2.cvtColor(half, cv2.COLOR_BGR2GRAY)
@@ -191,12 +192,100 @@ def find_pips(work: np.ndarray, gray: np.ndarray | None = None, *, min_r: float 
     return pips
 
 
+#: a light blob of the grey threshold is a die body (or touching bodies) when it fills this share of
+#: its convex hull: a square die 1, a row of two or an L of three dice 0.75 or more
+BODY_SOLIDITY = 0.7
+#: a face this coloured (``chroma`` of its ring, grey levels) may carry white pips that only its
+#: whiteness shows
+COLOURED_FACE = 40
+
+
+def _body_pips(work: np.ndarray, gray: np.ndarray, found: list[Pip], min_r: float,
+               max_r: float) -> list[Pip]:
+    """Pips of die bodies that the grey threshold took whole, pips and all, found against the body.
+
+    On a dark tray a coloured or light die's body is brighter than the tray, so the light threshold
+    takes the whole body, its pips included, as one light blob (a *swallowed* body: a compact light
+    blob holding no pip the grey pass saw, ``_swallowed``), and the dark threshold, whose window mean
+    the dark tray drags down, does not see its dark pips either. Inside such bodies:
+
+    - white pips on a coloured body are found in the image's whiteness (the least of B, G, R): a white
+      pip is bright in every channel, a coloured body dark in at least one, as is a dark tray; kept when
+      the face around them is coloured (``COLOURED_FACE``: white, grey and black faces are read as
+      before);
+    - dark pips (red on a yellow die) are found against the body's own level: outside the body the
+      picture is replaced by the mean of the body nearby, so the window mean is the body's, not the
+      tray's.
+
+    Pips found already (by the grey pass) are not repeated."""
+    block = _block_size(gray.shape)
+    side = view_side(gray.shape)
+    extra: list[Pip] = []
+    b, g, r = cv2.split(work)
+    white = cv2.min(cv2.min(b, g), r)
+    # only coloured bodies (white, grey and black dice are read by the grey pass on any tray): where the
+    # picture is coloured nearby (a pip's window)
+    coloured = cv2.threshold(cv2.max(cv2.max(b, g), r) - white, COLOURED_FACE - 1, 1, cv2.THRESH_BINARY)[1]
+    if not cv2.countNonZero(coloured):
+        return []
+    near = cv2.dilate(coloured, cv2.getStructuringElement(cv2.MORPH_RECT, (block // 2 | 1,) * 2))
+    light = cv2.adaptiveThreshold(255 - gray, 1, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 22)
+    light = cv2.bitwise_and(light, near)
+    bodies = _swallowed(light, [p for p in found if not p.dark], min_r, side)
+    if bodies is not None:
+        extra += [p for p in _find_at(work, gray, block, min_r, max_r, srcs={False: 255 - white},
+                                      within=cv2.dilate(bodies, np.ones((3, 3), np.uint8)))
+                  if chroma(p.ring) >= COLOURED_FACE]
+    bodies = _swallowed(light, [p for p in found if p.dark], min_r, side)
+    if bodies is not None:
+        # the body's mean level nearby (a block wide), computed at a quarter of the size: it is smooth
+        h, w = gray.shape
+        size = (max(1, w // 4), max(1, h // 4))
+        k = max(3, block // 4) | 1
+        level = cv2.blur(cv2.resize((gray * bodies).astype(np.float32), size, interpolation=cv2.INTER_AREA),
+                         (k, k))
+        count = cv2.blur(cv2.resize(bodies.astype(np.float32), size, interpolation=cv2.INTER_AREA), (k, k))
+        fill = cv2.resize(level / np.maximum(count, 1e-3), (w, h), interpolation=cv2.INTER_LINEAR)
+        src = cv2.convertScaleAbs(fill)
+        cv2.copyTo(gray, bodies, src)
+        extra += [p for p in _find_at(work, gray, block, min_r, max_r, srcs={True: src},
+                                      within=cv2.dilate(bodies, np.ones((3, 3), np.uint8)))
+                  if chroma(p.ring) >= COLOURED_FACE]
+    return [p for p in extra if not any(math.hypot(q.x - p.x, q.y - p.y) < max(q.r, p.r) for q in found)]
+
+
+def _swallowed(light: np.ndarray, seen: list[Pip], min_r: float, side: float) -> np.ndarray | None:
+    """The die bodies (uint8 0/1) among the blobs of a light mask: compact blobs (dice touching in a
+    row or a cluster included: ``BODY_SOLIDITY``; not a line of printed letters, a stroke) of a die's
+    size holding none of the ``seen`` pips (a body whose pips were seen apart from it was not
+    swallowed: its marks are print and glints). None when there is none."""
+    bodies = np.zeros_like(light)
+    for c in _cv.component_outlines(light):
+        x0, y0, bw, bh = cv2.boundingRect(c)
+        if not 4 * min_r <= max(bw, bh) <= side / 2.5:
+            continue
+        if any(x0 <= p.x <= x0 + bw and y0 <= p.y <= y0 + bh
+               and cv2.pointPolygonTest(c, (p.x, p.y), False) >= 0 for p in seen):
+            continue
+        area = cv2.contourArea(c)
+        if area >= BODY_SOLIDITY * cv2.contourArea(cv2.convexHull(c)) and area >= 9 * math.pi * min_r * min_r:
+            cv2.drawContours(bodies, [c], -1, 1, thickness=-1)
+    return bodies if cv2.countNonZero(bodies) else None
+
+
 def _find_at(work: np.ndarray, gray: np.ndarray, block: int, min_r: float, max_r: float,
-             smears: bool = False) -> list[Pip]:
+             smears: bool = False, srcs: dict[bool, np.ndarray] | None = None,
+             within: np.ndarray | None = None) -> list[Pip]:
+    """Pip blobs of the adaptive threshold at one scale, dark and light. With ``srcs`` (polarity ->
+    an image in which those pips are dark), only those polarities, thresholded in those images and
+    measured in ``gray`` all the same; with ``within`` (uint8 0/1), only blobs there."""
     pips: list[Pip] = []
-    for dark in (True, False):
-        src = gray if dark else 255 - gray
+    if srcs is None:
+        srcs = {True: gray, False: 255 - gray}
+    for dark, src in srcs.items():
         mask = cv2.adaptiveThreshold(src, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 22)
+        if within is not None:
+            mask = cv2.bitwise_and(mask, mask, mask=within)
         lo, hi = 2 * min_r - 1, 2 * max_r + 2
         for c in _cv.component_outlines(mask):
             x0, y0, ww, hh = cv2.boundingRect(c)
@@ -212,7 +301,8 @@ def _find_at(work: np.ndarray, gray: np.ndarray, block: int, min_r: float, max_r
             area = int(blob.sum())
             pip = None
             if (big <= hi and small >= 0.4 * big and area >= 0.5 * ww * hh
-                    and math.pi * min_r * min_r <= area <= math.pi * max_r * max_r):
+                    and math.pi * min_r * min_r <= area <= math.pi * max_r * max_r
+                    and not _holds_pips(blob, c, x0, y0, min_r)):
                 pip = _measure(work, gray, blob, mask, x0, y0, dark)
             if pip is not None:
                 pips.append(pip)
@@ -228,6 +318,18 @@ def _find_at(work: np.ndarray, gray: np.ndarray, block: int, min_r: float, max_r
             if not discs and smears:
                 pips += _smeared(work, src, blob, mask, x0, y0, dark, min_r, max_r)
     return pips
+
+
+def _holds_pips(blob: np.ndarray, outline: np.ndarray, x0: int, y0: int, min_r: float) -> bool:
+    """Whether a blob has two or more pip-sized holes: a whole die (or two touching), seen as one
+    blob with its pips as holes, not a pip (a pip's glint makes one hole at most)."""
+    filled = np.zeros_like(blob)
+    cv2.drawContours(filled, [outline], -1, 1, thickness=-1, offset=(-x0, -y0))
+    holes = filled & (blob == 0)
+    if int(holes.sum()) < 2 * math.pi * min_r * min_r:
+        return False
+    _, _, stats, _ = cv2.connectedComponentsWithStats(holes, connectivity=8)
+    return int((stats[1:, cv2.CC_STAT_AREA] >= math.pi * min_r * min_r).sum()) >= 2
 
 
 #: 32 points of the unit circle
@@ -543,7 +645,45 @@ def group_faces(pips: list[Pip], work: np.ndarray) -> list[Face]:
     faces = _lone_pips_joined(_merged([f for g in groups.values() for f in _split_group(g)]), pips)
     faces = [f if f.value is None or f.confidence <= UNEXPLAINED_CONFIDENCE or _on_a_die_top(f, work)
              else _doubted_shape(f) for f in faces]
-    return [_one_unexplained_doubted(_crowded_one_doubted(f, pips), work) for f in faces]
+    return [_lost_pips_doubted(_one_unexplained_doubted(_crowded_one_doubted(f, pips), work), work)
+            for f in faces]
+
+
+def _lost_pips_doubted(face: Face, work: np.ndarray) -> Face:
+    """A 2 or a 3 is a proposal at most ``UNEXPLAINED_CONFIDENCE`` sure when a pip-coloured spot lies
+    where a larger layout has a pip that it lacks: a corner of its other diagonal (a 4, 5 or 6 has
+    pips there, ``missing_corners``) or, for a 2, its centre (a 3's or a 5's). Those pips were lost by
+    the reader (merged into a column of a small 6, or too flat at a few pixels to match their
+    neighbours), not absent: the die shows more than the layout read."""
+    n = len(face.pips)
+    if n not in (2, 3) or face.value != n or face.confidence <= UNEXPLAINED_CONFIDENCE:
+        return face
+    spots = missing_corners(face)
+    if n == 2:
+        spots.append((sum(p.x for p in face.pips) / 2, sum(p.y for p in face.pips) / 2))
+    h, w = work.shape[:2]
+    ring = np.mean([p.ring for p in face.pips], axis=0)
+    r = _median([p.r for p in face.pips])
+    k = max(1, round(0.5 * r))
+
+    def colour(x: float, y: float) -> np.ndarray | None:
+        xi, yi = round(x), round(y)
+        if not (k <= xi < w - k and k <= yi < h - k):
+            return None
+        return np.asarray(work[yi - k : yi + k + 1, xi - k : xi + k + 1].reshape(-1, 3).mean(axis=0))
+
+    pip_colours = [c for c in (colour(p.x, p.y) for p in face.pips) if c is not None]
+    if not pip_colours:
+        return face
+    axis = np.mean(pip_colours, axis=0) - ring
+    norm = float(axis @ axis)
+    if norm <= 0:
+        return face
+    for x, y in spots:
+        c = colour(x, y)
+        if c is not None and float((c - ring) @ axis) / norm >= 0.5:
+            return _capped(face, UNEXPLAINED_CONFIDENCE)
+    return face
 
 
 #: a die's 1 has its face to itself: no other pip candidate within this many pip radii of it
