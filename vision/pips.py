@@ -741,26 +741,30 @@ def _on_a_die_top(face: Face, work: np.ndarray) -> bool:
     tol = max(18.0, 0.3 * min(p.contrast for p in face.pips))
     cx, cy = face.centre
     longest = 1.5 * face.box[2]
+    steps = np.arange(0.0, math.floor(longest) + 1.0)
     reach = []
     for k in range(8):
         t = math.radians(45 * k)
-        dx, dy = math.cos(t), math.sin(t)
-        d, run, last = 0.0, 0.0, 0.0
+        # the ray's pixels, one per step, sampled at once (int() rounding, as a point at a time would)
+        xs = np.trunc(cx + math.cos(t) * steps + 0.5).astype(np.intp)
+        ys = np.trunc(cy + math.sin(t) * steps + 0.5).astype(np.intp)
+        inside = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
+        leaves = not bool(inside.all())     # the picture ends on the face: no evidence where it ends
+        n = int(np.argmin(inside)) if leaves else len(steps)
+        diff = np.abs(work[ys[:n], xs[:n]].astype(np.float64) - ring)
+        other = (diff.max(axis=1) if diff.ndim > 1 else diff) > tol
+        run, last = 0.0, 0.0
         seen: float | None = None
-        while d <= longest:
-            x, y = int(cx + dx * d + 0.5), int(cy + dy * d + 0.5)
-            if not (0 <= x < w and 0 <= y < h):
-                break       # the picture ends on the face: no evidence where the face ends
-            if np.abs(work[y, x].astype(np.float64) - ring).max() > tol:
+        for d, off in zip(steps[:n].tolist(), other.tolist(), strict=True):
+            if off:
                 run += 1.0
                 if run > 2.6 * r:
                     seen = max(last, 1.0)
                     break
             else:
                 run, last = 0.0, d
-            d += 1.0
         else:
-            seen = max(last, 1.0)
+            seen = None if leaves else max(last, 1.0)
         reach.append(seen)
     for k in range(4):
         a, b = reach[k], reach[k + 4]
