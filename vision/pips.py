@@ -643,10 +643,62 @@ def group_faces(pips: list[Pip], work: np.ndarray) -> list[Face]:
     for i in range(n):
         groups.setdefault(root(i), []).append(pips[i])
     faces = _lone_pips_joined(_merged([f for g in groups.values() for f in _split_group(g)]), pips)
+    faces = [_ringed_one(f, pips, work) for f in faces]
     faces = [f if f.value is None or f.confidence <= UNEXPLAINED_CONFIDENCE or _on_a_die_top(f, work)
              else _doubted_shape(f) for f in faces]
     return [_lost_pips_doubted(_one_unexplained_doubted(_crowded_one_doubted(f, pips), work), work)
             for f in faces]
+
+
+#: the text printed around a casino 1's big pip is strokes: none is wider than this share of the pip's
+#: radius (a pip, a die's edge bar or a side's pip seen through the body is a disc or a bar, wider)
+RINGED_ONE_STROKE = 0.4
+#: a casino 1's pip is this many times the radius of any other light pip candidate on its face
+RINGED_ONE_SIZE = 2.0
+#: the ring of text around a casino 1's pip, in pip radii
+RINGED_ONE_RING = (1.3, 2.6)
+#: a casino 1's pip is this wide (radius, working pixels) at least: its text is then resolved into strokes.
+#: Smaller, a maker's logo (a star in a ring) on a small die blurs into the same light disc in thin marks
+RINGED_ONE_MIN_R = 10.0
+
+
+def _ringed_one(face: Face, pips: list[Pip], work: np.ndarray) -> Face:
+    """A casino die's 1: one big light pip ringed by printed text, so its face is not plain (the pip is
+    not ``wide``) and it is not read by itself. Read as a 1 of at most ``UNEXPLAINED_CONFIDENCE`` when
+    the pip is a round solid disc ``RINGED_ONE_MIN_R`` wide or more, ``RINGED_ONE_SIZE`` times any other light candidate on its face,
+    centred on an about-square die top (``_on_a_die_top``), and the light marks around it
+    (``RINGED_ONE_RING``) are all thin strokes (``RINGED_ONE_STROKE``): text, not pips."""
+    if face.value is not None or len(face.pips) != 1:
+        return face
+    p = face.pips[0]
+    if p.dark or p.wide or not p.disc or p.streak or p.roundness < 0.9 or p.r < RINGED_ONE_MIN_R:
+        return face
+    reach = ONE_FACE * p.r
+    if any(q is not p and not q.dark and q.r * RINGED_ONE_SIZE > p.r
+           and math.hypot(q.x - p.x, q.y - p.y) <= reach for q in pips):
+        return face
+    h, w = work.shape[:2]
+    lo, hi = RINGED_ONE_RING
+    R = math.ceil(hi * p.r) + 1
+    if p.x - R < 0 or p.y - R < 0 or p.x + R >= w or p.y + R >= h:
+        return face         # the ring is not all in the picture
+    xa, xb, ya, yb = int(p.x) - R, int(p.x) + R + 1, int(p.y) - R, int(p.y) + R + 1
+    yy, xx = np.ogrid[ya:yb, xa:xb]
+    d2 = (xx - p.x) ** 2 + (yy - p.y) ** 2
+    ring = np.array(p.ring)
+    axis = work[int(p.y), int(p.x)].astype(np.float64) - ring
+    norm = float(axis @ axis)
+    if norm <= 0:
+        return face
+    proj = ((work[ya:yb, xa:xb].astype(np.float64) - ring) @ axis) / norm
+    marks = ((proj >= 0.5) & (d2 >= (lo * p.r) ** 2) & (d2 <= (hi * p.r) ** 2)).astype(np.uint8)
+    if not marks.any():
+        return face
+    stroke = cv2.distanceTransform(marks, cv2.DIST_L2, 3)
+    if float(stroke.max()) > RINGED_ONE_STROKE * p.r:
+        return face
+    one = Face(face.pips, 1, UNEXPLAINED_CONFIDENCE, (p.x - 4.2 * p.r, p.y - 4.2 * p.r, 8.4 * p.r, 8.4 * p.r))
+    return one if _on_a_die_top(one, work) else face
 
 
 def _lost_pips_doubted(face: Face, work: np.ndarray) -> Face:
