@@ -665,8 +665,9 @@ RINGED_ONE_MIN_R = 10.0
 def _ringed_one(face: Face, pips: list[Pip], work: np.ndarray) -> Face:
     """A casino die's 1: one big light pip ringed by printed text, so its face is not plain (the pip is
     not ``wide``) and it is not read by itself. Read as a 1 of at most ``UNEXPLAINED_CONFIDENCE`` when
-    the pip is a round solid disc ``RINGED_ONE_MIN_R`` wide or more, ``RINGED_ONE_SIZE`` times any other light candidate on its face,
-    centred on an about-square die top (``_on_a_die_top``), and the light marks around it
+    the pip is a round solid disc ``RINGED_ONE_MIN_R`` wide or more, ``RINGED_ONE_SIZE`` times any other
+    light candidate on its face, centred on an about-square die top (``_on_a_die_top``), and the light
+    marks around it
     (``RINGED_ONE_RING``) are all thin strokes (``RINGED_ONE_STROKE``): text, not pips."""
     if face.value is not None or len(face.pips) != 1:
         return face
