@@ -82,15 +82,22 @@
 
   let lastError = null;  // the last error answer shown (a section may explain it in its own words)
 
+  let gameMessages = null;
+
+  // the games' own catalogue (games.<lang>.json), fetched once for the whole page: by the game views'
+  // loader (games.js) and by an error worded there (e.g. Button Goblin's refusals)
+  function loadGameMessages() {
+    gameMessages = gameMessages || fetch(`/static/games.${document.body.dataset.lang === "en" ? "en" : "it"}.json`)
+      .then((r) => r.json()).then((m) => { window.goblinGameMessages = m; return m; });
+    return gameMessages;
+  }
+
   function showError(data) {
     lastError = data || null;
     const box = $("error");
     if (!box) return;
-    // a refusal worded in the games' own catalogue (e.g. Button Goblin's): fetched once, then shown again
     if (data && data.key && !has(data.key) && !window.goblinGameMessages) {
-      fetch(`/static/games.${document.body.dataset.lang === "en" ? "en" : "it"}.json`).then((r) => r.json())
-        .then((m) => { window.goblinGameMessages = window.goblinGameMessages || m; if (lastError === data) showError(data); })
-        .catch(() => {});
+      loadGameMessages().then(() => { if (lastError === data) showError(data); }).catch(() => {});
     }
     const code = data && data.error ? data.error : "internal-error";
     const detail = data && data.key ? t(data.key, data.params, data.detail) : (data && data.detail) || "";
@@ -111,7 +118,7 @@
   const log = [];  // [{version, at}] for every snapshot received over the stream (tests read it)
   // rerender: the games' own catalogue arrived (static/games.js), so every part of the page (the roll's check,
   // the history, the forms' hints) is drawn again in the page's language, not only the game's view
-  window.goblin = { log, get state() { return state; }, t, rerender() { if (state) for (const l of listeners) l(state); } };
+  window.goblin = { log, get state() { return state; }, t, loadGameMessages, rerender() { if (state) for (const l of listeners) l(state); } };
 
   function apply(snapshot) {
     if (!snapshot || typeof snapshot.version !== "number") return;

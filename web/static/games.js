@@ -9,7 +9,6 @@
 
   function load() {
     if (loading) return loading;
-    const lang = document.body.dataset.lang === "en" ? "en" : "it";
     const css = document.createElement("link");
     css.rel = "stylesheet";
     css.href = "/static/games.css";
@@ -21,8 +20,7 @@
       s.onerror = reject;
       document.head.append(s);
     });
-    const messages = fetch(`/static/games.${lang}.json`).then((r) => r.json());
-    loading = Promise.all([script, messages]).then(([, m]) => { window.goblinGameMessages = m; });
+    loading = Promise.all([script, window.goblin.loadGameMessages()]);
     return loading;
   }
 
