@@ -20,7 +20,7 @@ from companion.config import Config
 from companion.session import TableSession
 from companion.store import Store
 from companion.zones import ZoneKeeper
-from web import create_app
+from web import create_app, stop_streams
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -74,9 +74,16 @@ def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Table]:
         thread.start()
         yield Table(f"http://127.0.0.1:{server.effective_port}", app, session,  # type: ignore[union-attr]
                     camera, calibration, zones)
+        # Stop as companion.serve.run does: end the phones' live streams, let waitress's threads finish
+        # while the loop still runs, only then close. A thread left in a stream wakes the loop after each
+        # ping by writing to the trigger pipe's fd number, and once closed that number is the next pipe
+        # this process opens: a later Playwright driver's stdin, whose protocol it breaks (launch hangs).
+        stop_streams(app)
+        server.task_dispatcher.shutdown(timeout=5)
         stop.set()
         thread.join(5)
-        server.task_dispatcher.shutdown(timeout=2)
+        busy = server.task_dispatcher.threads
+        assert not busy, f"{len(busy)} waitress thread(s) still serving: the trigger pipe is left open"
         server.close()
 
 
