@@ -28,6 +28,11 @@ SOLID_OF = {"d4t": "tetra", "d6": "cube", "d8": "octa", "d10": "trapezo", "d100"
 FACE_COUNT = {"d4": 4, "d4t": 4, "d6": 6, "d8": 8, "d10": 10, "d100": 10, "d12": 12, "d20": 20}
 DEJAVU = Path("/usr/share/fonts/truetype/dejavu")
 GLYPH = 64
+MIN_DIE_PX = 48
+"""The smallest die (pixels across) of the ``"table"`` profile: a 16 mm die seen by the HQ camera's
+2028x1520 mode over a 70 cm wide tray. The companion is not promised to read smaller dice."""
+TRANSLUCENT = 0.2
+"""Share of translucent dice in the ``"table"`` profile."""
 HERSHEY = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX,
            cv2.FONT_HERSHEY_TRIPLEX, cv2.FONT_HERSHEY_PLAIN)
 
@@ -185,8 +190,18 @@ def _background(rng: np.random.Generator, size: int) -> np.ndarray:
 
 
 def render(rng: np.random.Generator, *, size: int = 128, kind: str | None = None,
-           face: int | None = None) -> Render:
-    """One synthetic die photographed from above: a random ``kind`` and top ``face`` unless given."""
+           face: int | None = None, profile: str = "table") -> Render:
+    """One synthetic die photographed from above: a random ``kind`` and top ``face`` unless given.
+
+    ``profile`` sets how the picture is spoiled after drawing. ``"table"`` (the default) is the camera
+    the companion is built for: the die keeps at least ``MIN_DIE_PX`` across after any downscale,
+    focus blur up to sigma 1.0, JPEG quality 50-95, and one die in five is translucent (the tray shows
+    through its body). ``"harsh"`` is the first profile (renders made before 2026-11-25; the same seed
+    gives the same picture): downscales to a die of about 20 px, blur up to 1.3, JPEG 40-95, no
+    translucency. Numerals there can be illegible to a person.
+    """
+    if profile not in ("table", "harsh"):
+        raise ValueError(f"profile must be 'table' or 'harsh', not {profile!r}")
     kind = kind or str(rng.choice(KINDS))
     nfaces = FACE_COUNT[kind]
     face = int(rng.integers(nfaces)) if face is None else face
@@ -303,7 +318,15 @@ def render(rng: np.random.Generator, *, size: int = 128, kind: str | None = None
             np.maximum(ink_map[y0:y1, x0:x1], g, out=ink_map[y0:y1, x0:x1])
     dm = (die_mask.astype(np.float32) / 255)[..., None]
     shade3 = shade_map[..., None]
-    img = bg * (1 - dm) + (body.astype(np.float32) * shade3) * dm
+    if profile == "table" and rng.random() < TRANSLUCENT:
+        # resin the tray shows through, lit more at the rim where the light crosses less of it
+        alpha = rng.uniform(0.5, 0.85)
+        inner = cv2.erode(die_mask, np.ones((3, 3), np.uint8), iterations=max(1, size // 40))
+        rim = ((die_mask > 0) & (inner == 0)).astype(np.float32)[..., None]
+        tint = body.astype(np.float32) * shade3
+        img = bg * (1 - dm * alpha) + tint * dm * alpha + rim * dm * rng.uniform(0.0, 0.25)
+    else:
+        img = bg * (1 - dm) + (body.astype(np.float32) * shade3) * dm
     im3 = ink_map[..., None]
     img = img * (1 - im3) + np.clip(ink.astype(np.float32) * shade3, 0, 1) * im3
 
@@ -321,18 +344,24 @@ def render(rng: np.random.Generator, *, size: int = 128, kind: str | None = None
         speck = rng.random((size, size)) < rng.uniform(0.002, 0.02)
         img[speck & (die_mask > 0)] += rng.uniform(-0.4, 0.4)
     out = np.clip(img * 255, 0, 255).astype(np.uint8)
-    k = rng.uniform(0.0, 1.3)
+    ys, xs = np.nonzero(die_mask > 127)
+    harsh = profile == "harsh"
+    k = rng.uniform(0.0, 1.3 if harsh else 1.0)
     if k > 0.3:
         out = cv2.GaussianBlur(out, (0, 0), k)
     out = np.clip(out + rng.normal(0, rng.uniform(1, 6), out.shape), 0, 255).astype(np.uint8)
     if rng.random() < 0.5:
-        small = rng.uniform(0.35, 0.9)
+        if harsh:
+            small = rng.uniform(0.35, 0.9)
+        else:   # the die stays at least MIN_DIE_PX across
+            die_px = max(int(xs.max() - xs.min()), int(ys.max() - ys.min())) + 1
+            small = rng.uniform(min(1.0, max(0.5, MIN_DIE_PX / die_px)), 1.0)
         s2 = max(24, int(size * small))
         out = cv2.resize(cv2.resize(out, (s2, s2), interpolation=cv2.INTER_AREA), (size, size))
     if rng.random() < 0.5:
-        _ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 95))])
+        quality = int(rng.integers(40, 95)) if harsh else int(rng.integers(50, 96))
+        _ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, quality])
         out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
-    ys, xs = np.nonzero(die_mask > 127)
     bbox = (int(xs.min()), int(ys.min()), int(xs.max() - xs.min() + 1), int(ys.max() - ys.min() + 1))
     label_kind = "d4" if kind == "d4t" else kind
     return Render(out, bbox, label_kind, face_value(label_kind, face), top_at, angle)
