@@ -51,6 +51,10 @@ FACE_FILL = 0.4
 NUMERAL_MARK = 0.045
 #: the polyhedral reader's type confidence from which a die whose marks looked like pips is its reading
 POLY_SIDES_SURE = 0.5
+#: a round object is a die when the polyhedral type is read at least this sure and its numeral clearly
+#: agrees (``_carries_numeral``); under 0.8 the numeral must read at ``ROUND_DIE_NUMERAL``
+ROUND_DIE_SIDES = 0.65
+ROUND_DIE_NUMERAL = 0.95
 #: an object with no pips is no die when its long side is under this share of the frame's largest
 #: object (the dice of one table are of a size; a speck on a tray's wall is not a die)
 DIE_SIZE_SHARE = 0.4
@@ -370,8 +374,9 @@ def _carries_numeral(crop: np.ndarray, got: Any) -> bool:
     """Whether a round object is a round die (a d12, a d20), not a printed token: the numeral reader
     alone reads at its centre, at 0.8 or more, the value the polyhedral reader settles on, for a die
     type it is sure of (a token's print may look like a "0" or a "4", but not like the value of a die
-    type both readers agree on)."""
-    if got is None or got.sides_confidence < 0.8:
+    type both readers agree on). A type read at ``ROUND_DIE_SIDES`` to 0.8 (a d12 against a d20: both
+    round) needs the numeral at ``ROUND_DIE_NUMERAL`` or more."""
+    if got is None or got.sides_confidence < ROUND_DIE_SIDES:
         return False
     # Vision II is optional: imported by name, like ``_poly_reader`` (got is not None: it is installed)
     numeral = importlib.import_module("vision.poly.numeral").read_numeral(crop)
@@ -380,7 +385,10 @@ def _carries_numeral(crop: np.ndarray, got: Any) -> bool:
         texts.add("0")      # a d10's "0" face; the "1" of a 10 may be left out of the glyph
     if getattr(got, "percentile", False) and got.value == 0:
         texts.add("00")
-    return numeral.score >= 0.8 and numeral.text in texts
+    if numeral.text not in texts:
+        return False
+    # a type the reader is less sure of needs a clearer numeral
+    return bool(numeral.score >= (0.8 if got.sides_confidence >= 0.8 else ROUND_DIE_NUMERAL))
 
 
 def _numeral_marks_dropped(faces: list[Face], bodies: list[Body], frame: np.ndarray, scale: float,
