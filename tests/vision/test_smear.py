@@ -46,14 +46,10 @@ def test_streak_pips_carry_their_streak_and_a_sharp_die_has_none():
     assert len(streaks - {0}) == 2
 
 
-_LONE_CENTRE = pytest.mark.xfail(strict=True, reason=(
-    "known limit: a smeared 3 whose corner pips are lost keeps its centre pip, read as a 1 (0.63); "
-    "at other angles the corner smears lie on the centre pip's face, which is then no 1"))
-
-
-@pytest.mark.parametrize(("value", "angle"), [
-    pytest.param(v, a, marks=_LONE_CENTRE) if (v, a) == (3, 90) else (v, a)
-    for v in range(1, 7) for a in (0, 30, 45, 90)])
+# a smeared 3 at 90 degrees whose corner pips are lost keeps its centre pip: it was read as a d6 1 (0.63,
+# a strict xfail until 11-25); since the 11-25 polyhedral network, that lone "pip" is doubted as a
+# numeral's mark and the blob goes to Vision II, which reads an unknown die at 0.31: the page asks
+@pytest.mark.parametrize(("value", "angle"), [(v, a) for v in range(1, 7) for a in (0, 30, 45, 90)])
 def test_a_smeared_die_is_never_given_a_confident_wrong_value(value, angle):
     img = synth.tray(kind="felt", seed=value)
     synth.draw_die(img, 320, 240, 56, value, angle=10 * value, shadow=False)
