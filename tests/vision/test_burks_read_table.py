@@ -28,7 +28,7 @@ def test_every_die_is_found_and_read(result):
     assert result["labelled"] == 86
     assert result["found"] >= 84, result["failures"]            # measured 85
     assert result["type_right"] >= 84, result["failures"]       # measured 85 (98.8%; was 65)
-    assert result["right"] >= 80, result["failures"]            # measured 81 (94.2%; 82 before 11-25)
+    assert result["right"] >= 83, result["failures"]            # measured 84 (97.7%; 82 before 11-25)
     assert result["phantom"] <= 2, result["failures"]           # measured 0
 
 
@@ -56,3 +56,14 @@ def test_round_d12s_and_barrel_d4s_are_found(photos, name):
     reading = read_table(photo.load())
     assert reading.tokens == ()
     assert [(d.sides, d.value) for d in reading.dice] == [(photo.dice[0].sides, photo.dice[0].value)]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["D20_A_1", "D10_A_2", "D12_A_1"])
+def test_a_long_flagged_one_is_read_as_one(photos, name):
+    # this set's "1" (a stem with a long flag, no foot) was read as a 7 until the numeral reader was
+    # taught such 1s (tools/build_numerals.py, FLAGGED_ONE)
+    photo = next(p for p in photo_set("burks") if p.path.stem == name)
+    reading = read_table(photo.load())
+    best = max(reading.dice, key=lambda d: d.confidence)
+    assert (best.sides, best.value) == (photo.dice[0].sides, 1), reading

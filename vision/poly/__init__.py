@@ -40,7 +40,7 @@ CENTRE: Final = 0.5
 """Fraction of the die's square box that the second channel shows."""
 MARGIN: Final = 1.08
 NUMERAL_WEIGHT: Final[Mapping[int, tuple[float, float]]] = MappingProxyType({
-    4: (1.0, 0.3), 6: (1.0, 0.05), 8: (1.0, 0.1), 10: (3.0, 0.2), 12: (1.0, 0.2), 20: (8.0, 0.05)})
+    4: (8.0, 0.2), 6: (1.0, 0.03), 8: (8.0, 0.1), 10: (1.0, 0.2), 12: (1.0, 0.2), 20: (1.0, 0.1)})
 """Per die type (sides): ``(power, floor)`` of the numeral reader's vote, ``score ** power + floor``.
 Fitted on renders only (``python3 benchmarks/poly_eval.py --fit-fusion``: seeds 515151 at 96 px and
 616161 at 192 px, 1000 each): per type, the best log-likelihood of the true value among the settings
