@@ -42,7 +42,7 @@ MARGIN: Final = 1.08
 NUMERAL_WEIGHT: Final[Mapping[int, tuple[float, float]]] = MappingProxyType({
     4: (8.0, 0.2), 6: (1.0, 0.03), 8: (8.0, 0.1), 10: (1.0, 0.2), 12: (1.0, 0.2), 20: (1.0, 0.1)})
 """Per die type (sides): ``(power, floor)`` of the numeral reader's vote, ``score ** power + floor``.
-Fitted on renders only (``python3 benchmarks/poly_eval.py --fit-fusion``: seeds 515151 at 96 px and
+Fitted on renders only (``python3 benchmarks/poly_eval.py --fit-fusion``: seeds 515151 at 128 px and
 616161 at 192 px, 1000 each): per type, the best log-likelihood of the true value among the settings
 that mark no wrong reading sure. A high power keeps only the numeral's clear readings; a high floor
 (the d4: three numerals round a tetrahedron's top vertex) leaves the network more say."""
