@@ -31,8 +31,13 @@ ASSASSINATION: Square = 20
 """L'Assassinio: squash the occupant, then eliminate another player of the mover's choice."""
 COWARDS: tuple[Square, ...] = (13, 17)
 """I Pusillanimi: the mover settles on n-1, n or n+1."""
-DIE_SIZES: tuple[int, ...] = (4, 6, 8, 10, 12, 20)
-"""Dice the optional speed-up rules may switch to (always to a smaller one)."""
+MIN_DIE = 2
+"""The fewest faces a speed-up die may have (a die with one face decides nothing)."""
+MAX_DIE = 20
+"""The most faces a die may have: the game starts with the d20 and the speed-up dice only get smaller."""
+DIE_SIZES: tuple[int, ...] = tuple(range(MIN_DIE, MAX_DIE + 1))
+"""Every die the optional speed-up rules may switch to (always to a smaller one): any number of faces
+from ``MIN_DIE`` to ``MAX_DIE``, a d3, d7 or d16 as well as the usual d4, d6, d8, d10 and d12."""
 MAX_PLAYERS = 20
 
 Phase = Literal["placement", "initiative", "movement", "square", "victim", "over"]
@@ -187,6 +192,7 @@ class Note:
             "squashed": f"{p} squashes {o} on square {v}",
             "suicide": f"{p} lands on Suicide (1) and is out",
             "choose-square": f"{p} rolled {v}: choose square {(v or 0) - 1}, {v} or {(v or 0) + 1}",
+            "choose-square-edge": f"{p} rolled {v}: choose square {(v or 0) - 1} or {v} (the board ends)",
             "choose-victim": f"{p} is on Assassination (20): choose a victim",
             "no-victim": f"{p} is on Assassination (20) with nobody else left to eliminate",
             "assassinated": f"{p} eliminates {o}",
@@ -280,9 +286,10 @@ class Game:
         return self.phase == "movement" and len(self.alive) == 1
 
     def square_options(self) -> tuple[Square, ...]:
+        """After a 13 or 17: n-1, n and n+1, those still on the board of the movement die."""
         if self.phase != "square" or self.pending is None:
             return ()
-        return (self.pending - 1, self.pending, self.pending + 1)
+        return tuple(s for s in (self.pending - 1, self.pending, self.pending + 1) if s <= self.movement_die)
 
     def victim_options(self) -> tuple[Player, ...]:
         if self.phase != "victim":
@@ -365,9 +372,11 @@ class LegalEvents:
         for p in g.victim_options():
             yield ChooseVictim(p)
         yield Decline()
-        for sides in DIE_SIZES:
-            yield SetInitiativeDie(sides)
-            yield SetMovementDie(sides)
+        if g.can_change_dice():
+            for sides in range(g.initiative_die - 1, MIN_DIE - 1, -1):
+                yield SetInitiativeDie(sides)
+            for sides in range(g.movement_die - 1, MIN_DIE - 1, -1):
+                yield SetMovementDie(sides)
 
     def __iter__(self) -> Iterator[Event]:
         return (e for e in self._candidates() if illegal_reason(self.game, e) is None)
@@ -447,8 +456,8 @@ def illegal_reason(game: Game, event: Event) -> str | None:
         return "the speed-up rules are not in use in this game"
     if not g.can_change_dice():
         return "dice change only at the start of an initiative phase, before anyone rolls"
-    if event.sides not in DIE_SIZES:
-        return f"d{event.sides} is not one of the dice {list(DIE_SIZES)}"
+    if not MIN_DIE <= event.sides <= MAX_DIE:
+        return f"d{event.sides} is not a die of the speed-up rules: {MIN_DIE} to {MAX_DIE} faces"
     current = g.initiative_die if isinstance(event, SetInitiativeDie) else g.movement_die
     if event.sides >= current:
         return f"the die only gets smaller: d{event.sides} is not smaller than the d{current} in use"
@@ -548,7 +557,8 @@ def _move(g: Game, value: int) -> Game:
         g = _eliminate(g, mover, "suicide", None)
         return _next_mover(replace(g, news=(Note("suicide", mover, value),)))
     if special == "cowards":
-        return replace(g, phase="square", pending=value, news=(Note("choose-square", mover, value),))
+        what = "choose-square" if value + 1 <= g.movement_die else "choose-square-edge"
+        return replace(g, phase="square", pending=value, news=(Note(what, mover, value),))
     g = _settle(g, value)
     return g
 
@@ -792,8 +802,10 @@ def validate(game: Game) -> None:
     g = game
     n = len(g.players)
     players = set(range(n))
-    if g.initiative_die not in DIE_SIZES or g.movement_die not in DIE_SIZES:
-        raise InvalidInput(f"dice must be among {list(DIE_SIZES)}: d{g.initiative_die}, d{g.movement_die}")
+    if not (MIN_DIE <= g.initiative_die <= MAX_DIE and MIN_DIE <= g.movement_die <= MAX_DIE):
+        raise InvalidInput(
+            f"dice have {MIN_DIE} to {MAX_DIE} faces: d{g.initiative_die}, d{g.movement_die}"
+        )
     out = [e.player for e in g.eliminations]
     if len(set(out)) != len(out) or not set(out) <= players:
         raise InvalidInput(f"eliminations name unknown or repeated players: {out!r}")

@@ -37,6 +37,9 @@ from companion.errors import InvalidInput
 from companion.flow import JSON, Action, Choice, Expectation, Flow, Slot
 from companion.messages import Message
 
+USUAL_DICE: tuple[int, ...] = (4, 6, 8, 10, 12)
+"""The speed-up dice offered first: the usual polyhedral dice smaller than the d20."""
+
 
 def _slot_key(player: int) -> str:
     return f"p{player}"
@@ -186,7 +189,8 @@ class DadoteckFlow:
                 )
             )
         if state.can_change_dice():
-            for sides in DIE_SIZES:
+            # the usual dice first, in the order they always had, then every other size the rules allow
+            for sides in sorted(DIE_SIZES, key=lambda n: (n not in USUAL_DICE, n)):
                 for event, what in (
                     (SetInitiativeDie(sides), "initiative"),
                     (SetMovementDie(sides), "movement"),

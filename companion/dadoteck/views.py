@@ -30,7 +30,8 @@ def awaiting(game: Game) -> dict[str, Any]:
             "player": mover,
             "name": g.players[mover],
             "options": options,
-            "message": f"{g.players[mover]} chooses square {options[0]}, {options[1]} or {options[2]}",
+            "message": f"{g.players[mover]} chooses square "
+            + f"{', '.join(map(str, options[:-1]))} or {options[-1]}",
         }
     if g.phase == "victim":
         mover = g.order[g.cursor]

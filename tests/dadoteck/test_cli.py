@@ -53,6 +53,22 @@ def test_a_whole_game_in_one_call_reports_the_winner():
     assert answer["awaiting"]["kind"] == "nothing"
 
 
+def test_a_d16_board_through_the_command_line():
+    """«si può usare un dado con meno facce»: a d16 (no list of dice), and «via via anche i Pusillanimi»."""
+    state = json.loads(run("new", "Anna", "Bruno", "Carla", "--speedup").stdout)["state"]
+    events = ["roll 0 2", "roll 1 5", "roll 2 8", "movement-die 16", "initiative-die 3"]
+    done = run("apply", stdin=json.dumps({"state": state, "events": events}))
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert answer["log"][-2:] == ["movement die is now a d16", "initiative die is now a d3"]
+    assert answer["awaiting"]["die"] == 3
+    shown = json.loads(run("show", stdin=json.dumps(answer)).stdout)
+    assert [b["square"] for b in shown["board"] if b["active"]] == [1, 13]
+    assert [b["in_play"] for b in shown["board"]].count(True) == 16
+    done = run("apply", "--state", json.dumps(answer["state"]), "--event", "movement-die 21")
+    assert done.returncode == 2 and "2 to 20 faces" in done.stderr
+
+
 NEW = '{"players": ["A", "B"], "squares": [null, null]}'
 
 

@@ -303,6 +303,50 @@ def test_a_pawn_above_the_small_board_cannot_be_hit_until_it_moves():
     assert g.squares == (5, None, None)
 
 
+def test_any_die_with_a_face_per_player_may_be_used():
+    """«si può usare un dado con meno facce, purché il numero di giocatori sia minore o uguale al numero
+    di facce del dado scelto come alternativo»: any die, not a list; a d3 for three players, a d16."""
+    g = _speedy(3)
+    for sides in (19, 16, 7, 3):
+        assert SetInitiativeDie(sides) in g.legal and SetMovementDie(sides) in g.legal
+    g = play(g, "initiative-die 3", "movement-die 16")
+    assert (g.initiative_die, g.movement_die) == (3, 16)
+    with pytest.raises(IllegalAction, match="fewer faces than the 3 players"):
+        apply(g, SetInitiativeDie(2))
+    g = play(g, "roll 0 3", "roll 1 2", "roll 2 1")
+    assert g.legal.count() == 16 and Roll(0, 16) in g.legal and Roll(0, 17) not in g.legal
+    # the JSON state keeps any size and refuses what no die has
+    assert Game.from_json(g.to_json()) == g
+    with pytest.raises(InvalidInput, match="2 to 20 faces"):
+        Game.from_json({**g.to_json(), "movement_die": 21})
+
+
+@pytest.mark.parametrize("sides", [0, 1, 21, 100])
+def test_a_die_outside_two_to_twenty_faces_is_refused(sides):
+    """The game starts with «1D20» and the speed-up dice have «meno facce»: none above 20; one face
+    decides nothing."""
+    with pytest.raises(IllegalAction, match="2 to 20 faces"):
+        apply(_speedy(2), SetMovementDie(sides))
+
+
+def test_the_special_squares_drop_out_one_at_a_time_as_the_die_shrinks():
+    """«Notare che oltre ad escludere l'Assassinio e via via anche i Pusillanimi»: a d16 board keeps 13
+    while 17 and 20 are gone; a d17 keeps 17 but not 18; a d13 keeps 13 but not 14."""
+    d16 = moving([5, 3, 8], [0, 1, 2], speedup=True, movement_die=16)
+    assert [s for s in (1, 13, 17, 20) if d16.special(s)] == [1, 13]
+    g = play(d16, "roll 0 13")
+    assert set(g.legal) == {ChooseSquare(12), ChooseSquare(13), ChooseSquare(14)}
+    d17 = play(moving([5, 3, 16], [0, 1, 2], speedup=True, movement_die=17), "roll 0 17")
+    assert set(d17.legal) == {ChooseSquare(16), ChooseSquare(17)}
+    assert d17.news[0].text(d17.players) == "A rolled 17: choose square 16 or 17 (the board ends)"
+    g = play(d17, "square 16")
+    assert g.squares == (16, 3, None)
+    d13 = play(moving([5, 3, 14], [0, 1, 2], speedup=True, movement_die=13), "roll 0 13")
+    assert set(d13.legal) == {ChooseSquare(12), ChooseSquare(13)}
+    d12 = moving([5, 3, 8], [0, 1, 2], speedup=True, movement_die=12)
+    assert [s for s in (1, 13, 17, 20) if d12.special(s)] == [1]
+
+
 # ------------------------------------------------------------------------------------------ notation
 
 

@@ -107,6 +107,23 @@ def test_speedup_choices_and_the_smaller_die_slot():
     assert not any(b["active"] for b in view["board"] if b["square"] in (13, 17, 20))
 
 
+def test_any_smaller_die_is_offered_the_usual_ones_first():
+    """«si può usare un dado con meno facce»: the flow offers every die the core allows, d4..d12 first."""
+    state = FLOW.start({"players": ["Anna", "Bruno", "Carla"], "options": {"speedup": True}})
+    for value in (5, 9, 12):
+        state = roll(state, value)
+    actions = [c.action for c in FLOW.choices(state)]
+    assert actions[:4] == [{"type": "initiative-die", "sides": 4}, {"type": "movement-die", "sides": 4},
+                           {"type": "initiative-die", "sides": 6}, {"type": "movement-die", "sides": 6}]
+    assert {"type": "movement-die", "sides": 16} in actions
+    assert {"type": "initiative-die", "sides": 3} in actions
+    assert {"type": "initiative-die", "sides": 2} not in actions  # fewer faces than the three players
+    state = FLOW.apply(state, {"type": "movement-die", "sides": 16})
+    view = FLOW.view(state)
+    assert [b["in_play"] for b in view["board"]].count(True) == 16
+    assert [b["square"] for b in view["board"] if b["active"]] == [1, 13]
+
+
 def test_bad_actions_raise_and_leave_the_state():
     state = FLOW.start({"players": ["Anna", "Bruno"]})
     with pytest.raises(InvalidInput):

@@ -81,3 +81,24 @@ def test_dadoteck_from_setup_to_a_squash_on_the_board(table: Table, page: Any) -
     page.wait_for_selector("#dado-board .sq")
     assert "Board" in page.inner_text("#dado-board-card h2")
     assert "squashed by Anna" in page.inner_text("#dado-eliminations")
+
+
+def test_a_d16_board_and_a_d3_initiative_die_on_the_page(table: Table, page: Any) -> None:
+    """«si può usare un dado con meno facce» (any die) and «via via anche i Pusillanimi», on the phone."""
+    table.session.new_game("dadoteck", {"players": ["Anna", "Bruno", "Carla"], "options": {"speedup": True}})
+    for p, square in enumerate((2, 5, 8)):
+        table.session.correct({"type": "reading", "values": {f"p{p}": square}})
+    page.goto(table.url)
+    page.wait_for_selector("#dado-board .sq")
+    group = page.locator("#choice-groups details[data-group=speedup]")
+    group.locator("summary").click()  # a long list is folded by group
+    group.locator("button.choice", has_text="d16 per il movimento").click()
+    page.click("#confirm-choice")
+    wait_step(page, 4)
+    assert page.inner_text("#dado-movement-die").strip().endswith("d16")
+    dormant = page.locator("#dado-board .sq.dormant").evaluate_all("(ns) => ns.map((n) => +n.dataset.square)")
+    assert dormant == [17, 20]
+    assert page.locator("#dado-board .sq.out").count() == 4
+    table.session.correct({"type": "initiative-die", "sides": 3})
+    page.goto(f"{table.url}/correct")
+    assert page.locator("#slot-p0 option").count() == 4  # "?" and the three faces of the d3
