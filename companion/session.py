@@ -66,6 +66,9 @@ MESSAGES: Final[Mapping[str, str]] = {
     "error.session.nothing_to_fix": "the camera has read nothing to fix yet: enter the values by hand",
     "error.session.no_game_yet": "no game has been played yet",
     "error.session.no_such_game": "no game {game} in the log",
+    "error.session.game_in_progress": "a match of {title} is in progress (step {step}): starting or resuming "
+                                      "another one archives it; send \"archive\": true to go ahead",
+    "error.session.not_resumable": "match {game} is over: it can be exported, not resumed",
 }
 
 
@@ -75,6 +78,39 @@ def _say(key: str, /, **params: Any) -> Message:
 
 class StaleStep(IllegalAction):
     """A request made for a step the table has left (another phone or a button was quicker)."""
+
+
+class GameInProgress(IllegalAction):
+    """A new game (or a resumed one) asked for while a match is in progress, without ``archive=True``."""
+
+    code = "game-in-progress"
+
+
+def _names(items: object) -> list[str]:
+    if not isinstance(items, list):
+        return []
+    out = []
+    for item in items:
+        name = item.get("name") if isinstance(item, Mapping) else item
+        if isinstance(name, str):
+            out.append(name)
+    return out
+
+
+def match_summary(view: Mapping[str, Any], setup: Mapping[str, Any]) -> dict[str, Any]:
+    """What the list of matches shows of a game: its players (or bands), whether it is over and who won
+    (no name: a draw). Every game's view names them its own way."""
+    players = _names(view.get("players")) or _names(view.get("bands")) or _names(setup.get("players"))
+    outcome = view.get("outcome")
+    winners: list[str] = []
+    if isinstance(outcome, Mapping):
+        names = outcome.get("winner_names")
+        if isinstance(names, list):
+            winners = [n for n in names if isinstance(n, str)]
+        else:
+            name = outcome.get("winner_name", outcome.get("name"))
+            winners = [name] if isinstance(name, str) else []
+    return {"players": players, "over": bool(view.get("over")), "winners": winners}
 
 
 def _check_int(value: object, what: str) -> int:
@@ -305,9 +341,31 @@ class TableSession:
 
     # -- game -------------------------------------------------------------------------------------
 
+    def in_progress(self) -> bool:
+        """A match is at the table with a confirmed step and not over: replacing it needs ``archive``."""
+        with self._lock:
+            return (self._flow is not None and bool(self._events)
+                    and not self._flow.view(self._state()).get("over"))
+
+    def _check_archive(self, archive: bool) -> None:
+        if not isinstance(archive, bool):
+            raise InvalidInput(f"archive must be true or false, not {archive!r}")
+        if not archive and self.in_progress():
+            assert self._flow is not None
+            raise GameInProgress(_say("error.session.game_in_progress", title=self._flow.title,
+                                      game=self._flow.game, step=len(self._events)))
+
+    def _summary(self) -> dict[str, Any] | None:
+        """The current game's :func:`match_summary` (None: no game)."""
+        if self._flow is None:
+            return None
+        return match_summary(_plain(dict(self._flow.view(self._state()))), self._setup)
+
     def new_game(self, game: str, setup: Mapping[str, Any], *, step: int | None = None,
-                position: str | None = None) -> dict[str, Any]:
-        """Start ``game`` with ``setup`` (the setup page's JSON); the log keeps the previous games."""
+                 position: str | None = None, archive: bool = False) -> dict[str, Any]:
+        """Start ``game`` with ``setup`` (the setup page's JSON). The match at the table is archived, never
+        lost; while it is in progress (:meth:`in_progress`) that needs ``archive=True`` (the page asks),
+        else :class:`GameInProgress`."""
         with self._lock:
             self._check_step(step, position)
             if not isinstance(game, str):
@@ -316,12 +374,39 @@ class TableSession:
                 raise InvalidInput(f"setup must be a JSON object, not {setup!r}")
             flow = self._flows(game)
             state = flow.start(setup)
-            game_id = self.store.start_game(flow.game, setup)
+            self._check_archive(archive)
+            previous = self._game_id
+            game_id = self.store.start_game(flow.game, setup, summary=self._summary())
             self._game_id, self._flow, self._setup = game_id, flow, _plain(dict(setup))
             self._states, self._events = [state], []
             self._reset_turn()
             self._bump()
-            log.info("new game %d: %s", game_id, flow.game)
+            log.info("new game %d: %s%s", game_id, flow.game,
+                     "" if previous is None else f" (game {previous} archived)")
+            return self.snapshot()
+
+    def resume(self, game_id: int, *, step: int | None = None, position: str | None = None,
+               archive: bool = False) -> dict[str, Any]:
+        """Bring back archived match ``game_id`` that was not finished; the match at the table is
+        archived (while in progress, that needs ``archive=True`` as for :meth:`new_game`)."""
+        with self._lock:
+            self._check_step(step, position)
+            game_id = _check_int(game_id, "game")
+            record = self.store.load(game_id)
+            if record is None:
+                raise IllegalAction(_say("error.session.no_such_game", game=game_id))
+            if record.finished is not None:
+                raise IllegalAction(_say("error.session.not_resumable", game=game_id))
+            if game_id == self._game_id:
+                return self.snapshot()
+            self._check_archive(archive)
+            self._flows(record.game)  # an unknown game is refused before anything changes
+            previous = self._game_id
+            self.store.resume(game_id, summary=self._summary())
+            self._reset_turn()
+            self._replay(record)
+            self._bump()
+            log.info("game %d resumed at step %d (game %s archived)", game_id, len(self._events), previous)
             return self.snapshot()
 
     def _commit(self, action: Action, source: Source, *, new_state: Any = None,
@@ -576,6 +661,45 @@ class TableSession:
     def games(self) -> list[dict[str, Any]]:
         """Every game in the log, newest first."""
         return self.store.games()
+
+    def matches(self) -> list[dict[str, Any]]:
+        """The list of matches the page shows, newest first: ``game_id``, ``game``, ``title``, ``started``,
+        ``finished``, ``archived`` (None for the one at the table), ``current``, ``steps``, ``players``,
+        ``over``, ``winners`` and ``resumable`` (archived and not finished)."""
+        with self._lock:
+            out = []
+            for row in self.store.matches():
+                if row["id"] == self._game_id:
+                    summary = self._summary()
+                else:
+                    summary = row["summary"]
+                    if summary is None:  # a file from before the list: computed once, then kept
+                        summary = self._replayed_summary(row["id"])
+                        self.store.set_summary(row["id"], summary)
+                try:
+                    title = self._flows(row["game"]).title
+                except GoblinError:
+                    title = row["game"]
+                out.append({
+                    "game_id": row["id"], "game": row["game"], "title": title, "started": row["started"],
+                    "finished": row["finished"], "archived": row["archived"],
+                    "current": row["id"] == self._game_id, "steps": row["steps"], **(summary or {}),
+                    "resumable": row["archived"] is not None and row["finished"] is None,
+                })
+            return out
+
+    def _replayed_summary(self, game_id: int) -> dict[str, Any]:
+        record = self.store.load(game_id)
+        assert record is not None
+        try:
+            flow = self._flows(record.game)
+            state = flow.start(record.setup)
+            for event in record.events:
+                state = flow.apply(state, event.action)
+            return match_summary(_plain(dict(flow.view(state))), record.setup)
+        except GoblinError as error:
+            log.warning("event log: game %d does not replay (%s); listed from its setup", game_id, error)
+            return match_summary({"over": record.finished is not None}, record.setup)
 
     def __repr__(self) -> str:
         game = None if self._flow is None else self._flow.game

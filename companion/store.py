@@ -3,12 +3,20 @@
 The session never stores a game state; it stores what a person confirmed and rebuilds the state by
 replaying the log through the game's flow (``companion.flow``). One file under the state directory::
 
-    games(id, game, setup, started, finished)
+    games(id, game, setup, started, finished, archived, summary)
     events(id, game_id, step, action, source, manual, proposal, reading, at, undone, undone_at)
 
 ``step`` is the position of a confirmed action in its game (1, 2, ...). Undo does not delete: it marks the
 last live event ``undone = 'undo'``, so the next confirmation takes the same step number again and the
 export still shows what was taken back. A partial unique index keeps one live event per step.
+
+Matches are kept, never replaced: starting a game archives the one at the table (``archived`` is when)
+in the same transaction, and an archived match that was not finished can be resumed (:meth:`Store.resume`).
+The *current* game is the one not archived; there is at most one. ``summary`` caches what the list of
+matches shows (players, over, winners) as JSON, written when a game is archived.
+
+Schema versions: 1 had no ``archived`` or ``summary``; opening such a file adds both columns and archives
+every game but the newest, in one transaction (a crash leaves the file as it was).
 
 Durability: WAL journal with ``synchronous=FULL``, one transaction per write. After a ``kill -9`` or a
 power cut, reopening the file gives exactly the events whose write returned.
@@ -35,14 +43,16 @@ Source = Literal["camera", "choice", "manual"]
 or a person's own entry (a correction)."""
 SOURCES: Final[tuple[Source, ...]] = ("camera", "choice", "manual")
 
-SCHEMA_VERSION: Final = 1
+SCHEMA_VERSION: Final = 2
 _SCHEMA: Final = """
 CREATE TABLE IF NOT EXISTS games (
     id       INTEGER PRIMARY KEY AUTOINCREMENT,
     game     TEXT NOT NULL,
     setup    TEXT NOT NULL,
     started  REAL NOT NULL,
-    finished REAL
+    finished REAL,
+    archived REAL,
+    summary  TEXT
 );
 CREATE TABLE IF NOT EXISTS events (
     id        INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -59,6 +69,14 @@ CREATE TABLE IF NOT EXISTS events (
 );
 CREATE UNIQUE INDEX IF NOT EXISTS live_step ON events (game_id, step) WHERE undone IS NULL;
 """
+#: Version 1 -> 2: keep every match; all but the newest become archived (when: their last event, or start).
+_MIGRATE_2: Final = (
+    "ALTER TABLE games ADD COLUMN archived REAL",
+    "ALTER TABLE games ADD COLUMN summary TEXT",
+    "UPDATE games SET archived = COALESCE(finished, "
+    "(SELECT MAX(at) FROM events e WHERE e.game_id = games.id), started) "
+    "WHERE id < (SELECT MAX(id) FROM games)",
+)
 
 
 @dataclass(frozen=True)
@@ -146,10 +164,27 @@ class Store:
             if version > SCHEMA_VERSION:
                 raise InvalidInput(f"{str(path)!r} was written by a newer version (schema {version}); "
                                    f"this one reads schema {SCHEMA_VERSION}")
-            self._db.executescript(_SCHEMA)
-            self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            self._migrate()
         except sqlite3.DatabaseError as error:
             raise InvalidInput(f"cannot use {str(path)!r} as the event log: {error}") from error
+
+    def _migrate(self) -> None:
+        """Create the tables, or bring an older file up to :data:`SCHEMA_VERSION`, in one transaction."""
+        db = self.db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            columns = {row[1] for row in db.execute("PRAGMA table_info(games)")}
+            if columns and "archived" not in columns:
+                for statement in _MIGRATE_2:
+                    db.execute(statement)
+            for statement in _SCHEMA.split(";"):
+                if statement.strip():
+                    db.execute(statement)
+            db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
 
     # -- plumbing ----------------------------------------------------------------------------------
 
@@ -198,16 +233,62 @@ class Store:
 
     # -- games -------------------------------------------------------------------------------------
 
-    def start_game(self, game: str, setup: Mapping[str, Any]) -> int:
-        """Record a new game; it becomes the current one. Returns its id."""
-        cursor = self._write("INSERT INTO games (game, setup, started) VALUES (?, ?, ?)",
-                             (game, _dumps(dict(setup), "the setup"), self._clock()))
-        assert cursor.lastrowid is not None
-        return cursor.lastrowid
+    def _transaction(self, work: Callable[[sqlite3.Connection], Any]) -> Any:
+        with self._lock:
+            db = self.db
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                result = work(db)
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+            return result
+
+    def start_game(self, game: str, setup: Mapping[str, Any], *,
+                   summary: Mapping[str, Any] | None = None) -> int:
+        """Record a new game; it becomes the current one and the one at the table is archived (with
+        ``summary``, what the list of matches shows of it), in one transaction. Returns the new id."""
+        setup_text = _dumps(dict(setup), "the setup")
+        summary_text = None if summary is None else _dumps(dict(summary), "the summary")
+
+        def work(db: sqlite3.Connection) -> int:
+            now = self._clock()
+            db.execute("UPDATE games SET archived = ?, summary = COALESCE(?, summary) WHERE archived IS NULL",
+                       (now, summary_text))
+            cursor = db.execute("INSERT INTO games (game, setup, started) VALUES (?, ?, ?)",
+                                (game, setup_text, now))
+            assert cursor.lastrowid is not None
+            return cursor.lastrowid
+
+        return int(self._transaction(work))
+
+    def resume(self, game_id: int, *, summary: Mapping[str, Any] | None = None) -> None:
+        """Make archived game ``game_id`` the current one again; the one at the table is archived (with
+        ``summary``), in one transaction."""
+        summary_text = None if summary is None else _dumps(dict(summary), "the summary")
+
+        def work(db: sqlite3.Connection) -> None:
+            row = db.execute("SELECT archived FROM games WHERE id = ?", (game_id,)).fetchone()
+            if row is None:
+                raise IllegalAction(f"no game {game_id} in the log")
+            if row[0] is None:
+                return  # already the current one
+            db.execute("UPDATE games SET archived = ?, summary = COALESCE(?, summary) WHERE archived IS NULL",
+                       (self._clock(), summary_text))
+            db.execute("UPDATE games SET archived = NULL WHERE id = ?", (game_id,))
+
+        self._transaction(work)
+
+    def set_summary(self, game_id: int, summary: Mapping[str, Any]) -> None:
+        """Keep what the list of matches shows of ``game_id`` (computed once for a migrated file)."""
+        self._write("UPDATE games SET summary = ? WHERE id = ?",
+                    (_dumps(dict(summary), "the summary"), game_id))
 
     def current_game_id(self) -> int | None:
         with self._lock:
-            row = self.db.execute("SELECT id FROM games ORDER BY id DESC LIMIT 1").fetchone()
+            row = self.db.execute(
+                "SELECT id FROM games WHERE archived IS NULL ORDER BY id DESC LIMIT 1").fetchone()
         return None if row is None else int(row[0])
 
     def load(self, game_id: int | None = None, *, with_undone: bool = False) -> GameRecord | None:
@@ -216,7 +297,7 @@ class Store:
             db = self.db
             if game_id is None:
                 row = db.execute("SELECT id, game, setup, started, finished FROM games "
-                                 "ORDER BY id DESC LIMIT 1").fetchone()
+                                 "WHERE archived IS NULL ORDER BY id DESC LIMIT 1").fetchone()
             else:
                 row = db.execute("SELECT id, game, setup, started, finished FROM games WHERE id = ?",
                                  (game_id,)).fetchone()
@@ -240,6 +321,17 @@ class Store:
                 "(SELECT COUNT(*) FROM events e WHERE e.game_id = g.id AND e.undone IS NULL) "
                 "FROM games g ORDER BY g.id DESC").fetchall()
         return [{"id": r[0], "game": r[1], "started": r[2], "finished": r[3], "steps": r[4]} for r in rows]
+
+    def matches(self) -> list[dict[str, Any]]:
+        """Every game, newest first, for the list of matches: :meth:`games`' keys plus ``setup``,
+        ``archived`` (None for the current game) and ``summary`` (None until one is kept)."""
+        with self._lock:
+            rows = self.db.execute(
+                "SELECT g.id, g.game, g.started, g.finished, "
+                "(SELECT COUNT(*) FROM events e WHERE e.game_id = g.id AND e.undone IS NULL), "
+                "g.setup, g.archived, g.summary FROM games g ORDER BY g.id DESC").fetchall()
+        return [{"id": r[0], "game": r[1], "started": r[2], "finished": r[3], "steps": r[4],
+                 "setup": json.loads(r[5]), "archived": r[6], "summary": _loads(r[7])} for r in rows]
 
     def finish(self, game_id: int, finished: bool = True) -> None:
         """Mark a game finished (or not, after an undo of its last step)."""

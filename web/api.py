@@ -40,6 +40,8 @@ MESSAGES: dict[str, str] = {
     "error.input.setup": "\"setup\" must be a JSON object, not {value}",
     "error.input.action": "\"action\" must be a JSON object with a \"type\", not {value}",
     "error.input.remove": "\"remove\" must be true or false, not {value}",
+    "error.input.archive": "\"archive\" must be true or false, not {value}",
+    "error.input.game_id": "\"game_id\" must be a match's number (see /api/matches), not {value}",
 }
 
 
@@ -95,6 +97,14 @@ def step_of(data: Mapping[str, Any]) -> int | None:
     return _int_field(data, "step", required=False)
 
 
+def archive_of(data: Mapping[str, Any]) -> bool:
+    """The body's ``"archive"``: true when the players confirmed that the match in progress is archived."""
+    value = data.get("archive", False)
+    if not isinstance(value, bool):
+        raise bad_input("error.input.archive", value=repr(value))
+    return value
+
+
 def position_of(data: Mapping[str, Any]) -> str | None:
     """The body's ``"position"``, the snapshot's text the page showed (None: no check)."""
     value = data.get("position")
@@ -147,11 +157,25 @@ def games() -> Response:
     return jsonify(out)
 
 
+@bp.get("/matches")
+def matches() -> Response:
+    """Every match in the log, newest first (the one at the table has ``"current": true``)."""
+    return jsonify({"matches": table().matches()})
+
+
 @bp.get("/export")
 def export() -> Response:
-    response = jsonify(table().export())
+    """The match at the table, or ``?game_id=N`` any match of ``/api/matches``."""
+    raw = request.args.get("game_id")
+    game_id = None
+    if raw is not None:
+        if not raw.isascii() or not raw.isdigit() or len(raw) > 18:
+            raise bad_input("error.input.game_id", value=repr(raw[:40]))
+        game_id = int(raw)
+    response = jsonify(table().export(game_id))
     if request.args.get("download"):
-        response.headers["Content-Disposition"] = "attachment; filename=goblin-match.json"
+        name = "goblin-match.json" if game_id is None else f"goblin-match-{game_id}.json"
+        response.headers["Content-Disposition"] = f"attachment; filename={name}"
     return response
 
 
@@ -231,7 +255,16 @@ def new_game(data: dict[str, Any]) -> Response:
     setup = data.get("setup", {})
     if not isinstance(setup, dict):
         raise bad_input("error.input.setup", value=repr(setup))
-    return jsonify(table().new_game(game, setup, step=step_of(data), position=position_of(data)))
+    return jsonify(table().new_game(game, setup, step=step_of(data), position=position_of(data),
+                                    archive=archive_of(data)))
+
+
+@bp.post("/resume")
+@control
+def resume(data: dict[str, Any]) -> Response:
+    game_id = _int_field(data, "game_id", required=True)
+    return jsonify(table().resume(game_id, step=step_of(data), position=position_of(data),
+                                  archive=archive_of(data)))
 
 
 @bp.post("/confirm")

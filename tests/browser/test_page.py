@@ -88,7 +88,7 @@ def test_setup_confirm_and_attack_at_a_phone(table: Table, phone: Page) -> None:
 
 def test_page_weight(table: Table, browser: Browser, page_errors: list[str]) -> None:
     """What a phone downloads to show the table (a fresh phone: nothing cached)."""
-    table.session.new_game("button-goblin", D6_SETUP)
+    table.session.new_game("button-goblin", D6_SETUP, archive=True)
     page = open_phone(browser, page_errors)
     try:
         page.goto(table.url("/"))
@@ -113,7 +113,7 @@ def test_page_weight(table: Table, browser: Browser, page_errors: list[str]) -> 
 def test_a_confirm_reaches_six_phones_within_a_second(
     table: Table, browser: Browser, page_errors: list[str]
 ) -> None:
-    table.session.new_game("button-goblin", D6_SETUP)
+    table.session.new_game("button-goblin", D6_SETUP, archive=True)
     phones = [open_phone(browser, page_errors) for _ in range(6)]
     try:
         for page in phones:
@@ -144,7 +144,7 @@ def test_a_confirm_reaches_six_phones_within_a_second(
 def test_language_toggle_is_remembered(table: Table, phone: Page) -> None:
     table.session.new_game("skirmish", {"bands": [
         {"name": "Elfi", "models": ["Lorien|T3|A3|S4|P20|eroe2|capitano"]},
-        {"name": "Orchi", "models": ["Grok|T4|A3|S4|P15|capitano"]}]})
+        {"name": "Orchi", "models": ["Grok|T4|A3|S4|P15|capitano"]}]}, archive=True)
     phone.goto(table.url("/"))
     expect(phone).to_have_title("Tavolo · Regole da schermaglia · Goblin Companion")
     expect(phone.locator("#nav-setup")).to_have_text("Nuova")
@@ -159,7 +159,7 @@ def test_language_toggle_is_remembered(table: Table, phone: Page) -> None:
 
 
 def test_tap_a_die_to_correct_it(table: Table, phone: Page) -> None:
-    table.session.new_game("button-goblin", D6_SETUP)
+    table.session.new_game("button-goblin", D6_SETUP, archive=True)
     table.session.offer_reading(camera_reading(FIRST_ROLL))
     phone.goto(table.url("/"))
     phone.click("#proposal-dice a[data-slot='p0.1']")
@@ -192,7 +192,7 @@ def test_tap_a_die_to_correct_it(table: Table, phone: Page) -> None:
 def test_a_misread_die_type_is_fixed_on_the_correction_page(table: Table, phone: Page) -> None:
     from tests.web.test_fix_die import MIXED_SETUP, VALUES, tray
 
-    table.session.new_game("button-goblin", MIXED_SETUP)
+    table.session.new_game("button-goblin", MIXED_SETUP, archive=True)
     table.session.offer_reading(tray(d2={"sides": 12}))  # Anna's d10 read as a d12: nothing fits
     phone.goto(table.url("/correct"))
     row = phone.locator("#seen-2")
@@ -212,7 +212,7 @@ def test_a_misread_die_type_is_fixed_on_the_correction_page(table: Table, phone:
 
 
 def test_control_needs_the_pin_and_the_page_asks_for_it(table: Table, phone: Page) -> None:
-    table.session.new_game("button-goblin", D6_SETUP)
+    table.session.new_game("button-goblin", D6_SETUP, archive=True)
     table.session.offer_reading(camera_reading(FIRST_ROLL))
     table.app.config["TABLE_PIN"] = "2468"
     try:
@@ -233,7 +233,7 @@ def test_control_needs_the_pin_and_the_page_asks_for_it(table: Table, phone: Pag
 
 
 def test_stale_tap_is_refused_and_the_page_catches_up(table: Table, phone: Page) -> None:
-    table.session.new_game("button-goblin", D6_SETUP)
+    table.session.new_game("button-goblin", D6_SETUP, archive=True)
     table.session.offer_reading(camera_reading(FIRST_ROLL))
     table.session.confirm()
     phone.goto(table.url("/"))
@@ -275,6 +275,7 @@ SETUPS: dict[str, Any] = {
 
 @pytest.mark.parametrize("game", list(SETUPS))
 def test_every_game_sets_up_from_its_schema_and_shows_its_view(table: Table, phone: Page, game: str) -> None:
+    table.session.new_game("dadoteck", {"players": ["Ada", "Bea"]}, archive=True)  # nothing in progress
     phone.goto(table.url(f"/setup?game={game}"))
     expect(phone.locator("#game-select")).to_have_value(game)
     SETUPS[game](phone)
@@ -304,7 +305,7 @@ def test_every_game_sets_up_from_its_schema_and_shows_its_view(table: Table, pho
 
 def test_a_flows_form_sends_its_action(table: Table, phone: Page) -> None:
     """GobCon's Partita card is played through the form its view describes (nested payoff table)."""
-    table.session.new_game("gobcon", {"players": ["Ada", "Bea"]})
+    table.session.new_game("gobcon", {"players": ["Ada", "Bea"]}, archive=True)
     phone.goto(table.url("/"))
     expect(phone.locator("#status")).to_contain_text("Turno di Ada")
     phone.click("#forms > summary")
@@ -325,7 +326,8 @@ def test_a_flows_form_sends_its_action(table: Table, phone: Page) -> None:
 
 
 def test_a_toss_of_goblin_tokens_is_corrected_as_alive_and_dead_counts(table: Table, phone: Page) -> None:
-    table.session.new_game("goblins", {"players": ["Ada", "Bea"], "terrains": ["Torre|walls|3|2|-"]})
+    table.session.new_game("goblins", {"players": ["Ada", "Bea"], "terrains": ["Torre|walls|3|2|-"]},
+                           archive=True)
     for wanted in ("Take 2 goblins", "Face Torre"):
         snap = table.session.snapshot()
         index = next(c["index"] for c in snap["choices"] if c["label"].startswith(wanted))
@@ -346,7 +348,8 @@ def test_a_toss_of_goblin_tokens_is_corrected_as_alive_and_dead_counts(table: Ta
 
 def test_focus_choices_name_the_dice_in_italian(table: Table, phone: Page) -> None:
     table.session.new_game("button-goblin", {"players": [{"name": "Anna", "button": "Gjmbob"},
-                                                         {"name": "Bruno", "button": "Gjmbob"}]})
+                                                         {"name": "Bruno", "button": "Gjmbob"}]},
+                           archive=True)
     roll = {"p0.0": 2, "p0.1": 5, "p0.2": 2, "p0.3": 5, "p0.4": 4,
             "p1.0": 4, "p1.1": 4, "p1.2": 8, "p1.3": 11, "p1.4": 13}
     table.session.correct({"type": "reading", "values": roll}, step=0)
@@ -373,7 +376,7 @@ def test_a_lost_camera_shows_on_every_page_live(table: Table, phone: Page) -> No
 def test_a_skirmish_roll_shows_its_target_modifiers_and_chance(table: Table, phone: Page) -> None:
     table.session.new_game("skirmish", {"bands": [
         {"name": "Elfi", "models": ["Lorien|T3|A3|S4|P20|eroe2|capitano", "Arc|T4|A4|S5|P10"]},
-        {"name": "Orchi", "models": ["Grok|T4|A3|S4|P15|capitano", "Ugg|T5|A4|S5|P8"]}]})
+        {"name": "Orchi", "models": ["Grok|T4|A3|S4|P15|capitano", "Ugg|T5|A4|S5|P8"]}]}, archive=True)
     for _ in range(2):  # deployment and first-card rolls
         table.session.correct({"type": "reading", "values": {"p0": 2, "p1": 5}}, step=table.session.step)
     for label in ("Elfi plays first", "Elfi plays Tiro 2", "Lorien shoots Grok in cover"):
@@ -496,7 +499,7 @@ def test_the_flows_forms_hint_in_italian(table: Table, phone: Page, game: str) -
     """No form field shows the flow's English descriptor ("player index", "notation name|kind|...")."""
     from tests.e2e_games.test_keys import SETUPS
 
-    table.session.new_game(game, SETUPS[game])
+    table.session.new_game(game, SETUPS[game], archive=True)
     if game == "skirmish":
         for _ in range(2):  # deployment and first-card rolls
             table.session.correct({"type": "reading", "values": {"p0": 2, "p1": 5}}, step=table.session.step)

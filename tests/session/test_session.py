@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from companion.errors import IllegalAction, InvalidInput
-from companion.session import StaleStep, TableSession
+from companion.session import GameInProgress, StaleStep, TableSession
 from companion.store import Store
 from tests.session.conftest import D6_SETUP, MIXED_SETUP, camera_reading, play_step
 
@@ -223,7 +223,9 @@ def test_an_event_the_rules_no_longer_accept_is_set_aside_on_replay(db: Path) ->
 def test_a_new_game_keeps_the_old_one_exportable(session: TableSession) -> None:
     rolled(session)
     first = session.game_id
-    session.new_game("button-goblin", MIXED_SETUP, step=1)
+    with pytest.raises(GameInProgress, match="in progress"):
+        session.new_game("button-goblin", MIXED_SETUP, step=1)
+    session.new_game("button-goblin", MIXED_SETUP, step=1, archive=True)
     assert session.step == 0 and session.game_id != first
     old = session.export(first)
     assert old["steps"] == 1 and old["view"]["phase"] in ("play", "focus")

@@ -149,14 +149,37 @@
     });
   }
 
-  /** POST a control action; returns the new snapshot, or null after showing the error. */
+  /** Ask the players whether the match in progress (the 409 game-in-progress answer's params) may be
+      archived; resolves true to go ahead. The setup page has the dialog; elsewhere: no. */
+  function askArchive(params) {
+    const dialog = $("archive-dialog");
+    if (!dialog) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const p = params || {};
+      $("archive-text").textContent = t("matches.archive_ask", { title: t(`game.${p.game}`, {}, p.title), step: p.step });
+      const done = (ok) => {
+        dialog.close();
+        resolve(ok);
+      };
+      $("archive-cancel").onclick = () => done(false);
+      $("archive-form").onsubmit = (event) => {
+        event.preventDefault();
+        done(true);
+      };
+      dialog.showModal();
+      $("archive-ok").focus();
+    });
+  }
+
+  /** POST a control action; returns the new snapshot, or null after showing the error. A match in
+      progress is archived only after the players said yes (409 game-in-progress, then "archive": true). */
   async function act(path, payload) {
     const body = Object.assign({}, payload || {});
     if (state && !("step" in body)) {
       body.step = state.step;
       body.position = state.position;
     }
-    for (let attempt = 0; attempt < 3; attempt++) {
+    for (let attempt = 0; attempt < 5; attempt++) {
       const headers = { "Content-Type": "application/json" };
       const pin = localStorage.getItem(PIN_KEY);
       if (pin) headers["X-Table-PIN"] = pin;
@@ -174,6 +197,11 @@
         if (await askPin(data.error === "wrong-pin")) continue;
         showError(data);
         return null;
+      }
+      if (response.status === 409 && data.error === "game-in-progress" && !body.archive) {
+        if (!(await askArchive(data.params))) return null;
+        body.archive = true;
+        continue;
       }
       if (!response.ok) {
         showError(data);
@@ -1159,7 +1187,44 @@
     return setup;
   }
 
+  // the list of matches (setup page): every match kept in the log, with its export, and resume for an
+  // archived one that was not finished
+  function matchDate(seconds) {
+    const lang = document.body.dataset.lang === "en" ? "en-GB" : "it-IT";
+    return new Date(seconds * 1000).toLocaleString(lang, { dateStyle: "medium", timeStyle: "short" });
+  }
+
+  function matchResult(m) {
+    if (m.over) return m.winners.length ? t("matches.won", { names: m.winners.join(", ") }) : t("matches.draw");
+    if (m.current) return t("matches.at_table", { step: m.steps });
+    return t("matches.stopped", { step: m.steps });
+  }
+
+  async function renderMatches() {
+    const list = $("matches-list");
+    if (!list) return;
+    let matches = [];
+    try {
+      matches = (await (await fetch("/api/matches")).json()).matches || [];
+    } catch (error) {
+      showError({ error: "network", detail: String(error) });
+      return;
+    }
+    list.replaceChildren(...matches.map((m) => el("li", { class: `match${m.current ? " current" : ""}`, dataset: { game: String(m.game_id) } },
+      el("div", { class: "match-head" },
+        el("b", { text: t(`game.${m.game}`, {}, m.title) }),
+        el("time", { datetime: new Date(m.started * 1000).toISOString(), text: matchDate(m.started) })),
+      el("div", { class: "match-players", text: m.players.join(" · ") }),
+      el("div", { class: "match-result", text: matchResult(m) }),
+      el("div", { class: "row" },
+        el("a", { class: "button secondary small match-export", href: `/api/export?game_id=${m.game_id}&download=1`, download: `goblin-match-${m.game_id}.json`, text: t("matches.export") }),
+        m.resumable ? el("button", { type: "button", class: "small match-resume", text: t("matches.resume"),
+          onclick: async () => { if (await act("resume", { game_id: m.game_id })) location.href = "/"; } }) : null))));
+    show($("matches-empty"), !matches.length);
+  }
+
   async function initSetup() {
+    renderMatches();
     games = await (await fetch("/api/games")).json();
     const select = $("game-select");
     for (const g of games) select.append(el("option", { value: g.game, text: t(`game.${g.game}`, {}, g.title) }));
