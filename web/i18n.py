@@ -17,6 +17,9 @@ from flask import Flask, Response, current_app, g, request
 LANGUAGES: Final = ("it", "en")
 COOKIE: Final = "lang"
 CATALOGUES: Final = Path(__file__).with_name("i18n")
+#: Keys only one page's script uses (prefix -> page): the other pages leave them out of the catalogue they
+#: embed, so the table page a phone loads stays light. Templates (``t``) always have every key.
+PAGE_ONLY: Final = {"setup.": "setup", "matches.": "setup", "teach.": "settings", "zones.": "settings"}
 
 
 @cache
@@ -27,6 +30,13 @@ def catalogue(lang: str) -> dict[str, str]:
     with (CATALOGUES / f"{lang}.json").open(encoding="utf-8") as file:
         data = json.load(file)
     return {str(k): str(v) for k, v in data.items()}
+
+
+@cache
+def page_catalogue(lang: str, page: str) -> dict[str, str]:
+    """What page ``page`` embeds for its script: :func:`catalogue` without the keys of other pages."""
+    return {key: text for key, text in catalogue(lang).items()
+            if all(not key.startswith(prefix) or only == page for prefix, only in PAGE_ONLY.items())}
 
 
 def current_lang() -> str:
@@ -56,7 +66,8 @@ def init_app(app: Flask) -> None:
     @app.context_processor
     def inject() -> dict[str, Any]:
         lang = current_lang()
-        return {"t": translate, "lang": lang, "languages": LANGUAGES, "messages": catalogue(lang)}
+        return {"t": translate, "lang": lang, "languages": LANGUAGES, "messages": catalogue(lang),
+                "page_messages": lambda page: page_catalogue(lang, str(page))}
 
     @app.after_request
     def remember(response: Response) -> Response:

@@ -211,11 +211,13 @@ def test_every_shape_of_the_catalogue_is_raised_somewhere() -> None:
     more is a translation nobody sees: drop it, or raise it again."""
     api_own = {"error.input.json", "error.input.not_object", "error.input.needs_int", "error.input.not_int",
                "error.input.position", "error.input.game", "error.input.setup", "error.input.action",
-               "error.input.remove"}  # web/api.py's own checks, tested in test_api.py
+               "error.input.remove", "error.input.archive", "error.input.game_id"}  # web/api.py's own checks,
+    # tested in test_api.py and test_matches.py
     shapes = {k for k in CATALOGUES["en"] if k.startswith(("error.input.", "error.session."))} - api_own
     tested = {r[0] for r in REQUESTS} | {k for k, _ in PARSERS} | {  # and the tests above
         "error.input.int", "error.session.nothing_selected", "error.session.no_game_yet",
-        "error.session.no_choices", "error.session.no_such_game"}
+        "error.session.no_choices", "error.session.no_such_game",
+        "error.session.game_in_progress", "error.session.not_resumable"}  # (test_matches.py)
     assert sorted(shapes - tested) == []
 
 

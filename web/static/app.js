@@ -118,7 +118,9 @@
   const log = [];  // [{version, at}] for every snapshot received over the stream (tests read it)
   // rerender: the games' own catalogue arrived (static/games.js), so every part of the page (the roll's check,
   // the history, the forms' hints) is drawn again in the page's language, not only the game's view
-  window.goblin = { log, get state() { return state; }, t, loadGameMessages, rerender() { if (state) for (const l of listeners) l(state); } };
+  // el, show, showError and act are for the setup page's list of matches (static/matches.js)
+  window.goblin = { log, get state() { return state; }, t, loadGameMessages, rerender() { if (state) for (const l of listeners) l(state); },
+                    el, show, showError, act: (path, payload) => act(path, payload) };
 
   function apply(snapshot) {
     if (!snapshot || typeof snapshot.version !== "number") return;
@@ -1187,44 +1189,7 @@
     return setup;
   }
 
-  // the list of matches (setup page): every match kept in the log, with its export, and resume for an
-  // archived one that was not finished
-  function matchDate(seconds) {
-    const lang = document.body.dataset.lang === "en" ? "en-GB" : "it-IT";
-    return new Date(seconds * 1000).toLocaleString(lang, { dateStyle: "medium", timeStyle: "short" });
-  }
-
-  function matchResult(m) {
-    if (m.over) return m.winners.length ? t("matches.won", { names: m.winners.join(", ") }) : t("matches.draw");
-    if (m.current) return t("matches.at_table", { step: m.steps });
-    return t("matches.stopped", { step: m.steps });
-  }
-
-  async function renderMatches() {
-    const list = $("matches-list");
-    if (!list) return;
-    let matches = [];
-    try {
-      matches = (await (await fetch("/api/matches")).json()).matches || [];
-    } catch (error) {
-      showError({ error: "network", detail: String(error) });
-      return;
-    }
-    list.replaceChildren(...matches.map((m) => el("li", { class: `match${m.current ? " current" : ""}`, dataset: { game: String(m.game_id) } },
-      el("div", { class: "match-head" },
-        el("b", { text: t(`game.${m.game}`, {}, m.title) }),
-        el("time", { datetime: new Date(m.started * 1000).toISOString(), text: matchDate(m.started) })),
-      el("div", { class: "match-players", text: m.players.join(" · ") }),
-      el("div", { class: "match-result", text: matchResult(m) }),
-      el("div", { class: "row" },
-        el("a", { class: "button secondary small match-export", href: `/api/export?game_id=${m.game_id}&download=1`, download: `goblin-match-${m.game_id}.json`, text: t("matches.export") }),
-        m.resumable ? el("button", { type: "button", class: "small match-resume", text: t("matches.resume"),
-          onclick: async () => { if (await act("resume", { game_id: m.game_id })) location.href = "/"; } }) : null))));
-    show($("matches-empty"), !matches.length);
-  }
-
   async function initSetup() {
-    renderMatches();
     games = await (await fetch("/api/games")).json();
     const select = $("game-select");
     for (const g of games) select.append(el("option", { value: g.game, text: t(`game.${g.game}`, {}, g.title) }));
