@@ -11,7 +11,9 @@ Configuration keys (``app.config``):
 - ``DEFAULT_LANG``: ``"it"`` (default) or ``"en"``;
 - ``SSE_HEARTBEAT``: seconds between keep-alive comments on the live stream (default 10);
 - ``SSE_MAX_SECONDS``: a stream ends after this long and the browser reconnects (default 600), so a
-  phone that went away frees its server thread.
+  phone that went away frees its server thread;
+- ``ALLOWED_HOSTS``: more host names the table answers to, besides IP addresses, ``localhost``, this
+  machine's name and its ``.local`` name, and ``TABLE_URL``'s host (see ``web.guard``).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from typing import Any, Final
 from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 
-from web import api, calibration, errors, i18n, pages, stream
+from web import api, calibration, errors, guard, i18n, pages, stream
 from web import zones as zones_api
 from web.stream import stop_streams
 
@@ -76,6 +78,7 @@ def create_app(
         DEFAULT_LANG="it",
         SSE_HEARTBEAT=10.0,
         SSE_MAX_SECONDS=600.0,
+        ALLOWED_HOSTS=(),
     )
     if config is not None:
         app.config.from_mapping(config)
@@ -89,6 +92,7 @@ def create_app(
     app.extensions[calibration.EXTENSION] = calibrator
     app.extensions[zones_api.EXTENSION] = zones
     app.extensions[stream.STOP] = threading.Event()
+    guard.init_app(app)
     i18n.init_app(app)
     errors.init_app(app)
     app.register_blueprint(pages.bp)

@@ -119,17 +119,17 @@ def test_a_confirm_reaches_six_phones_within_a_second(
         for page in phones:
             page.goto(table.url("/"))
         for page in phones:
-            page.wait_for_function("window.goblin && window.goblin.log.length > 0")
+            page.wait_for_function("() => window.goblin && window.goblin.log.length > 0")
         table.session.offer_reading(camera_reading(FIRST_ROLL))
         version = table.session.version
         for page in phones:
-            page.wait_for_function(f"window.goblin.state.version >= {version}")
+            page.wait_for_function(f"() => window.goblin.state.version >= {version}")
         sent = time.time() * 1000
         done = post(table, "/api/confirm", {"step": 0})
         delays = []
         wanted = done["version"]
         for page in phones:
-            page.wait_for_function(f"window.goblin.log.some(e => e.version >= {wanted})", timeout=5000)
+            page.wait_for_function(f"() => window.goblin.log.some(e => e.version >= {wanted})", timeout=5000)
             arrived = page.evaluate(f"window.goblin.log.find(e => e.version >= {wanted}).at")
             delays.append(round(arrived - sent, 1))
             expect(page.locator("#choices")).to_be_visible()
@@ -238,7 +238,7 @@ def test_stale_tap_is_refused_and_the_page_catches_up(table: Table, phone: Page)
     table.session.confirm()
     phone.goto(table.url("/"))
     expect(phone.locator("#choices")).to_be_visible()
-    phone.wait_for_function("window.goblin.log.length > 0")  # the stream's first snapshot is in
+    phone.wait_for_function("() => window.goblin.log.length > 0")  # the stream's first snapshot is in
     # this phone still believes the table is at step 0 (as if it had missed the last confirm)
     phone.evaluate("window.goblin.state.step = 0")
     phone.click("details[data-group=power] summary")
@@ -246,7 +246,7 @@ def test_stale_tap_is_refused_and_the_page_catches_up(table: Table, phone: Page)
     expect(phone.locator("#error")).to_be_visible()
     assert phone.locator("#error").get_attribute("data-code") == "stale-step"
     assert table.session.step == 1 and table.session.snapshot()["selected"] is None
-    phone.wait_for_function("window.goblin.state.step === 1")  # and it caught up
+    phone.wait_for_function("() => window.goblin.state.step === 1")  # and it caught up
 
 
 def test_join_page_qr_code_decodes_to_the_address(table: Table, phone: Page) -> None:
@@ -363,7 +363,7 @@ def test_focus_choices_name_the_dice_in_italian(table: Table, phone: Page) -> No
 def test_a_lost_camera_shows_on_every_page_live(table: Table, phone: Page) -> None:
     table.session.set_camera_status({"state": "ok", "message": ""})
     phone.goto(table.url("/"))
-    phone.wait_for_function("window.goblin.log.length > 0")
+    phone.wait_for_function("() => window.goblin.log.length > 0")
     expect(phone.locator("#camera")).to_be_hidden()
     table.session.set_camera_status({"state": "lost", "message": "no frame for 5 s; retrying in 2 s"})
     expect(phone.locator("#camera")).to_have_text("Fotocamera persa")
@@ -504,7 +504,7 @@ def test_the_flows_forms_hint_in_italian(table: Table, phone: Page, game: str) -
         for _ in range(2):  # deployment and first-card rolls
             table.session.correct({"type": "reading", "values": {"p0": 2, "p1": 5}}, step=table.session.step)
     phone.goto(table.url("/"))
-    phone.wait_for_function("window.goblinGameMessages !== undefined")
+    phone.wait_for_function("() => window.goblinGameMessages !== undefined")
     expect(phone.locator("#forms")).to_be_visible()
     hints = phone.eval_on_selector_all("#forms [placeholder]", "xs => xs.map(x => x.placeholder)")
     assert hints, game

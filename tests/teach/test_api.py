@@ -76,7 +76,7 @@ def test_bad_requests_are_400_naming_what_was_wrong(client: FlaskClient, camera:
 
 
 def test_not_json_is_400(client: FlaskClient) -> None:
-    got = client.post("/api/teach", data=b"label=alive", headers=PIN)
+    got = client.post("/api/teach", data=b"label=alive", headers=PIN, content_type="application/json")
     assert got.status_code == 400 and "not valid JSON" in got.json["detail"]
 
 

@@ -67,6 +67,7 @@
       else if (name === "text") node.textContent = value;
       else if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
       else if (name === "dataset") Object.assign(node.dataset, value);
+      else if (name === "style") node.style.cssText = value;  // CSSOM: the CSP forbids style attributes
       else node.setAttribute(name, value === true ? "" : value);
     }
     for (const child of children.flat()) {
@@ -1211,6 +1212,7 @@
   if (PAGE === "correct") initCorrect();
   if (PAGE === "settings") {
     listeners.push((s) => renderSnapshotImage(s, true));
+    for (const span of document.querySelectorAll("[data-style]")) span.style.cssText = span.dataset.style;
     initTeach();
     initZones();
   }

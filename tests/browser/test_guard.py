@@ -1,0 +1,64 @@
+"""In a real browser: the table's pages run under their CSP without a single violation, and another web
+page a player opens cannot confirm a step or start a game by a form or a fetch."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.browser.conftest import Table, open_phone
+from tests.web.conftest import D6_SETUP, FIRST_ROLL, camera_reading
+
+pytestmark = pytest.mark.browser
+
+VIOLATIONS = """window.__csp = [];
+document.addEventListener("securitypolicyviolation",
+  (e) => window.__csp.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));"""
+
+
+def test_every_page_runs_under_the_csp(table: Table, phone: Page) -> None:
+    table.session.new_game("button-goblin", D6_SETUP)
+    phone.add_init_script(VIOLATIONS)
+    for path in ("/", "/setup", "/correct", "/join", "/?lang=en", "/settings"):
+        response = phone.goto(table.url(path))
+        assert response is not None and "default-src 'self'" in response.headers["content-security-policy"]
+        expect(phone.locator("#live")).to_have_class("live on")  # app.js ran and the stream is open
+        assert phone.evaluate("window.__csp") == [], path
+    # the zone labels sit on their zones (placed through the CSSOM, not a style attribute)
+    expect(phone.locator("#zone-labels span").first).to_have_css("position", "absolute")
+    assert phone.locator("#zone-labels span").first.evaluate("s => s.style.left").endswith("%")
+
+
+EVIL = """<!doctype html><html><body>
+<form id="f" method="post" action="{table}/api/confirm" enctype="text/plain">
+  <input name='{{"step": 0, "x": "' value='"}}'>
+</form>
+<script>
+  window.results = [];
+  fetch("{table}/api/new-game", {{method: "POST", mode: "no-cors", headers: {{"Content-Type": "text/plain"}},
+        body: JSON.stringify({{game: "dadoteck", setup: {{players: ["A", "B"]}}}})}})
+    .then(() => results.push("sent"), (e) => results.push(String(e)));
+  fetch("{table}/api/confirm", {{method: "POST", headers: {{"Content-Type": "application/json"}},
+        body: JSON.stringify({{step: 0}})}})
+    .then(() => results.push("sent"), (e) => results.push(String(e)));
+</script></body></html>"""
+
+
+def test_another_site_cannot_confirm_or_start_a_game(table: Table, browser: Browser,
+                                                     page_errors: list[str]) -> None:
+    table.session.new_game("button-goblin", D6_SETUP)
+    table.session.offer_reading(camera_reading(FIRST_ROLL))
+    game, version = table.session.game_id, table.session.version
+    page = open_phone(browser, [])  # the evil page's own fetch errors are expected
+    try:
+        page.route("http://evil.example/", lambda route: route.fulfill(
+            content_type="text/html", body=EVIL.format(table=table.base)))
+        page.goto("http://evil.example/")
+        page.wait_for_function("() => window.results.length === 2")
+        with page.expect_navigation():
+            page.evaluate("() => document.getElementById('f').submit()")
+        assert "cross-origin" in page.content()
+    finally:
+        page.context.close()
+    assert table.session.game_id == game and table.session.step == 0
+    assert table.session.snapshot()["proposal"] is not None and table.session.version == version
