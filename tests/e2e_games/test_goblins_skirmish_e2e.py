@@ -51,7 +51,7 @@ def test_goblins_toss_counted_by_the_camera_and_confirmed(table: Table, page: An
     assert "2" in page.inner_text("#goblins-epic-threshold")  # attack at most half of 4
 
     table.session.offer_reading(tokens(count - 1, 1), image=None)
-    page.wait_for_function("document.querySelector('#goblins-dead').textContent === '1'")
+    page.wait_for_function("() => document.querySelector('#goblins-dead').textContent === '1'")
     assert page.inner_text("#goblins-alive") == str(count - 1)
     shot(page, "goblins-toss-proposed")
     table.press("confirm")
@@ -62,7 +62,7 @@ def test_goblins_toss_counted_by_the_camera_and_confirmed(table: Table, page: An
     page.wait_for_function("(n) => document.querySelector('#army-0-troops').textContent === String(n)",
                            arg=troops)
     assert "Torre" in page.inner_text("#army-0")
-    page.wait_for_function("document.querySelector('#goblins-news').textContent.includes('conquista')")
+    page.wait_for_function("() => document.querySelector('#goblins-news').textContent.includes('conquista')")
     news = page.inner_text("#goblins-news")
     assert f"Arnaldo lancia {count} goblin truppa per le perdite: vivi {count - 1}, morti 1" in news
     assert "Arnaldo conquista Torre: lo occupa, riceve 2 goblin di rinforzo e la carta (2 PV)" in news
@@ -73,7 +73,7 @@ def test_goblins_toss_counted_by_the_camera_and_confirmed(table: Table, page: An
         method: 'POST', headers: {'Content-Type': 'application/json'},
         body: JSON.stringify({action: {type: 'adjust', player: 1, troops: -99}}),
     }).then((r) => r.json()).then((data) => { window.refused = data; })""")
-    page.wait_for_function("window.refused !== undefined")
+    page.wait_for_function("() => window.refused !== undefined")
     refused = page.evaluate("window.refused")
     assert refused["key"] == "goblins.error.adjust"
     assert page.evaluate("(d) => window.goblin.t(d.key, d.params, d.detail)", refused) == (
