@@ -34,7 +34,8 @@ from flask import Flask, Response, current_app, jsonify, request
 
 SAFE_METHODS: Final = frozenset({"GET", "HEAD", "OPTIONS"})
 
-CSP: Final = "default-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+CSP: Final = ("default-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+              "frame-ancestors 'none'")
 """The Content-Security-Policy: scripts, styles, images and connections from the table itself only, nothing
 inline that runs (``<script type="application/json">`` blocks are data, not scripts: CSP lets them be), no
 framing. Short on purpose: it rides on every response and the page's budget counts headers."""
@@ -118,7 +119,8 @@ def check_request() -> Response | None:
     elif request.headers.get("Sec-Fetch-Site", "").lower() == "cross-site":
         return _refuse(403, "cross-origin", "a request from another site may not act on the table")
     kind = request.mimetype
-    if kind not in JSON_TYPES and (kind or request.content_length or request.headers.get("Transfer-Encoding")):
+    sent = kind or request.content_length or request.headers.get("Transfer-Encoding")
+    if kind not in JSON_TYPES and sent:
         return _refuse(415, "unsupported-media-type",
                        f"a control action's body must be JSON sent as Content-Type: application/json, "
                        f"not {request.headers.get('Content-Type', 'no type')[:100]!r}")

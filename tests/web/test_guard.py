@@ -23,11 +23,13 @@ def confirmed(session: TableSession) -> int:
     ({"Content-Type": "application/x-www-form-urlencoded"}, b"step=0", 415, "unsupported-media-type"),
     ({"Content-Type": "text/plain"}, b'{"step": 0}', 415, "unsupported-media-type"),
     ({"Content-Type": "multipart/form-data; boundary=x"}, b"--x--", 415, "unsupported-media-type"),
-    ({"Content-Type": "application/json", "Origin": "http://evil.example"}, b'{"step": 0}', 403, "cross-origin"),
+    ({"Content-Type": "application/json", "Origin": "http://evil.example"}, b'{"step": 0}', 403,
+     "cross-origin"),
     ({"Content-Type": "application/json", "Origin": "null"}, b'{"step": 0}', 403, "cross-origin"),
     ({"Content-Type": "application/json", "Origin": "http://localhost:9999"}, b'{"step": 0}', 403,
      "cross-origin"),
-    ({"Content-Type": "application/json", "Sec-Fetch-Site": "cross-site"}, b'{"step": 0}', 403, "cross-origin"),
+    ({"Content-Type": "application/json", "Sec-Fetch-Site": "cross-site"}, b'{"step": 0}', 403,
+     "cross-origin"),
     ({}, b'{"step": 0}', 415, "unsupported-media-type"),  # a body with no type at all
 ])
 def test_a_request_from_another_page_confirms_nothing(client: FlaskClient, playing: TableSession,
@@ -41,7 +43,8 @@ def test_a_request_from_another_page_confirms_nothing(client: FlaskClient, playi
     assert playing.step == 0 and confirmed(playing) == 0 and playing.version == version
 
 
-def test_a_cross_site_new_game_does_not_replace_the_match(client: FlaskClient, attacking: TableSession) -> None:
+def test_a_cross_site_new_game_does_not_replace_the_match(client: FlaskClient,
+                                                          attacking: TableSession) -> None:
     game = attacking.game_id
     response = client.post("/api/new-game", data=b'{"game": "dadoteck", "setup": {"players": ["A", "B"]}}',
                            headers={"Content-Type": "text/plain;charset=UTF-8", "Origin": "http://evil.example"})
