@@ -4,8 +4,9 @@ Players are indices into ``Game.players``. A ``Game`` is an immutable position; 
 value objects; ``apply(game, event)`` returns the next position and never changes its argument. The
 dice are rolled at the table: every roll reaches the core as a ``Roll`` event.
 
-Phases: ``placement`` (every pawn rolls a free square, in any order), ``initiative`` (the players of the
-first group still tied roll a d20, nested ties re-roll among themselves), ``movement`` (one roll per
+Phases: ``placement`` (every pawn rolls a free square, in any order), ``initiative`` (every player
+rolls a d20, then the players of each group still tied re-roll among themselves, separate ties in any
+order, nested ties again among themselves), ``movement`` (one roll per
 pawn in initiative order), ``square`` (the mover picks n-1, n or n+1 after a 13 or 17), ``victim`` (the
 mover picks whom the Assassination eliminates) and ``over``.
 """
@@ -223,7 +224,8 @@ class Game:
     groups: tuple[tuple[Player, ...], ...] = ()
     """Initiative: the players in order, groups of more than one still tied."""
     rolls: tuple[tuple[Player, int], ...] = ()
-    """Initiative: the rolls so far of the group now breaking its tie."""
+    """Initiative: the rolls so far of the groups now rolling (each tied group keeps its rolls here until
+    all its players have rolled; separate ties roll in any order)."""
     rounds: tuple[tuple[tuple[Player, int], ...], ...] = ()
     """Initiative: every complete round of rolls of this turn (the first, then the tie-breaks)."""
     order: tuple[Player, ...] = ()
@@ -271,12 +273,14 @@ class Game:
         return None
 
     @property
+    def tied_groups(self) -> tuple[tuple[Player, ...], ...]:
+        """Initiative: every group still tied (highest first); each rolls, in any order."""
+        return tuple(group for group in self.groups if len(group) > 1)
+
+    @property
     def rolling_group(self) -> tuple[Player, ...]:
-        """Initiative: the group now rolling (the first still tied)."""
-        for group in self.groups:
-            if len(group) > 1:
-                return group
-        return ()
+        """Initiative: the first group still tied (see ``tied_groups`` for all of them)."""
+        return next(iter(self.tied_groups), ())
 
     @property
     def legal(self) -> LegalEvents:
@@ -302,7 +306,7 @@ class Game:
             return tuple(p for p, s in enumerate(self.squares) if s is None)
         if self.phase == "initiative":
             done = {p for p, _ in self.rolls}
-            return tuple(p for p in self.rolling_group if p not in done)
+            return tuple(p for group in self.tied_groups for p in group if p not in done)
         if self.phase == "movement":
             return (self.order[self.cursor],)
         return ()
@@ -525,18 +529,21 @@ def _new_turn(g: Game) -> Game:
 def _initiative(g: Game, roll: Roll) -> Game:
     rolls = (*g.rolls, (roll.player, roll.value))
     news: tuple[Note, ...] = (Note("initiative", roll.player, roll.value),)
-    group = g.rolling_group
-    if len(rolls) < len(group):
+    group = next(x for x in g.tied_groups if roll.player in x)
+    mine = tuple((p, v) for p, v in rolls if p in group)
+    if len(mine) < len(group):
         return replace(g, rolls=rolls, news=news)
-    # the whole group has rolled: split it by value, highest first, keeping any new ties together
-    values = dict(rolls)
+    # the whole group has rolled: split it by value, highest first, keeping any new ties together;
+    # the rolls of other ties still under way stay
+    rolls = tuple((p, v) for p, v in rolls if p not in group)
+    values = dict(mine)
     split = tuple(
         tuple(p for p in group if values[p] == v) for v in sorted(set(values.values()), reverse=True)
     )
     news += tuple(Note("tie", value=values[sub[0]]) for sub in split if len(sub) > 1)
     at = g.groups.index(group)
     groups = (*g.groups[:at], *split, *g.groups[at + 1 :])
-    g = replace(g, groups=groups, rolls=(), rounds=(*g.rounds, rolls), news=news)
+    g = replace(g, groups=groups, rolls=rolls, rounds=(*g.rounds, mine), news=news)
     if any(len(x) > 1 for x in groups):
         return g
     return replace(
@@ -818,10 +825,14 @@ def validate(game: Game) -> None:
                 raise InvalidInput(f"player {g.players[p]!r} in play has no square in phase {g.phase!r}")
     if g.phase == "initiative":
         flat = [p for grp in g.groups for p in grp]
-        if sorted(flat) != list(g.alive) or not g.rolling_group:
+        if sorted(flat) != list(g.alive) or not g.tied_groups:
             raise InvalidInput(f"initiative groups {g.groups!r} must split the players in play")
-        if any(p not in g.rolling_group for p, _ in g.rolls):
-            raise InvalidInput(f"initiative rolls {g.rolls!r} are not all from the group now rolling")
+        rollers = [p for p, _ in g.rolls]
+        tied = {p for group in g.tied_groups for p in group}
+        if len(set(rollers)) != len(rollers) or not set(rollers) <= tied:
+            raise InvalidInput(f"initiative rolls {g.rolls!r} must be one per player of a tie still rolling")
+        if any(set(group) <= set(rollers) for group in g.tied_groups):
+            raise InvalidInput(f"initiative rolls {g.rolls!r} complete a tie that was not split")
     if g.phase in ("movement", "square", "victim"):
         if not 0 <= g.cursor < len(g.order) or not set(g.order) <= players:
             raise InvalidInput(f"movement order {list(g.order)!r} / cursor {g.cursor} do not fit")

@@ -55,17 +55,25 @@ def awaiting(game: Game) -> dict[str, Any]:
         message = f"{', '.join(names)}: roll the d{g.initiative_die} for " + (
             "the tie-break" if g.rounds else "initiative"
         )
+        if len(g.tied_groups) > 1:
+            done = {p for p, _ in g.rolls}
+            ties = [", ".join(g.players[p] for p in group if p not in done) for group in g.tied_groups]
+            message = f"{' and '.join(ties)} (separate ties, in any order): roll the d{g.initiative_die}"
     else:
         purpose = "movement"
         message = f"{names[0]}: roll the d{g.movement_die} to move"
         if g.can_decline():
             message += ", or decline to roll and win"
+    # the initiative: every group rolling now (all players, then each tie, separate ties in any order)
+    groups = [list(group) for group in g.tied_groups] if g.phase == "initiative" else []
     return {
         **base,
         "kind": "roll",
         "purpose": purpose,
         "players": rollers,
         "names": names,
+        "groups": groups,
+        "group_names": [_names(g, group) for group in groups],
         "die": g.die(),
         "message": message,
     }

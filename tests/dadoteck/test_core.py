@@ -71,13 +71,46 @@ def test_nested_ties_reroll_inside_the_tie_break(four):
     assert [g.players[p] for p in g.order] == ["B", "A", "C", "D"]
 
 
-def test_two_separate_ties_break_one_after_the_other(four):
+def test_separate_ties_are_broken_in_any_order(four):
+    """«è necessario che pratichino uno spareggio, perciò essi tireranno un'altra volta il dado e
+    stabiliranno un ordine tra loro»: each tie is settled among its own players, so separate ties do not
+    wait for one another; a nested tie re-rolls inside its own group meanwhile."""
     g = play(_placed(four), "roll 0 10", "roll 1 10", "roll 2 5", "roll 3 5")
-    assert g.awaited_rollers() == (0, 1)
-    with pytest.raises(IllegalAction, match="has no roll to make"):
-        apply(g, Roll(2, 4))
-    g = play(g, "roll 0 3", "roll 1 4", "roll 2 9", "roll 3 18")
+    assert g.tied_groups == ((0, 1), (2, 3)) and g.awaited_rollers() == (0, 1, 2, 3)
+    g = play(g, "roll 2 4", "roll 0 3")  # the lower tie first, the two ties interleaved
+    assert g.awaited_rollers() == (1, 3)
+    assert Game.from_json(g.to_json()) == g
+    g = play(g, "roll 3 4")  # C and D tie again: only they re-roll, A and B's tie still waits for B
+    assert g.tied_groups == ((0, 1), (2, 3)) and g.rolls == ((0, 3),)
+    g = play(g, "roll 3 18", "roll 1 4", "roll 2 9")
     assert [g.players[p] for p in g.order] == ["B", "A", "D", "C"]
+    first = ((0, 10), (1, 10), (2, 5), (3, 5))
+    assert g.rounds == (first, ((2, 4), (3, 4)), ((0, 3), (1, 4)), ((3, 18), (2, 9)))
+
+
+def test_awaiting_names_every_tied_group_still_to_roll(four):
+    """«Se necessario si praticheranno spareggi anche all'interno degli spareggi»: the page and the
+    command line name every tie now rolling, not just the first."""
+    from companion.dadoteck import views
+
+    g = play(_placed(four), "roll 0 10", "roll 1 10", "roll 2 5", "roll 3 5", "roll 2 1")
+    awaiting = views.awaiting(g)
+    assert awaiting["groups"] == [[0, 1], [2, 3]] and awaiting["group_names"] == [["A", "B"], ["C", "D"]]
+    assert awaiting["players"] == [0, 1, 3] and awaiting["purpose"] == "tie-break"
+    assert awaiting["message"] == "A, B and D (separate ties, in any order): roll the d20"
+    one = views.awaiting(play(_placed(four), "roll 0 19", "roll 1 12", "roll 2 12", "roll 3 6"))
+    assert one["groups"] == [[1, 2]] and one["message"] == "B, C: roll the d20 for the tie-break"
+
+
+@pytest.mark.parametrize(
+    ("rolls", "match"),
+    [([[1, 4], [1, 5]], "one per player"), ([[0, 4]], "one per player"), ([[1, 4], [2, 6]], "not split")],
+)
+def test_a_state_with_impossible_tie_rolls_is_refused(four, rolls, match):
+    g = play(_placed(four), "roll 0 19", "roll 1 12", "roll 2 12", "roll 3 6")
+    assert g.groups == ((0,), (1, 2), (3,))
+    with pytest.raises(InvalidInput, match=match):
+        Game.from_json({**g.to_json(), "rolls": rolls})
 
 
 def test_a_player_not_tied_cannot_roll_in_the_tie_break(four):
