@@ -101,4 +101,5 @@ def test_a_d16_board_and_a_d3_initiative_die_on_the_page(table: Table, page: Any
     assert page.locator("#dado-board .sq.out").count() == 4
     table.session.correct({"type": "initiative-die", "sides": 3})
     page.goto(f"{table.url}/correct")
+    page.wait_for_selector("#slot-p0", state="attached")
     assert page.locator("#slot-p0 option").count() == 4  # "?" and the three faces of the d3
