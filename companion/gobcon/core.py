@@ -209,6 +209,7 @@ class Note:
             "card": f"{p} has {t} in play",
             "cancel": f"{p}: the Speciali bonus and malus on {t} cancel out and are both discarded",
             "discard": f"{p} discards {t}",
+            "logorrea-gone": f"nobody has Acquisti in play any more: {p}'s {t} is discarded",
             "give": f"{p} passes {t} to {o}",
             "replaced": f"{p} discards {t} to make room for the new Amici",
             "partita": f"{p} proposes the Partita {t}",
@@ -428,6 +429,20 @@ class Game:
     def find_card(self, player: Player, card_id: int) -> Card | None:
         return next((c for c in self.cards[player] if c.id == card_id), None)
 
+    def has_acquisti(self, player: Player) -> bool:
+        return any(c.kind == "acquisti" for c in self.cards[player])
+
+    def logorrea_owed(self) -> tuple[Player, Card, tuple[Player, ...]] | None:
+        """Logorrea-Man in front of a player with no Acquisti left, while an opponent has some: who must
+        pass it, the card, and the opponents (clockwise) it may go to. None when nothing is owed."""
+        for p, cards in enumerate(self.cards):
+            for c in cards:
+                if c.is_logorrea and not self.has_acquisti(p):
+                    to = tuple(q for q in self.clockwise_from(p)[1:] if self.has_acquisti(q))
+                    if to:
+                        return p, c, to
+        return None
+
     # ---- the Partita
     @property
     def phase(self) -> Literal["turn", "declare", "roll", "over"]:
@@ -442,14 +457,15 @@ class Game:
         return tuple((player + i) % n for i in range(n))
 
     def next_declarer(self) -> Player | None:
+        return next(iter(self.declarers()), None)
+
+    def declarers(self) -> tuple[Player, ...]:
+        """Everyone who still must declare, in the turn order they declare in (``next_declarer`` first)."""
         p = self.partita
         if p is None:
-            return None
+            return ()
         done = {q for q, _ in p.declarations}
-        for q in self.clockwise_from(p.proposer)[1:]:
-            if q not in p.excluded and q not in done:
-                return q
-        return None
+        return tuple(q for q in self.clockwise_from(p.proposer)[1:] if q not in p.excluded and q not in done)
 
     def participants(self) -> tuple[Player, ...]:
         """Who rolls in the Partita, in turn order starting with the proposer."""
@@ -516,6 +532,9 @@ class LegalEvents:
                 yield Modifier(p, steps)
             for c in g.cards[p]:
                 yield Discard(p, c.id)
+                if c.is_logorrea:
+                    for q in g.clockwise_from(p)[1:]:
+                        yield Give(p, c.id, q)
         yield AexEquo()
         yield EndTurn()
         yield TimeUp()
@@ -589,13 +608,31 @@ def illegal_reason(game: Game, event: Event) -> str | None:
         if who is not None and not 0 <= who < n:
             return f"no player {who}"
     partita = g.partita
+    owed = g.logorrea_owed()
+    if owed is not None:
+        holder, lm, to = owed
+        if not (isinstance(event, Discard | Give) and (event.player, event.card) == (holder, lm.id)):
+            return (
+                f"{_name(g, holder)} has no Acquisti left and must first pass Logorrea-Man (#{lm.id}) to an "
+                f"opponent with Acquisti in play: {', '.join(_name(g, q) for q in to)}"
+            )
     if isinstance(event, PlayCard):
         return _card_reason(g, event)
     if isinstance(event, Discard | Give):
-        if g.find_card(event.player, event.card) is None:
+        card = g.find_card(event.player, event.card)
+        if card is None:
             return f"{_name(g, event.player)} has no card #{event.card} in play"
         if isinstance(event, Give) and event.to == event.player:
             return "a card is passed to another player"
+        if isinstance(event, Give) and card.is_logorrea:
+            if g.has_acquisti(event.player):
+                return (
+                    f"{_name(g, event.player)} still has Acquisti in play: Logorrea-Man passes on only "
+                    "when they are gone"
+                )
+            if not g.has_acquisti(event.to):
+                other = _name(g, event.to)
+                return f"Logorrea-Man passes to an opponent with Acquisti in play, and {other} has none"
         return None
     if isinstance(event, PlayPartita):
         if partita is not None:
@@ -748,8 +785,20 @@ def apply(game: Game, event: Event) -> Game:
         return _say(replace(g, time_up=True), Note("time-up"))
     else:
         return _finish(_say(g, Note("deck-empty")), "deck")
-    # a Divieto played during a Partita may leave nobody to roll
-    return _check_target(_close_partita_if_done(g))
+    # Logorrea-Man leaves at once when nobody has Acquisti; a Divieto played during a Partita may leave
+    # nobody to roll
+    return _check_target(_close_partita_if_done(_drop_idle_logorrea(g)))
+
+
+def _drop_idle_logorrea(g: Game) -> Game:
+    """«Logorrea-Man viene scartato immediatamente se nessun giocatore ha più Acquisti in gioco»."""
+    if any(g.has_acquisti(p) for p in range(len(g.players))):
+        return g
+    for p, cards in enumerate(g.cards):
+        for c in cards:
+            if c.is_logorrea:
+                g = _say(_remove(g, p, c.id), Note("logorrea-gone", p, text_=c.name))
+    return g
 
 
 def _say(g: Game, note: Note) -> Game:

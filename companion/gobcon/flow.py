@@ -39,6 +39,7 @@ from companion.gobcon.core import (
     Discard,
     Event,
     Game,
+    Give,
     GoblinRoll,
     Modifier,
     PlayPartita,
@@ -164,7 +165,7 @@ class GobConFlow:
         return apply(state, self._event(state, action))
 
     def expects(self, state: Game) -> Expectation | None:
-        if state.phase != "roll" or state.partita is None:
+        if state.phase != "roll" or state.partita is None or state.logorrea_owed() is not None:
             return None
         player = state.next_roller()
         if player is None:
@@ -207,6 +208,32 @@ class GobConFlow:
         g = state
         out: list[Choice] = []
         if g.phase == "over":
+            return out
+        owed = g.logorrea_owed()
+        if owed is not None:
+            # nothing else may happen until Logorrea-Man is passed on (or a Speciale discards it)
+            holder, lm, _ = owed
+            who = g.players[holder]
+            for event in g.legal:
+                if isinstance(event, Give):
+                    out.append(
+                        Choice(
+                            event_to_json(event),
+                            f"{who} passes {lm.name} to {g.players[event.to]}",
+                            group="logorrea",
+                            key="gobcon.choice.give",
+                            params={"player": who, "card": lm.name, "to": g.players[event.to]},
+                        )
+                    )
+            out.append(
+                Choice(
+                    {"type": "discard", "player": holder, "card": lm.id},
+                    f"Discard {who}'s {lm.name}",
+                    group="discard",
+                    key="gobcon.choice.discard",
+                    params={"player": who, "card": lm.name},
+                )
+            )
             return out
         if g.phase == "declare":
             p = g.next_declarer()

@@ -91,6 +91,22 @@ def awaiting(game: Game) -> dict[str, Any]:
     phase = g.phase
     if phase == "over":
         return {"phase": phase, "kind": "nothing", "message": "the game is over"}
+    owed = g.logorrea_owed()
+    if owed is not None:
+        holder, card, to = owed
+        to_names = [g.players[q] for q in to]
+        return {
+            "phase": phase,
+            "kind": "pass-logorrea",
+            "player": holder,
+            "name": g.players[holder],
+            "card": card.id,
+            "options": list(to),
+            "option_names": to_names,
+            "to_names": ", ".join(to_names),
+            "message": f"{g.players[holder]} has no Acquisti left: pass Logorrea-Man to an opponent "
+            + f"with Acquisti ({', '.join(to_names)})",
+        }
     if phase == "declare":
         p = g.next_declarer()
         assert p is not None

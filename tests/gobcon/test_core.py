@@ -9,8 +9,10 @@ from companion.gobcon import (
     AexEquo,
     DeckEmpty,
     Declare,
+    Discard,
     EndTurn,
     Face,
+    Give,
     GoblinRoll,
     Outcome,
     Payoff,
@@ -19,6 +21,7 @@ from companion.gobcon import (
     face_of_pips,
     new_game,
     shift,
+    views,
 )
 
 from .conftest import card, join, partita, play, roll
@@ -225,7 +228,7 @@ def test_an_amici_bonus_and_a_speciale_malus_stack(three):
     assert len(g.cards[0]) == 2 and g.steps(0, "card") == 0
 
 
-def test_logorrea_man_is_played_at_once_and_passed_on(three):
+def test_logorrea_man_is_played_at_once_and_blocks_other_amici(three):
     g = play(three, card(0, "amici", "Amico", 2), card(0, "acquisti", "Gioco", 1))
     g = play(g, card(0, "amici", "Logorrea-Man", 1))
     assert [c.name for c in g.cards[0]] == ["Gioco", "Logorrea-Man"]
@@ -233,8 +236,62 @@ def test_logorrea_man_is_played_at_once_and_passed_on(three):
     g = play(g, {"type": "end-turn"}, {"type": "end-turn"}, {"type": "end-turn"})
     with pytest.raises(IllegalAction, match="Logorrea-Man"):
         play(g, card(0, "amici", "Altro", 1))
-    g = play(g, {"type": "give", "player": 0, "card": 3, "to": 2})
-    assert [c.name for c in g.cards[2]] == ["Logorrea-Man"] and g.total(2) == 1
+
+
+def give(player: int, card_id: int, to: int) -> dict[str, object]:
+    return {"type": "give", "player": player, "card": card_id, "to": to}
+
+
+def test_logorrea_man_must_be_passed_to_an_opponent_with_acquisti(three):
+    """«Quando il giocatore non ha più carte Acquisti in gioco, deve passare Logorrea-Man ad un avversario
+    che abbia carte Acquisti, il quale subirà gli stessi effetti»."""
+    g = play(three, card(0, "acquisti", "Gioco", 1), {"type": "end-turn"})  # Gioco is #1
+    g = play(g, card(1, "acquisti", "Dado", 2), {"type": "end-turn"})  # Dado is #2; Carla's turn
+    g = play(g, card(0, "amici", "Logorrea-Man", 1))  # #3, drawn and played at once by Anna
+    with pytest.raises(IllegalAction, match="Anna still has Acquisti in play"):
+        play(g, give(0, 3, 1))
+    assert Give(0, 3, 1) not in g.legal
+    g = play(g, {"type": "discard", "player": 0, "card": 1})  # Anna's last Acquisti leaves
+    assert g.logorrea_owed() == (0, g.find_card(0, 3), (1,))
+    awaiting = views.awaiting(g)
+    assert (awaiting["kind"], awaiting["name"]) == ("pass-logorrea", "Anna")
+    assert awaiting["options"] == [1] and awaiting["option_names"] == ["Bruno"]
+    # nothing else happens until it is passed on (or a Speciale discards it)
+    with pytest.raises(IllegalAction, match="Anna has no Acquisti left and must first pass Logorrea-Man"):
+        play(g, {"type": "end-turn"})
+    with pytest.raises(IllegalAction, match="an opponent with Acquisti in play, and Carla has none"):
+        play(g, give(0, 3, 2))
+    assert set(g.legal) == {Give(0, 3, 1), Discard(0, 3)}
+    g = play(g, give(0, 3, 1))
+    assert [c.name for c in g.cards[1]] == ["Dado", "Logorrea-Man"] and g.logorrea_owed() is None
+    assert views.awaiting(g)["kind"] == "turn" and EndTurn() in g.legal
+
+
+def test_logorrea_man_is_discarded_at_once_when_nobody_has_acquisti(three):
+    """«Logorrea-Man viene scartato immediatamente se nessun giocatore ha più Acquisti in gioco»."""
+    g = play(three, card(0, "acquisti", "Gioco", 1), card(0, "amici", "Logorrea-Man", 1))
+    assert g.total(0) == 2
+    g = play(g, {"type": "discard", "player": 0, "card": 1})
+    assert g.cards == ((), (), ()) and [n.what for n in g.news] == ["discard", "logorrea-gone"]
+    said = g.news[-1].text(g.players)
+    assert said == "nobody has Acquisti in play any more: Anna's Logorrea-Man is discarded"
+    # drawn while nobody has Acquisti: played at once, and discarded at once
+    g = play(g, card(2, "amici", "Logorrea Man", 1))
+    assert g.cards == ((), (), ()) and [n.what for n in g.news] == ["card", "logorrea-gone"]
+
+
+def test_logorrea_man_passed_in_the_middle_of_a_partita_then_the_rolls_go_on(three):
+    """«deve passare Logorrea-Man ad un avversario che abbia carte Acquisti»: at once, even mid-Partita."""
+    g = play(three, card(0, "acquisti", "Gioco", 1), {"type": "end-turn"}, card(1, "acquisti", "Dado", 1))
+    g = play(g, card(0, "amici", "Logorrea-Man", 1))  # #3
+    g = play(partita(g), join(2), join(0))  # Bruno proposes
+    g = play(g, {"type": "discard", "player": 0, "card": 1})  # a card's effect takes Anna's Gioco
+    with pytest.raises(IllegalAction, match="must first pass Logorrea-Man"):
+        play(g, roll(1, "king"))
+    g = play(g, give(0, 3, 1))
+    assert g.phase == "roll" and g.next_roller() == 1
+    g = play(g, roll(1, "king"))
+    assert g.piles[1] == 3
 
 
 # --------------------------------------------------------------------------------------------- the end

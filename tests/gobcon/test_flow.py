@@ -86,6 +86,32 @@ def test_a_whole_game_through_the_flow():
     json.dumps(view)
 
 
+def test_logorrea_man_is_passed_on_from_the_choices():
+    """«deve passare Logorrea-Man ad un avversario che abbia carte Acquisti»: the only choices then."""
+    state = FLOW.start({"players": ["Anna", "Bruno", "Carla"]})
+    for action in (
+        {"type": "card", "player": "Anna", "kind": "acquisti", "name": "Gioco", "gp": 1},
+        {"type": "end-turn"},
+        {"type": "card", "player": "Bruno", "kind": "acquisti", "name": "Dado", "gp": 1},
+        {"type": "card", "player": "Anna", "kind": "amici", "name": "Logorrea-Man", "gp": 1},
+        {"type": "partita", "name": "Risiko", "category": "board", "payoff": "K+3 G+1 B+0 D-1"},
+        {"type": "declare", "player": "Carla", "join": False},
+        {"type": "declare", "player": "Anna", "join": True},
+    ):
+        state = FLOW.apply(state, action)
+    assert FLOW.expects(state) is not None
+    state = FLOW.apply(state, {"type": "discard", "player": "Anna", "card": 1})
+    assert FLOW.expects(state) is None  # no roll until Logorrea-Man has moved on
+    choices = FLOW.choices(state)
+    assert [(c.label, c.key) for c in choices] == [
+        ("Anna passes Logorrea-Man to Bruno", "gobcon.choice.give"),
+        ("Discard Anna's Logorrea-Man", "gobcon.choice.discard"),  # a Speciale may discard it
+    ]
+    assert FLOW.view(state)["awaiting"]["kind"] == "pass-logorrea"
+    state = pick(state, "Anna passes Logorrea-Man to Bruno")
+    assert FLOW.expects(state).slots[0].key == "p1"  # the Partita goes on: Bruno, the proposer, rolls
+
+
 def test_propose_ignores_dice_that_do_not_fit():
     state = FLOW.start({"players": ["Anna", "Bruno"]})
     assert FLOW.propose(state, scan(6)) is None  # no roll awaited

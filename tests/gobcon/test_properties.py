@@ -33,8 +33,9 @@ def free_event(data: st.DataObject, game: Game) -> object:
     gp = data.draw(st.integers(-3, 4))
     category = data.draw(st.sampled_from(CATEGORIES))
     if kind == 0:
-        return PlayCard(player, data.draw(st.sampled_from(["amici", "acquisti"])), "Carta", gp,
-                        data.draw(st.sampled_from([None, category])))  # fmt: skip
+        kind = data.draw(st.sampled_from(["amici", "acquisti"]))
+        name = data.draw(st.sampled_from(["Carta", "Logorrea-Man"])) if kind == "amici" else "Carta"
+        return PlayCard(player, kind, name, gp, data.draw(st.sampled_from([None, category])))
     if kind == 1:
         effect = data.draw(st.sampled_from(["bonus", "malus", "divieto"]))
         return PlayCard(player, "speciale", "Speciale", gp, category, effect, data.draw(st.integers(1, 2)))
@@ -66,6 +67,8 @@ def test_random_play_keeps_the_ledger_sound(players, target, data):
             assert ledger.pile >= 0
             assert ledger.total == ledger.pile + sum(v for _, v in ledger.cards) == game.total(p)
             assert sum(1 for c in game.cards[p] if c.kind == "amici") <= 1
+        if not any(game.has_acquisti(p) for p in range(players)):  # «scartato immediatamente»
+            assert not any(c.is_logorrea for cards in game.cards for c in cards)
         if game.outcome is not None and game.outcome.termination == "target":
             assert game.total(game.outcome.winners[0]) >= target
         elif game.outcome is None:
