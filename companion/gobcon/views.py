@@ -110,11 +110,14 @@ def awaiting(game: Game) -> dict[str, Any]:
     if phase == "declare":
         p = g.next_declarer()
         assert p is not None
+        waiting = g.declarers()
         return {
             "phase": phase,
             "kind": "declare",
             "player": p,
             "name": g.players[p],
+            "players": list(waiting),
+            "names": [g.players[q] for q in waiting],
             "message": f"{g.players[p]}: do you take part in the Partita?",
         }
     if phase == "roll":

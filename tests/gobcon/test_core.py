@@ -81,6 +81,22 @@ def test_declarations_in_turn_order_after_the_proposer():
     assert g.phase == "roll" and g.next_roller() == 2
 
 
+def test_awaiting_names_everyone_who_still_must_declare():
+    """«i giocatori devono dichiarare, in ordine di turno, se vi prenderanno parte o meno [...] Dopo che
+    ciascuno ha dichiarato se prenderà parte o meno alla Partita, si passa alla risoluzione»: everyone
+    still to declare is named, in turn order, not only the next; a Divieto's exclusion is not."""
+    g = new_game(["Anna", "Bruno", "Carla", "Dario"], first=2)
+    g = play(g, card(0, "speciale", "Divieto Board", 0, "board", "divieto"))
+    g = partita(g)
+    assert g.declarers() == (3, 1)
+    awaiting = views.awaiting(g)
+    assert (awaiting["kind"], awaiting["player"], awaiting["name"]) == ("declare", 3, "Dario")
+    assert awaiting["players"] == [3, 1] and awaiting["names"] == ["Dario", "Bruno"]
+    awaiting = views.awaiting(play(g, join(3, False)))
+    assert awaiting["players"] == [1] and awaiting["names"] == ["Bruno"]
+    assert views.awaiting(play(g, join(3, False), join(1)))["kind"] == "roll"
+
+
 def test_rolls_in_turn_order_starting_with_the_proposer_out_of_order_refused(three):
     g = play(partita(three), join(1), join(2))
     with pytest.raises(IllegalAction, match="out of turn order: Anna rolls next"):
