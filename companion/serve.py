@@ -370,6 +370,10 @@ def lan_addresses() -> list[str]:
     return [] if address.startswith("127.") else [address]
 
 
+MAX_REQUEST_BODY = 256 * 1024
+"""Bytes of a request body waitress reads at most (the app answers 413 JSON over its 64 KB itself)."""
+
+
 def urls_for(host: str, port: int) -> list[str]:
     hosts = [*lan_addresses(), "127.0.0.1"] if host in ("0.0.0.0", "::", "") else [host]
     return [f"http://{h}:{port}/" for h in hosts]
@@ -594,8 +598,10 @@ def run(companion: Companion) -> int:
 
     config = companion.config
     try:
+        # waitress refuses (413) a body over 256 KB before buffering it; the app's own limit is 64 KB
         server = create_server(companion.app, host=config.host, port=config.port, threads=config.threads,
-                               channel_timeout=120, ident="goblin-companion")
+                               channel_timeout=120, ident="goblin-companion",
+                               max_request_body_size=MAX_REQUEST_BODY)
     except OSError as error:
         companion.close()
         taken = error.errno == errno.EADDRINUSE

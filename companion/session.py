@@ -53,6 +53,7 @@ MESSAGES: Final[Mapping[str, str]] = {
     "error.input.no_die": "no die {index}: the camera saw {n} dice{range}",
     "error.input.die_sides": "a die has {options} sides, not {value}",
     "error.input.die_value": "a d{sides} shows 1..{sides}, not {value}",
+    "error.input.name": "{what} {value}: a name has at most {most} characters of valid Unicode",
     "error.session.no_game": "no game is being played: start one first",
     "error.session.stale_step": "step {step} is stale: the table is at step {current}",
     "error.session.stale_position": "position {position} is stale: the table is at {current} "
@@ -111,6 +112,36 @@ def match_summary(view: Mapping[str, Any], setup: Mapping[str, Any]) -> dict[str
             name = outcome.get("winner_name", outcome.get("name"))
             winners = [name] if isinstance(name, str) else []
     return {"players": players, "over": bool(view.get("over")), "winners": winners}
+
+
+#: The most characters a player's or a band's name may have (they are shown on every phone).
+MAX_NAME: Final = 40
+
+
+def _text_ok(text: str) -> bool:
+    """Valid Unicode that UTF-8 carries (no lone surrogate such as ``"\\ud800"``)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def check_names(setup: Mapping[str, Any]) -> None:
+    """Raise InvalidInput unless every player's and band's name in ``setup`` is valid Unicode of at most
+    :data:`MAX_NAME` characters (``players``: names or objects with a ``name``; ``bands``: objects with a
+    ``name``). An empty name is the game's to default or refuse, and so are other shapes."""
+    for key in ("players", "bands"):
+        entries = setup.get(key)
+        if not isinstance(entries, list):
+            continue
+        for n, entry in enumerate(entries):
+            name = entry.get("name") if isinstance(entry, Mapping) else entry
+            if not isinstance(name, str):
+                continue
+            if len(name) > MAX_NAME or not _text_ok(name):
+                shown = repr(name[:MAX_NAME] + "...") if len(name) > MAX_NAME else repr(name)
+                raise InvalidInput(_say("error.input.name", what=f"{key}[{n}]", value=shown, most=MAX_NAME))
 
 
 def _check_int(value: object, what: str) -> int:
@@ -372,6 +403,7 @@ class TableSession:
                 raise InvalidInput(f"game must be a name such as 'button-goblin', not {game!r}")
             if not isinstance(setup, Mapping):
                 raise InvalidInput(f"setup must be a JSON object, not {setup!r}")
+            check_names(setup)
             flow = self._flows(game)
             state = flow.start(setup)
             self._check_archive(archive)

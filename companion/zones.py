@@ -57,12 +57,29 @@ def preset_zones(preset: object, toss: object = False) -> dict[str, Polygon]:
     return {"toss": [list(p) for p in TOSS], **halves} if toss else halves
 
 
+MAX_PLAYERS: Final = 20
+"""The most players any game takes (Dadoteck): zones ``p0`` .. ``p19`` can name one."""
+MAX_POINTS: Final = 64
+"""The most points a zone's polygon may have (a tray's zone needs 4; a drawn one a few more)."""
+ZONE_NAMES: Final = ("toss", *(f"p{n}" for n in range(MAX_PLAYERS)))
+"""The names a zone may have: ``toss`` and one per player (``p0`` is the first)."""
+
+
 def check_zones(zones: object) -> dict[str, Polygon]:
-    """Zones as the page or the file gives them (``{"p0": [[x, y], ...], ...}``), checked like the TOML's."""
+    """Zones as the page or the file gives them (``{"p0": [[x, y], ...], ...}``), checked like the TOML's,
+    and named ``toss`` or ``p<n>`` for a player a game can have, with at most :data:`MAX_POINTS` points."""
+    if isinstance(zones, dict):
+        for name, polygon in zones.items():
+            if name not in ZONE_NAMES:
+                shown = repr(name[:40]) if isinstance(name, str) else repr(name)
+                raise InvalidInput(f"zone {shown} is not a zone of the tray: \"toss\" or a player's, "
+                                   f"\"p0\" .. \"p{MAX_PLAYERS - 1}\"")
+            if isinstance(polygon, list) and len(polygon) > MAX_POINTS:
+                raise InvalidInput(f"zones.{name} has {len(polygon)} points; at most {MAX_POINTS}")
     try:
         return parse_zones(zones)
     except ConfigError as error:
-        raise InvalidInput(str(error).replace("[zones]", "zones", 1)) from None
+        raise InvalidInput(str(error).replace("[zones]", "zones", 1)[:300]) from None
 
 
 def _which_preset(zones: Mapping[str, Polygon]) -> tuple[str | None, bool]:

@@ -25,7 +25,7 @@ from typing import Any, Final
 from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 
-from web import api, calibration, errors, guard, i18n, pages, stream
+from web import api, calibration, errors, guard, i18n, limits, pages, stream
 from web import zones as zones_api
 from web.stream import stop_streams
 
@@ -79,6 +79,7 @@ def create_app(
         SSE_HEARTBEAT=10.0,
         SSE_MAX_SECONDS=600.0,
         ALLOWED_HOSTS=(),
+        MAX_CONTENT_LENGTH=limits.MAX_BODY,
     )
     if config is not None:
         app.config.from_mapping(config)

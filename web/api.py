@@ -11,7 +11,6 @@ from __future__ import annotations
 import hmac
 import io
 import ipaddress
-import json
 import socket
 from collections.abc import Callable, Mapping
 from functools import wraps
@@ -25,6 +24,7 @@ from werkzeug.exceptions import NotFound
 from companion.errors import InvalidInput
 from companion.games import available_games, find_game
 from companion.messages import Message
+from web import limits
 from web.errors import PinError
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -72,9 +72,9 @@ def body() -> dict[str, Any]:
     if not raw.strip():
         return {}
     try:
-        data = json.loads(raw)
+        data = limits.parse_body(raw)
     except (ValueError, UnicodeDecodeError) as error:
-        raise bad_input("error.input.json", error=str(error)) from None
+        raise bad_input("error.input.json", error=str(error)[:200]) from None
     if not isinstance(data, dict):
         raise bad_input("error.input.not_object", kind=type(data).__name__,
                         raw=repr(raw[:60].decode("utf-8", "replace")))

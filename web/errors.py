@@ -11,6 +11,7 @@ status  ``error``              when
 403     ``wrong-pin``          a control action with a wrong PIN
 404     ``not-found``          no such endpoint, or no camera image yet
 405     ``method-not-allowed`` e.g. GET on a control action
+413     ``payload-too-large``  a body over ``MAX_CONTENT_LENGTH`` (64 KB), not read
 409     ``stale-step``         the page acted on an old step (``StaleStep``): nothing changed
 409     ``illegal-action``     well-formed, but the rules forbid it now (``IllegalAction``)
 409     ``nothing-to-teach``   teach mode: no token (or die) in the camera's picture
@@ -83,6 +84,11 @@ def init_app(app: Flask) -> None:
     def http_error(error: HTTPException) -> Any:
         if not _wants_json():
             return error
+        if error.code == 413:  # MAX_CONTENT_LENGTH: the body was not read
+            limit = current_app.config.get("MAX_CONTENT_LENGTH")
+            return _json_error(413, "payload-too-large",
+                               f"the request body has {request.content_length or 'too many'} bytes; "
+                               f"at most {limit}")
         code = (error.name or "error").lower().replace(" ", "-")
         return _json_error(error.code or 500, code, error.description or error.name)
 

@@ -26,7 +26,7 @@ WAKE: Final = 0.5
 
 
 def _event(snapshot: Any) -> str:
-    data = json.dumps(snapshot, separators=(",", ":"), ensure_ascii=False)
+    data = json.dumps(snapshot, separators=(",", ":"))  # ASCII: a stored lone surrogate cannot break it
     return f"event: state\nid: {snapshot.get('version', '')}\ndata: {data}\n\n"
 
 

@@ -54,6 +54,8 @@ REQUESTS: list[tuple[str, dict[str, Any] | None, bool, str, dict[str, Any]]] = [
     *[("error.input.players", None, False, "/api/new-game", {"game": game, "setup": {"players": ["Ada"]}})
       for game in ("gobcon", "goblins", "dadoteck")],
     ("error.input.unknown_game", None, False, "/api/new-game", {"game": "chess"}),
+    ("error.input.name", None, False, "/api/new-game",
+     {"game": "gobcon", "setup": {"players": ["A" * 41, "B"]}}),
     ("error.input.notation", None, False, "/api/new-game",
      {"game": "goblins", "setup": {"players": ["A", "B"], "terrains": ["Torre"]}}),
     ("error.input.notation", GOBLINS, False, "/api/correct", {"action": {"type": "play_hero", "hero": "H"}}),
