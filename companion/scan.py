@@ -2,8 +2,8 @@
 
 Reads dice and tokens in photo files. Per image, one line on stdout: with ``--json`` the reading as JSON
 (``file``, ``width``, ``height``, ``ms``, ``dice``, ``tokens``), else a short text summary. A file that
-cannot be read (missing, empty, corrupt, not an image, too large) gets an error line of its own
-(``{"file": ..., "error": ...}``) and the other files are still read; the exit status is then 2
+cannot be read (missing, empty, corrupt, not an image, too large, not a regular file) gets an error line
+of its own (``{"file": ..., "error": ...}``) and the other files are still read; the exit status is then 2
 (0 when every file was read). Usage errors (no image, a bad calibration or zones file) are one stderr
 line and exit status 2, before any image is read.
 """
@@ -19,9 +19,9 @@ from typing import Any
 
 from companion.errors import GoblinError, InvalidInput
 from companion.jsoncli import Parser, read_json
+from hardware.imagefile import MAX_FILE_BYTES, MAX_PIXELS, ImageFileError, read_image_file
 
-#: files larger than this are refused unread (a 12 MP JPEG is ~3-8 MB; a 12 MP PNG can reach ~40 MB)
-MAX_FILE_BYTES = 64 * 1024 * 1024
+__all__ = ["MAX_FILE_BYTES", "MAX_PIXELS", "main", "read_image"]
 
 
 def _parser() -> Parser:
@@ -35,26 +35,15 @@ def _parser() -> Parser:
 
 
 def read_image(path: Path) -> Any:
-    """Decode ``path`` to a BGR array, or raise ``InvalidInput`` saying why it cannot be read."""
-    from vision import _cv
-    from vision.table import MAX_PIXELS
+    """Decode ``path`` to a BGR array, or raise ``InvalidInput`` saying why it cannot be read.
 
+    Bounded: only a regular file (not ``/dev/zero``, a FIFO or a folder), at most :data:`MAX_FILE_BYTES`
+    read, and at most :data:`MAX_PIXELS` pixels, checked in the header before anything is decoded
+    (``hardware.imagefile``)."""
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise InvalidInput(f"{str(path)!r} is too large ({size} bytes; at most {MAX_FILE_BYTES})")
-        data = path.read_bytes()
-    except OSError as exc:
-        raise InvalidInput(f"cannot read {str(path)!r}: {exc.strerror or exc}") from None
-    if not data:
-        raise InvalidInput(f"{str(path)!r} is empty")
-    dims = _cv.image_size(data)
-    if dims is not None and dims[0] * dims[1] > MAX_PIXELS:
-        raise InvalidInput(f"{str(path)!r} is too large ({dims[0]}x{dims[1]} pixels; at most {MAX_PIXELS})")
-    image = _cv.decode_image(data)
-    if image is None:
-        raise InvalidInput(f"{str(path)!r} is not an image OpenCV can decode (corrupt or another format)")
-    return image
+        return read_image_file(path, max_bytes=MAX_FILE_BYTES, max_pixels=MAX_PIXELS)
+    except ImageFileError as error:
+        raise InvalidInput(str(error)) from None
 
 
 def _summary(result: dict[str, Any]) -> str:

@@ -8,9 +8,9 @@ is :func:`hardware.camera.open_camera`.
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
-import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol, Self, runtime_checkable
@@ -18,7 +18,8 @@ from typing import Any, Protocol, Self, runtime_checkable
 import cv2
 import numpy as np
 
-from hardware.errors import CameraError, SkippedFrame
+from hardware.errors import CameraError
+from hardware.imagefile import ImageFileError, read_image_file
 
 log = logging.getLogger(__name__)
 
@@ -138,21 +139,23 @@ class OpenCVSource(_Source):
             capture.release()
 
 
-def _decode(path: Path) -> Image | None:
+def _stamp(path: Path) -> tuple[int, int] | None:
+    """A photo file's (mtime, size), or None when it is gone: a changed stamp is a new photo."""
     try:
-        data = np.fromfile(path, dtype=np.uint8)
+        info = os.stat(path)
     except OSError:
         return None
-    if data.size == 0:
-        return None
-    image = cv2.imdecode(data, cv2.IMREAD_COLOR)
-    return None if image is None else np.asarray(image, dtype=np.uint8)
+    return info.st_mtime_ns, info.st_size
 
 
 class ReplaySource(_Source):
     """Replays a folder of photos (sorted by path, sub-folders included) or a video file, for demos and tests.
 
-    Unreadable photos are skipped with a :class:`~hardware.errors.SkippedFrame` warning, once each.
+    Unreadable photos (not an image, too large: :func:`hardware.imagefile.read_image_file`) are skipped
+    with one log line each. The folder is looked at again whenever a photo it listed is gone and at each
+    new round: when it is emptied or deleted, :meth:`read` raises :class:`CameraError` saying so (the
+    capture loop reports the camera lost with that reason and keeps retrying :meth:`open`, which finds
+    the photos when they come back). A photo that changes on disk is read again.
 
     Parameters
     ----------
@@ -188,12 +191,12 @@ class ReplaySource(_Source):
         self._sleep = sleep
         self._lock = threading.Lock()
         self._photos: list[Path] = []
-        self._bad: set[Path] = set()
+        self._bad: dict[Path, tuple[int, int] | None] = {}
         self._video: cv2.VideoCapture | None = None
         self._is_open = False
         self._index = 0
         self._shown_at = 0.0
-        self._cached: tuple[int, Image] | None = None
+        self._cached: tuple[int, tuple[int, int], Image] | None = None
         self._next_due: float | None = None
 
     @property
@@ -206,10 +209,36 @@ class ReplaySource(_Source):
         """The photos this replay cycles through (after :meth:`open`), unreadable ones included."""
         return list(self._photos)
 
+    def _list_photos(self) -> list[Path]:
+        """The photos in the replay path now; CameraError saying why there are none."""
+        if not self.path.exists():
+            raise CameraError(f"replay path {str(self.path)!r} does not exist (deleted or not mounted?)")
+        if self.path.is_file():
+            return [self.path]
+        try:
+            photos = sorted(
+                p for p in self.path.rglob("*") if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES
+            )
+        except OSError as error:
+            why = error.strerror or error
+            raise CameraError(f"cannot list replay folder {str(self.path)!r}: {why}") from None
+        if not photos:
+            raise CameraError(f"no photos ({', '.join(sorted(IMAGE_SUFFIXES))}) in {str(self.path)!r}")
+        return photos
+
+    def _relist(self) -> None:
+        """Look at the folder again (a photo went, or a round ended); keeps the place when it can."""
+        current = self._photos[self._index] if 0 <= self._index < len(self._photos) else None
+        photos = self._list_photos()
+        if photos != self._photos:
+            log.info("replay: %s now holds %d photos (was %d)", self.path, len(photos), len(self._photos))
+            self._photos = photos
+            self._index = photos.index(current) if current in photos else min(self._index, len(photos))
+            self._cached = None
+
     def open(self) -> None:
         self.close()
-        if not self.path.exists():
-            raise CameraError(f"replay path {str(self.path)!r} does not exist")
+        self._bad = {}
         if self.is_video:
             video = cv2.VideoCapture(str(self.path))
             if not video.isOpened():
@@ -217,15 +246,7 @@ class ReplaySource(_Source):
                 raise CameraError(f"cannot open video {str(self.path)!r}")
             self._video = video
         else:
-            if self.path.is_file():
-                photos = [self.path]
-            else:
-                photos = sorted(
-                    p for p in self.path.rglob("*") if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES
-                )
-            if not photos:
-                raise CameraError(f"no photos ({', '.join(sorted(IMAGE_SUFFIXES))}) in {str(self.path)!r}")
-            self._photos = photos
+            self._photos = self._list_photos()
         self._index = 0
         self._shown_at = self._clock()
         self._cached = None
@@ -263,23 +284,33 @@ class ReplaySource(_Source):
         self._next_due = now + self.frame_interval
 
     def _read_photo(self) -> Image:
-        for _ in range(len(self._photos)):
+        tried = 0
+        while tried < len(self._photos):
             if self._index >= len(self._photos):
                 if not self.loop:
                     raise CameraError(f"replay of {str(self.path)!r} ended")
                 self._index = 0
-            if self._cached is not None and self._cached[0] == self._index:
-                return self._cached[1]
+                self._relist()  # a new round: photos added or taken away since
             path = self._photos[self._index]
-            image = None if path in self._bad else _decode(path)
-            if image is not None:
-                self._cached = (self._index, image)
-                return image
-            if path not in self._bad:
-                self._bad.add(path)
-                log.warning("replay: skipping unreadable photo %s", path)
-                warnings.warn(SkippedFrame(f"skipping {str(path)!r}: not a readable image"), stacklevel=3)
+            stamp = _stamp(path)
+            if stamp is None:  # the photo went: the folder was emptied, deleted or changed
+                self._relist()
+                tried += 1
+                continue
+            if self._cached is not None and self._cached[0] == self._index and self._cached[1] == stamp:
+                return self._cached[2]
+            if path not in self._bad or self._bad[path] != stamp:
+                try:
+                    image = read_image_file(path)
+                except ImageFileError as error:
+                    self._bad[path] = stamp
+                    log.warning("replay: skipping photo %s: %s", path, error)
+                else:
+                    self._bad.pop(path, None)
+                    self._cached = (self._index, stamp, image)
+                    return image
             self._index += 1
+            tried += 1
         raise CameraError(f"no readable photo in {str(self.path)!r}")
 
     def _read_video(self, video: cv2.VideoCapture) -> Image:
