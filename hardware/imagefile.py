@@ -161,7 +161,7 @@ def read_image_file(path: str | Path, *, max_bytes: int = MAX_FILE_BYTES,
         raise ImageFileError(f"{name!r} is empty")
     size = header_size(data)
     if size is None:
-        raise ImageFileError(f"{name!r} is not an image this can decode safely: no JPEG, PNG, BMP, WebP, "
+        raise ImageFileError(f"{name!r} is not an image OpenCV can decode safely: no JPEG, PNG, BMP, WebP, "
                              "TIFF or PNM header telling its size (corrupt, cut short or another format)")
     width, height = size
     if width * height > max_pixels:
