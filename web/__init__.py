@@ -19,13 +19,13 @@ Configuration keys (``app.config``):
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 
-from web import api, calibration, errors, guard, i18n, limits, pages, stream
+from web import api, calibration, errors, guard, i18n, limits, pages, pin, stream
 from web import zones as zones_api
 from web.stream import stop_streams
 
@@ -51,6 +51,7 @@ def create_app(
     settings: Mapping[str, Any] | None = None,
     calibrator: Any = None,
     zones: Any = None,
+    clock: Callable[[], float] | None = None,
 ) -> Flask:
     """The companion's Flask app.
 
@@ -68,6 +69,8 @@ def create_app(
     zones:
         The table's ``companion.zones.ZoneKeeper`` (Settings -> "Zone del vassoio" and ``/api/zones``);
         None: the zones are shown as configured, and those endpoints answer 404.
+    clock:
+        Seconds, for the PIN's wrong-try limits (default ``time.monotonic``; tests pass their own).
     """
     if session is None:
         raise ValueError("create_app needs the table session: create_app(session=TableSession(...))")
@@ -93,6 +96,7 @@ def create_app(
     app.extensions[calibration.EXTENSION] = calibrator
     app.extensions[zones_api.EXTENSION] = zones
     app.extensions[stream.STOP] = threading.Event()
+    app.extensions[pin.EXTENSION] = pin.PinGuard(clock) if clock is not None else pin.PinGuard()
     guard.init_app(app)
     i18n.init_app(app)
     errors.init_app(app)

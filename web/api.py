@@ -8,7 +8,6 @@ the snapshot's text) also catches a step that was undone and confirmed again.
 
 from __future__ import annotations
 
-import hmac
 import io
 import ipaddress
 import socket
@@ -26,6 +25,7 @@ from companion.games import available_games, find_game
 from companion.messages import Message
 from web import limits
 from web.errors import PinError
+from web.pin import EXTENSION as PIN_GUARD
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -114,7 +114,8 @@ def position_of(data: Mapping[str, Any]) -> str | None:
 
 
 def check_pin(data: Mapping[str, Any]) -> None:
-    """Raise PinError unless the request carries the table PIN (when one is set)."""
+    """Raise PinError unless the request carries the table PIN (when one is set); TooManyTries (429)
+    while this client, or the whole table, is locked out after wrong tries."""
     expected = current_app.config.get("TABLE_PIN")
     if not expected:
         return
@@ -124,8 +125,8 @@ def check_pin(data: Mapping[str, Any]) -> None:
         given = raw if isinstance(raw, str) else (str(raw) if isinstance(raw, int) else None)
     if not given:
         raise PinError("pin-required", "this action needs the table PIN (header X-Table-PIN or \"pin\")")
-    if not hmac.compare_digest(given.encode("utf-8"), str(expected).encode("utf-8")):
-        raise PinError("wrong-pin", "wrong table PIN")
+    # constant-time, and a few wrong tries a minute per client and overall (web.pin)
+    current_app.extensions[PIN_GUARD].check(request.remote_addr or "?", given, str(expected))
 
 
 def control(view: F) -> F:

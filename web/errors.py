@@ -9,6 +9,8 @@ status  ``error``              when
                                setup or reading (``companion.errors.InvalidInput``)
 403     ``pin-required``       a control action without the table PIN, when one is set
 403     ``wrong-pin``          a control action with a wrong PIN
+429     ``too-many-tries``     a PIN while this client (or the table) is locked out after wrong
+                               tries; ``Retry-After`` and ``"retry_after"`` say how many seconds
 404     ``not-found``          no such endpoint, or no camera image yet
 405     ``method-not-allowed`` e.g. GET on a control action
 413     ``payload-too-large``  a body over ``MAX_CONTENT_LENGTH`` (64 KB), not read
@@ -55,7 +57,7 @@ def _json_error(status: int, code: str, detail: str, **extra: Any) -> tuple[Resp
 def domain_status(error: GoblinError) -> tuple[int, str]:
     """The HTTP status and error code of a domain error."""
     if isinstance(error, PinError):
-        return 403, error.code
+        return (429 if error.code == "too-many-tries" else 403), error.code
     if any(cls.__name__ == "StaleStep" for cls in type(error).__mro__):
         return 409, "stale-step"
     if isinstance(error, AmbiguousAction):
@@ -78,7 +80,13 @@ def init_app(app: Flask) -> None:
         status, code = domain_status(error)
         said = error_message(error)  # raised with a key (a refusal, a bad input): the page translates it
         extra = {} if said is None else {"key": said.key, "params": said.to_json()["params"]}
-        return _json_error(status, code, str(error), **extra)
+        retry = getattr(error, "retry_after", None)
+        if isinstance(retry, int):  # the PIN's wrong-try wait: how long, for the page and for clients
+            extra["retry_after"] = retry
+        response, status = _json_error(status, code, str(error), **extra)
+        if isinstance(retry, int):
+            response.headers["Retry-After"] = str(retry)
+        return response, status
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> Any:

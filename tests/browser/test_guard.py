@@ -6,8 +6,10 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import Table, open_phone
+from tests.browser.conftest import Table, open_phone, shot
 from tests.web.conftest import D6_SETUP, FIRST_ROLL, camera_reading
+from web.pin import CLIENT_TRIES, PinGuard
+from web.pin import EXTENSION as PIN_GUARD
 
 pytestmark = pytest.mark.browser
 
@@ -17,7 +19,7 @@ document.addEventListener("securitypolicyviolation",
 
 
 def test_every_page_runs_under_the_csp(table: Table, phone: Page) -> None:
-    table.session.new_game("button-goblin", D6_SETUP)
+    table.session.new_game("button-goblin", D6_SETUP, archive=True)
     phone.add_init_script(VIOLATIONS)
     for path in ("/", "/setup", "/correct", "/join", "/?lang=en", "/settings"):
         response = phone.goto(table.url(path))
@@ -46,7 +48,7 @@ EVIL = """<!doctype html><html><body>
 
 def test_another_site_cannot_confirm_or_start_a_game(table: Table, browser: Browser,
                                                      page_errors: list[str]) -> None:
-    table.session.new_game("button-goblin", D6_SETUP)
+    table.session.new_game("button-goblin", D6_SETUP, archive=True)
     table.session.offer_reading(camera_reading(FIRST_ROLL))
     game, version = table.session.game_id, table.session.version
     page = open_phone(browser, [])  # the evil page's own fetch errors are expected
@@ -62,3 +64,33 @@ def test_another_site_cannot_confirm_or_start_a_game(table: Table, browser: Brow
         page.context.close()
     assert table.session.game_id == game and table.session.step == 0
     assert table.session.snapshot()["proposal"] is not None and table.session.version == version
+
+
+@pytest.mark.parametrize(("lang", "words"), [("it", "Troppi PIN sbagliati: riprova tra 30 s"),
+                                             ("en", "Too many wrong PINs: try again in 30 s")])
+def test_after_wrong_pins_the_page_says_how_long_to_wait(table: Table, phone: Page, lang: str,
+                                                         words: str) -> None:
+    table.session.new_game("button-goblin", D6_SETUP, archive=True)
+    table.session.offer_reading(camera_reading(FIRST_ROLL))
+    now = [5000.0]
+    guard = PinGuard(lambda: now[0])
+    saved = table.app.extensions[PIN_GUARD], table.app.config["TABLE_PIN"]
+    table.app.extensions[PIN_GUARD], table.app.config["TABLE_PIN"] = guard, "2468"
+    try:
+        phone.goto(table.url(f"/?lang={lang}"))
+        for _ in range(CLIENT_TRIES):  # a wrong PIN: the dialog asks again
+            phone.evaluate("() => localStorage.setItem('goblin.pin', '1111')")
+            phone.click("#proposal-confirm")
+            expect(phone.locator("#pin-error")).to_be_visible()
+            phone.click("#pin-cancel")
+        phone.evaluate("() => localStorage.setItem('goblin.pin', '2468')")  # even the right one waits now
+        phone.click("#proposal-confirm")
+        expect(phone.locator("#error")).to_have_text(words)
+        assert table.session.step == 0
+        shot(phone, f"pin-wait-{lang}")
+        now[0] += 30  # the wait is over: the right PIN confirms
+        phone.click("#proposal-confirm")
+        expect(phone.locator("#error")).to_be_hidden()
+        assert table.session.step == 1
+    finally:
+        table.app.extensions[PIN_GUARD], table.app.config["TABLE_PIN"] = saved
