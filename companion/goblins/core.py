@@ -156,6 +156,15 @@ def _obj(value: JSON, what: str) -> Mapping[str, JSON]:
     return value
 
 
+def _needed(obj: Mapping[str, JSON], key: str, what: str) -> JSON:
+    """``obj[key]``; a missing or empty one is ``error.input.event_needs`` (a card left blank on the page)."""
+    value = obj.get(key)
+    if value is None or value == "":
+        raise InvalidInput(Message("error.input.event_needs", f"{what} needs {key!r}: {dict(obj)!r}",
+                                   {"what": what, "field": word("field", key)}))
+    return value
+
+
 def _int(
     obj: Mapping[str, JSON], key: str, what: str, *, low: int | None = 0, default: int | None = None
 ) -> int:
@@ -772,11 +781,11 @@ def parse_event(value: JSON) -> Event:
     if kind == "reinforce":
         return Reinforce(_int(obj, "goblins", what))
     if kind == "play_hero":
-        return PlayHero(Hero.from_json(obj.get("hero")))
+        return PlayHero(Hero.from_json(_needed(obj, "hero", what)))
     if kind == "play_machine":
-        return PlayMachine(Machine.from_json(obj.get("machine")))
+        return PlayMachine(Machine.from_json(_needed(obj, "machine", what)))
     if kind == "face":
-        return Face(Terrain.from_json(obj.get("terrain")))
+        return Face(Terrain.from_json(_needed(obj, "terrain", what)))
     if kind == "fire_cannon":
         return FireCannon(_bool(obj, "fire", what))
     if kind == "declare":

@@ -64,6 +64,10 @@ REQUESTS: list[tuple[str, dict[str, Any] | None, bool, str, dict[str, Any]]] = [
     ("error.input.unknown_event", GOBLINS, False, "/api/correct", {"action": {"type": "nope"}}),
     ("error.input.unknown_event", SKIRMISH, False, "/api/correct", {"action": {"type": "nope"}}),
     ("error.input.event_needs", GOBLINS, False, "/api/correct", {"action": {"type": "adjust", "player": 0}}),
+    # a card form left blank on the page: which field is missing, not "hero must be a JSON object, got None"
+    *[("error.input.event_needs", GOBLINS, False, "/api/correct", {"action": {"type": kind, field: ""}})
+      for kind, field in (("play_hero", "hero"), ("play_machine", "machine"), ("face", "terrain"))],
+    ("error.input.event_needs", GOBLINS, False, "/api/correct", {"action": {"type": "play_hero"}}),
     ("error.input.event_int", GOBLINS, False, "/api/correct",
      {"action": {"type": "adjust", "player": 0, "troops": "x"}}),
     ("error.input.event_int", SKIRMISH, False, "/api/correct", {"action": {"type": "roll", "dice": ["6"]}}),

@@ -510,6 +510,10 @@
     }
     if (words === "bool") return el("input", { id, type: "checkbox", dataset: { path: path.join("."), kind: "bool" } });
     const placeholder = formHint(s, path);
+    // a card's notation ("notation name|attack|goblins spent") is text, whatever words its fields have
+    if (words.startsWith("notation")) {
+      return el("input", { id, type: "text", placeholder, autocomplete: "off", dataset: { path: path.join("."), kind: "text" } });
+    }
     if (words.startsWith("list") || words.includes("indices")) {
       return el("input", { id, type: "text", placeholder, dataset: { path: path.join("."), kind: "json" } });
     }
