@@ -115,9 +115,13 @@ class Legal(Generic[S, E]):
 class Rules(Protocol[S, E]):
     """The rules of one game over its immutable state ``S`` and events ``E``."""
 
-    name: str
-    """The registry name (``"dadoteck"``), as ``companion.games.find_game`` knows it."""
-    title: str
+    @property
+    def name(self) -> str:
+        """The registry name (``"dadoteck"``), as ``companion.games.find_game`` knows it."""
+        ...
+
+    @property
+    def title(self) -> str: ...
 
     def new_game(self, setup: Mapping[str, JSON]) -> S:
         """A new game from the setup JSON (the shape the game's table flow takes)."""
@@ -210,6 +214,83 @@ def parse_json_notation(text: str) -> dict[str, JSON]:
         while at < len(rest) and rest[at].isspace():
             at += 1
     return out
+
+
+def setup_players(setup: object) -> tuple[tuple[str, ...], Mapping[str, JSON]]:
+    """The players' names and the options of a setup: ``{"players": [...], "options": {...}}``, or the
+    options beside the players."""
+    if not isinstance(setup, Mapping):
+        raise InvalidInput(f"the setup is a JSON object, got {setup!r}")
+    players = setup.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise InvalidInput(f"setup 'players' must be a list of names, got {players!r}")
+    options = setup.get("options", setup)
+    if not isinstance(options, Mapping):
+        raise InvalidInput(f"setup 'options' must be an object, got {options!r}")
+    return tuple(p.strip() for p in players), options
+
+
+# ------------------------------------------------------------------------------------- rules over a core
+
+
+@dataclass(frozen=True)
+class CoreRules(Generic[S, E]):
+    """A ``Rules`` made of a core's own functions: a game says which, and nothing is written twice.
+
+    ``events(state)`` yields the candidates the legal view lists (``check`` keeps the legal ones and
+    decides ``in``). The notation is ``json_notation`` of the JSON codec unless the game has its own
+    (``notation`` and ``parse``).
+    """
+
+    name: str
+    title: str
+    start: Callable[[Mapping[str, JSON]], S]
+    events: Callable[[S], Iterable[E]]
+    check: Callable[[S, object], bool]
+    step: Callable[[S, E], S]
+    end: Callable[[S], Outcome | None]
+    waits_on: Callable[[S], tuple[int, ...]]
+    to_json: Callable[[E], dict[str, JSON]]
+    from_json: Callable[[S, JSON], E]
+    dump: Callable[[S], JSON]
+    load: Callable[[JSON], S]
+    notation: Callable[[E], str] | None = None
+    parse: Callable[[str], E] | None = None
+
+    def new_game(self, setup: Mapping[str, JSON]) -> S:
+        return self.start(setup)
+
+    def legal(self, state: S) -> Legal[S, E]:
+        return Legal(state, self.events, self.check)
+
+    def apply(self, state: S, event: E) -> S:
+        return self.step(state, event)
+
+    def outcome(self, state: S) -> Outcome | None:
+        return self.end(state)
+
+    def awaiting(self, state: S) -> tuple[int, ...]:
+        return self.waits_on(state)
+
+    def event_to_json(self, event: E) -> dict[str, JSON]:
+        return self.to_json(event)
+
+    def event_from_json(self, state: S, data: JSON) -> E:
+        return self.from_json(state, data)
+
+    def event_notation(self, event: E) -> str:
+        return self.notation(event) if self.notation is not None else json_notation(self.to_json(event))
+
+    def parse_event(self, state: S, text: str) -> E:
+        if self.parse is not None:
+            return self.parse(text)
+        return self.from_json(state, parse_json_notation(text))
+
+    def state_to_json(self, state: S) -> JSON:
+        return self.dump(state)
+
+    def state_from_json(self, data: JSON) -> S:
+        return self.load(data)
 
 
 # ------------------------------------------------------------------------------------------------ registry

@@ -2,7 +2,8 @@
 
 The state is a round's ``Position`` and the events are the mover's attacks and the pass. The re-rolls
 an attack asks for and the rounds of a match are the table flow's (``rerolls``, ``with_values``): a
-round ends with ``Outcome("round", (winner,))`` or ``Outcome("tie")``.
+round ends with ``Outcome("round", (winner,))`` or ``Outcome("tie")``. Attacks are listed each with its
+least fire; the same attack with more fire is taken by ``in`` and ``apply``.
 """
 
 from __future__ import annotations
@@ -12,7 +13,15 @@ from collections.abc import Iterator, Mapping
 from companion.button_goblin import core, jsonio
 from companion.button_goblin.core import PASS, Action, Attack, Position
 from companion.errors import InvalidInput
-from companion.rules import JSON, Legal, Outcome, Rules, json_notation, parse_json_notation
+from companion.rules import JSON, CoreRules, Outcome, Rules, json_notation
+
+
+def new_game(setup: Mapping[str, JSON]) -> Position:
+    """A round from ``{"position": NOTATION}`` or ``{"position": {...}}``: the dice as rolled."""
+    if not isinstance(setup, Mapping) or "position" not in setup:
+        raise InvalidInput(f"a Button Goblin round starts from {{'position': ...}}, got {setup!r}"[:200])
+    raw = setup["position"]
+    return Position.parse(raw) if isinstance(raw, str) else jsonio.position_from_json(raw)
 
 
 def _events(position: Position) -> Iterator[Action]:
@@ -32,59 +41,44 @@ def _check(position: Position, event: object) -> bool:
     return isinstance(event, Attack) and event in position.legal
 
 
-class ButtonGoblinRules:
-    """Attacks are listed each with its least fire; the same attack with more fire is checked by ``in``."""
-
-    name = "button-goblin"
-    title = "Button Goblin"
-
-    def new_game(self, setup: Mapping[str, JSON]) -> Position:
-        """A round from ``{"position": NOTATION}`` or ``{"position": {...}}`` (the dice as rolled)."""
-        if not isinstance(setup, Mapping) or "position" not in setup:
-            text = f"a Button Goblin round starts from {{'position': ...}}, got {setup!r}"
-            raise InvalidInput(text[:200])
-        raw = setup["position"]
-        return core.Position.parse(raw) if isinstance(raw, str) else jsonio.position_from_json(raw)
-
-    def legal(self, state: Position) -> Legal[Position, Action]:
-        return Legal(state, _events, _check)
-
-    def apply(self, state: Position, event: Action) -> Position:
-        return core.apply(state, event)
-
-    def outcome(self, state: Position) -> Outcome | None:
-        o = core.round_outcome(state)
-        if o is None:
-            return None
-        return Outcome("tie") if o.winner is None else Outcome("round", (o.winner,))
-
-    def awaiting(self, state: Position) -> tuple[int, ...]:
-        return () if state.passes >= 2 else (state.to_move,)
-
-    def event_to_json(self, event: Action) -> dict[str, JSON]:
-        return {"type": "pass"} if event == PASS else jsonio.attack_action_json(event)
-
-    def event_from_json(self, state: Position, data: JSON) -> Action:
-        if isinstance(data, Mapping) and data.get("type") == "pass":
-            if set(data) != {"type"}:
-                raise InvalidInput('a pass has no other keys than "type"')
-            return PASS
-        return jsonio.attack_from_json(data, state)
-
-    def event_notation(self, event: Action) -> str:
-        data = self.event_to_json(event)
-        if data.get("fire") == []:
-            del data["fire"]
-        return json_notation(data)
-
-    def parse_event(self, state: Position, text: str) -> Action:
-        return self.event_from_json(state, parse_json_notation(text))
-
-    def state_to_json(self, state: Position) -> JSON:
-        return jsonio.position_to_json(state)
-
-    def state_from_json(self, data: JSON) -> Position:
-        return jsonio.position_from_json(data)
+def _outcome(position: Position) -> Outcome | None:
+    o = core.round_outcome(position)
+    if o is None:
+        return None
+    return Outcome("tie") if o.winner is None else Outcome("round", (o.winner,))
 
 
-RULES: Rules[Position, Action] = ButtonGoblinRules()
+def _to_json(event: Action) -> dict[str, JSON]:
+    return {"type": "pass"} if event == PASS else jsonio.attack_action_json(event)
+
+
+def _from_json(position: Position, data: JSON) -> Action:
+    if isinstance(data, Mapping) and data.get("type") == "pass":
+        if set(data) != {"type"}:
+            raise InvalidInput('a pass has no other keys than "type"')
+        return PASS
+    return jsonio.attack_from_json(data, position)
+
+
+def _notation(event: Action) -> str:
+    data = _to_json(event)
+    if data.get("fire") == []:
+        del data["fire"]
+    return json_notation(data)
+
+
+RULES: Rules[Position, Action] = CoreRules(
+    name="button-goblin",
+    title="Button Goblin",
+    start=new_game,
+    events=_events,
+    check=_check,
+    step=core.apply,
+    end=_outcome,
+    waits_on=lambda p: () if p.passes >= 2 else (p.to_move,),
+    to_json=_to_json,
+    from_json=_from_json,
+    dump=jsonio.position_to_json,
+    load=jsonio.position_from_json,
+    notation=_notation,
+)

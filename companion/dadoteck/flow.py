@@ -21,8 +21,10 @@ from typing import Any
 
 from companion.dadoteck import views
 from companion.dadoteck.core import (
-    DIE_SIZES,
     MAX_PLAYERS,
+    ChooseSquare,
+    ChooseVictim,
+    Decline,
     Event,
     Game,
     Roll,
@@ -30,9 +32,8 @@ from companion.dadoteck.core import (
     SetMovementDie,
     apply,
     event_from_json,
-    illegal_reason,
-    new_game,
 )
+from companion.dadoteck.rules import RULES
 from companion.errors import InvalidInput
 from companion.flow import JSON, Action, Choice, Expectation, Flow, Slot
 from companion.messages import Message
@@ -73,16 +74,7 @@ class DadoteckFlow:
         }
 
     def start(self, setup: Mapping[str, JSON]) -> Game:
-        if not isinstance(setup, Mapping):
-            raise InvalidInput(f"the setup is a JSON object, got {setup!r}")
-        players = setup.get("players")
-        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-            raise InvalidInput(f"setup 'players' must be a list of names, got {players!r}")
-        options = setup.get("options", setup)
-        speedup = options.get("speedup", False) if isinstance(options, Mapping) else False
-        if not isinstance(speedup, bool):
-            raise InvalidInput(f"setup 'speedup' must be true or false, got {speedup!r}")
-        return new_game([p.strip() for p in players], speedup=speedup)
+        return RULES.new_game(setup)
 
     def _events(self, state: Game, action: Action) -> list[Event]:
         if not isinstance(action, Mapping):
@@ -145,66 +137,68 @@ class DadoteckFlow:
         return {"type": "reading", "values": {slot.key: int(best["value"])}}
 
     def choices(self, state: Game) -> Sequence[Choice]:
+        """The legal events of ``RULES.legal`` the players pick (rolls come from the camera), labelled."""
         out: list[Choice] = []
+        speedup: list[SetInitiativeDie | SetMovementDie] = []
         mover = state.mover
-        for square in state.square_options():
-            occupant = state.occupant(square)
-            label = f"Square {square}"
-            if mover is not None and square == state.squares[mover]:
-                label += " (stay)"
-            elif occupant is not None:
-                label += f" (squash {state.players[occupant]})"
+        for event in RULES.legal(state):
+            if isinstance(event, ChooseSquare):
+                square = event.square
+                occupant = state.occupant(square)
+                label = f"Square {square}"
+                if mover is not None and square == state.squares[mover]:
+                    label += " (stay)"
+                elif occupant is not None:
+                    label += f" (squash {state.players[occupant]})"
+                out.append(
+                    Choice(
+                        {"type": "square", "square": square},
+                        label,
+                        group="square",
+                        key="dadoteck.choice.square",
+                        params={
+                            "square": square,
+                            "occupant": None if occupant is None else state.players[occupant],
+                        },
+                    )
+                )
+            elif isinstance(event, ChooseVictim):
+                name = state.players[event.player]
+                out.append(
+                    Choice(
+                        {"type": "victim", "player": event.player},
+                        f"Eliminate {name}",
+                        group="victim",
+                        key="dadoteck.choice.victim",
+                        params={"player": name},
+                    )
+                )
+            elif isinstance(event, Decline) and mover is not None:
+                name = state.players[mover]
+                out.append(
+                    Choice(
+                        {"type": "decline"},
+                        f"{name} declines to roll and wins",
+                        group="decline",
+                        key="dadoteck.choice.decline",
+                        params={"player": name},
+                    )
+                )
+            elif isinstance(event, SetInitiativeDie | SetMovementDie):
+                speedup.append(event)
+        # the usual dice first, in the order they always had, then every other size the rules allow
+        speedup.sort(key=lambda e: (e.sides not in USUAL_DICE, e.sides, isinstance(e, SetMovementDie)))
+        for event in speedup:
+            what = "initiative" if isinstance(event, SetInitiativeDie) else "movement"
             out.append(
                 Choice(
-                    {"type": "square", "square": square},
-                    label,
-                    group="square",
-                    key="dadoteck.choice.square",
-                    params={
-                        "square": square,
-                        "occupant": None if occupant is None else state.players[occupant],
-                    },
+                    {"type": event.type, "sides": event.sides},
+                    f"Use a d{event.sides} for {what}",
+                    group="speedup",
+                    key=f"dadoteck.choice.{what}-die",
+                    params={"sides": event.sides},
                 )
             )
-        for victim in state.victim_options():
-            name = state.players[victim]
-            out.append(
-                Choice(
-                    {"type": "victim", "player": victim},
-                    f"Eliminate {name}",
-                    group="victim",
-                    key="dadoteck.choice.victim",
-                    params={"player": name},
-                )
-            )
-        if state.can_decline() and mover is not None:
-            name = state.players[mover]
-            out.append(
-                Choice(
-                    {"type": "decline"},
-                    f"{name} declines to roll and wins",
-                    group="decline",
-                    key="dadoteck.choice.decline",
-                    params={"player": name},
-                )
-            )
-        if state.can_change_dice():
-            # the usual dice first, in the order they always had, then every other size the rules allow
-            for sides in sorted(DIE_SIZES, key=lambda n: (n not in USUAL_DICE, n)):
-                for event, what in (
-                    (SetInitiativeDie(sides), "initiative"),
-                    (SetMovementDie(sides), "movement"),
-                ):
-                    if illegal_reason(state, event) is None:
-                        out.append(
-                            Choice(
-                                {"type": event.type, "sides": sides},
-                                f"Use a d{sides} for {what}",
-                                group="speedup",
-                                key=f"dadoteck.choice.{what}-die",
-                                params={"sides": sides},
-                            )
-                        )
         return out
 
     def view(self, state: Game) -> Mapping[str, JSON]:

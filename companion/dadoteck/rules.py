@@ -1,4 +1,7 @@
-"""Dadoteck's ``companion.rules.Rules``: the protocol over ``companion.dadoteck.core``."""
+"""Dadoteck's ``companion.rules.Rules``: the protocol over ``companion.dadoteck.core``.
+
+The notation is the core's own (``roll 0 12``, ``square 14``, ``decline``).
+"""
 
 from __future__ import annotations
 
@@ -6,57 +9,47 @@ from collections.abc import Mapping
 
 from companion.dadoteck import core
 from companion.dadoteck.core import Event, Game
-from companion.dadoteck.flow import FLOW
-from companion.rules import JSON, Legal, Outcome, Rules
+from companion.errors import InvalidInput
+from companion.rules import JSON, CoreRules, Outcome, Rules, setup_players
+
+
+def new_game(setup: Mapping[str, JSON]) -> Game:
+    """A game from the setup: ``{"players": [...], "speedup": false}`` (or ``"options": {...}``)."""
+    players, options = setup_players(setup)
+    speedup = options.get("speedup", False)
+    if not isinstance(speedup, bool):
+        raise InvalidInput(f"setup 'speedup' must be true or false, got {speedup!r}")
+    return core.new_game(players, speedup=speedup)
 
 
 def _check(game: Game, event: object) -> bool:
     return isinstance(event, Event) and core.illegal_reason(game, event) is None
 
 
-class DadoteckRules:
-    """Events are the core's; the notation is its own (``roll 0 12``, ``square 14``, ``decline``)."""
-
-    name = "dadoteck"
-    title = "Dadoteck"
-
-    def new_game(self, setup: Mapping[str, JSON]) -> Game:
-        return FLOW.start(setup)
-
-    def legal(self, state: Game) -> Legal[Game, Event]:
-        return Legal(state, lambda g: iter(g.legal._candidates()), _check)
-
-    def apply(self, state: Game, event: Event) -> Game:
-        return core.apply(state, event)
-
-    def outcome(self, state: Game) -> Outcome | None:
-        o = state.outcome
-        if o is None:
-            return None
-        return Outcome(o.termination, () if o.winner is None else (o.winner,))
-
-    def awaiting(self, state: Game) -> tuple[int, ...]:
-        if state.phase in ("square", "victim") or (state.phase == "movement" and state.can_decline()):
-            return (state.order[state.cursor],)
-        return state.awaited_rollers()
-
-    def event_to_json(self, event: Event) -> dict[str, JSON]:
-        return core.event_to_json(event)
-
-    def event_from_json(self, state: Game, data: JSON) -> Event:
-        return core.event_from_json(data, state.players)
-
-    def event_notation(self, event: Event) -> str:
-        return event.notation()
-
-    def parse_event(self, state: Game, text: str) -> Event:
-        return core.parse_event(text)
-
-    def state_to_json(self, state: Game) -> JSON:
-        return state.to_json()
-
-    def state_from_json(self, data: JSON) -> Game:
-        return Game.from_json(data)
+def _outcome(game: Game) -> Outcome | None:
+    o = game.outcome
+    return None if o is None else Outcome(o.termination, () if o.winner is None else (o.winner,))
 
 
-RULES: Rules[Game, Event] = DadoteckRules()
+def _awaiting(game: Game) -> tuple[int, ...]:
+    if game.phase in ("square", "victim") or (game.phase == "movement" and game.can_decline()):
+        return (game.order[game.cursor],)
+    return game.awaited_rollers()
+
+
+RULES: Rules[Game, Event] = CoreRules(
+    name="dadoteck",
+    title="Dadoteck",
+    start=new_game,
+    events=lambda g: g.legal._candidates(),
+    check=_check,
+    step=core.apply,
+    end=_outcome,
+    waits_on=_awaiting,
+    to_json=core.event_to_json,
+    from_json=lambda g, data: core.event_from_json(data, g.players),
+    dump=Game.to_json,
+    load=Game.from_json,
+    notation=lambda e: e.notation(),
+    parse=core.parse_event,
+)

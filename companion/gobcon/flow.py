@@ -28,7 +28,7 @@ from typing import Any
 from companion.errors import InvalidInput
 from companion.flow import JSON, Action, Choice, Expectation, Flow, Slot
 from companion.gobcon import views
-from companion.gobcon.codec import event_from_json, event_to_json, face_from_json, player_index
+from companion.gobcon.codec import event_from_json, event_to_json, face_from_json
 from companion.gobcon.core import (
     CATEGORIES,
     DEFAULT_TARGET,
@@ -36,7 +36,9 @@ from companion.gobcon.core import (
     KINDS,
     AexEquo,
     DeckEmpty,
+    Declare,
     Discard,
+    EndTurn,
     Event,
     Game,
     Give,
@@ -45,9 +47,9 @@ from companion.gobcon.core import (
     PlayPartita,
     TimeUp,
     apply,
-    illegal_reason,
-    new_game,
 )
+from companion.gobcon.rules import RULES
+from companion.rules import json_notation
 
 
 def _slot_key(player: int) -> str:
@@ -91,6 +93,47 @@ FORMS: list[dict[str, Any]] = [
 ]
 
 
+def _choice(g: Game, event: Event) -> Choice:
+    """The words the page shows for a legal event."""
+    name = g.players.__getitem__
+    action = event_to_json(event)
+    if isinstance(event, Give):
+        card = g.find_card(event.player, event.card)
+        what = "?" if card is None else card.name
+        return Choice(action, f"{name(event.player)} passes {what} to {name(event.to)}", group="logorrea",
+                      key="gobcon.choice.give", params={"player": name(event.player), "card": what,
+                                                        "to": name(event.to)})
+    if isinstance(event, Discard):
+        card = g.find_card(event.player, event.card)
+        what = "?" if card is None else card.name
+        return Choice(action, f"Discard {name(event.player)}'s {what}", group="discard",
+                      key="gobcon.choice.discard", params={"player": name(event.player), "card": what})
+    if isinstance(event, Declare):
+        label = f"{name(event.player)} {'takes part' if event.join else 'stays out'}"
+        return Choice(action, label, group="declare", key=f"gobcon.choice.{'join' if event.join else 'pass'}",
+                      params={"player": name(event.player)})
+    if isinstance(event, Modifier):
+        word = "bonus" if event.steps > 0 else "malus"
+        return Choice(action, f"{word.capitalize()} {event.steps:+d} on {name(event.player)}'s roll",
+                      group="modifier", key=f"gobcon.choice.{word}",
+                      params={"player": name(event.player), "steps": event.steps})
+    if isinstance(event, AexEquo):
+        return Choice(action, "Aex Equo: more Kings may count", group="partita", key="gobcon.choice.aex-equo")
+    if isinstance(event, EndTurn):
+        who = name(g.current)
+        return Choice(action, f"End {who}'s turn", group="turn", key="gobcon.choice.end-turn",
+                      params={"player": who})
+    if isinstance(event, PlayPartita):
+        return Choice(action, f"Partita {event.name} ({event.category}, {event.payoff.notation()})",
+                      group="partita", key="gobcon.choice.partita",
+                      params={"name": event.name, "category": event.category})
+    if isinstance(event, TimeUp):
+        return Choice(action, "Time is up: this is the last turn", group="end", key="gobcon.choice.time-up")
+    if isinstance(event, DeckEmpty):
+        return Choice(action, "The deck is empty: the game ends", group="end", key="gobcon.choice.deck-empty")
+    return Choice(action, json_notation(action))
+
+
 class GobConFlow:
     """The referee's script for GobCon (stateless; the state is a ``Game``)."""
 
@@ -128,24 +171,7 @@ class GobConFlow:
         }
 
     def start(self, setup: Mapping[str, JSON]) -> Game:
-        if not isinstance(setup, Mapping):
-            raise InvalidInput(f"the setup is a JSON object, got {setup!r}")
-        players = setup.get("players")
-        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-            raise InvalidInput(f"setup 'players' must be a list of names, got {players!r}")
-        names = tuple(p.strip() for p in players)
-        options = setup.get("options", setup)
-        if not isinstance(options, Mapping):
-            raise InvalidInput(f"setup 'options' must be an object, got {options!r}")
-        timed = options.get("timed", False)
-        deck_end = options.get("deck_end", False)
-        for key, value in (("timed", timed), ("deck_end", deck_end)):
-            if not isinstance(value, bool):
-                raise InvalidInput(f"setup {key!r} must be true or false, got {value!r}")
-        target = options.get("target", DEFAULT_TARGET)
-        first_raw = options.get("first", 0)
-        first = player_index(names, first_raw) if len(set(names)) == len(names) and names else 0
-        return new_game(names, target=target, timed=timed, deck_end=deck_end, first=first)
+        return RULES.new_game(setup)
 
     def _event(self, state: Game, action: Action) -> Event:
         if not isinstance(action, Mapping):
@@ -201,134 +227,31 @@ class GobConFlow:
         best = max(fitting, key=lambda item: item[0])[1]
         return {"type": "reading", "values": {expectation.slots[0].key: best}}
 
-    def _legal(self, state: Game, event: Event) -> bool:
-        return illegal_reason(state, event) is None
-
     def choices(self, state: Game) -> Sequence[Choice]:
+        """The events of ``RULES.legal`` the table picks now, labelled: a Partita's declarations, the
+        next roller's bonus or malus and Aex Equo, or the turn's end, the recent Partite, the discards
+        and the end of the game; only the pass of Logorrea-Man while it is owed."""
         g = state
-        out: list[Choice] = []
-        if g.phase == "over":
-            return out
-        owed = g.logorrea_owed()
-        if owed is not None:
-            # nothing else may happen until Logorrea-Man is passed on (or a Speciale discards it)
-            holder, lm, _ = owed
-            who = g.players[holder]
-            for event in g.legal:
-                if isinstance(event, Give):
-                    out.append(
-                        Choice(
-                            event_to_json(event),
-                            f"{who} passes {lm.name} to {g.players[event.to]}",
-                            group="logorrea",
-                            key="gobcon.choice.give",
-                            params={"player": who, "card": lm.name, "to": g.players[event.to]},
-                        )
-                    )
-            out.append(
-                Choice(
-                    {"type": "discard", "player": holder, "card": lm.id},
-                    f"Discard {who}'s {lm.name}",
-                    group="discard",
-                    key="gobcon.choice.discard",
-                    params={"player": who, "card": lm.name},
-                )
-            )
-            return out
-        if g.phase == "declare":
-            p = g.next_declarer()
-            assert p is not None
-            name = g.players[p]
-            for join, label in ((True, f"{name} takes part"), (False, f"{name} stays out")):
-                out.append(
-                    Choice(
-                        {"type": "declare", "player": p, "join": join},
-                        label,
-                        group="declare",
-                        key=f"gobcon.choice.{'join' if join else 'pass'}",
-                        params={"player": name},
-                    )
-                )
-            return out
-        if g.phase == "roll":
-            p = g.next_roller()
-            if p is not None:
-                name = g.players[p]
-                for steps in (1, -1):
-                    if self._legal(g, Modifier(p, steps)):
-                        word = "bonus" if steps > 0 else "malus"
-                        out.append(
-                            Choice(
-                                event_to_json(Modifier(p, steps)),
-                                f"{word.capitalize()} {steps:+d} on {name}'s roll",
-                                group="modifier",
-                                key=f"gobcon.choice.{word}",
-                                params={"player": name, "steps": steps},
-                            )
-                        )
-            if self._legal(g, AexEquo()):
-                out.append(
-                    Choice(
-                        {"type": "aex-equo"},
-                        "Aex Equo: more Kings may count",
-                        group="partita",
-                        key="gobcon.choice.aex-equo",
-                    )
-                )
-            return out
-        who = g.players[g.current]
-        out.append(
-            Choice(
-                {"type": "end-turn"},
-                f"End {who}'s turn",
-                group="turn",
-                key="gobcon.choice.end-turn",
-                params={"player": who},
-            )
-        )
-        for card in g.recent:
-            event = PlayPartita(card.name, card.category, card.payoff)
-            if self._legal(g, event):
-                out.append(
-                    Choice(
-                        event_to_json(event),
-                        f"Partita {card.name} ({card.category}, {card.payoff.notation()})",
-                        group="partita",
-                        key="gobcon.choice.partita",
-                        params={"name": card.name, "category": card.category},
-                    )
-                )
-        for p, cards in enumerate(g.cards):
-            for c in cards:
-                if self._legal(g, Discard(p, c.id)):
-                    out.append(
-                        Choice(
-                            {"type": "discard", "player": p, "card": c.id},
-                            f"Discard {g.players[p]}'s {c.name}",
-                            group="discard",
-                            key="gobcon.choice.discard",
-                            params={"player": g.players[p], "card": c.name},
-                        )
-                    )
-        if self._legal(g, TimeUp()):
-            out.append(
-                Choice(
-                    {"type": "time-up"},
-                    "Time is up: this is the last turn",
-                    group="end",
-                    key="gobcon.choice.time-up",
-                )
-            )
-        if self._legal(g, DeckEmpty()):
-            out.append(
-                Choice(
-                    {"type": "deck-empty"},
-                    "The deck is empty: the game ends",
-                    group="end",
-                    key="gobcon.choice.deck-empty",
-                )
-            )
-        return out
+        if g.outcome is not None:
+            return []
+        legal = RULES.legal(g)
+        events = list(legal)
+
+        def of(*kinds: type) -> list[Event]:
+            return [e for e in events if isinstance(e, kinds)]
+
+        if g.logorrea_owed() is not None:
+            picked = [*of(Give), *of(Discard)]
+        elif g.phase == "declare":
+            picked = of(Declare)
+        elif g.phase == "roll":
+            nxt = g.next_roller()
+            picked = [*(e for e in events if isinstance(e, Modifier) and e.player == nxt), *of(AexEquo)]
+        else:
+            recent = [PlayPartita(c.name, c.category, c.payoff) for c in g.recent]
+            partite = [e for e in recent if e in legal]
+            picked = [*of(EndTurn), *partite, *of(Discard), *of(TimeUp), *of(DeckEmpty)]
+        return [_choice(g, e) for e in picked]
 
     def view(self, state: Game) -> Mapping[str, JSON]:
         g = state

@@ -1,68 +1,62 @@
-"""GobCon's ``companion.rules.Rules``: the protocol over ``companion.gobcon.core`` and its codec."""
+"""GobCon's ``companion.rules.Rules``: the protocol over ``companion.gobcon.core`` and its codec.
+
+Card plays carry what the players type (name, GP...): ``in`` and ``apply`` take them, the view does not
+list them.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
+from companion.errors import InvalidInput
 from companion.gobcon import codec, core
-from companion.gobcon.core import Event, Game
-from companion.gobcon.flow import FLOW
-from companion.rules import JSON, Legal, Outcome, Rules, json_notation, parse_json_notation
+from companion.gobcon.core import DEFAULT_TARGET, Event, Game
+from companion.rules import JSON, CoreRules, Outcome, Rules, setup_players
+
+
+def new_game(setup: Mapping[str, JSON]) -> Game:
+    """A game from the setup: players clockwise, ``target``, ``timed``, ``deck_end``, ``first``."""
+    names, options = setup_players(setup)
+    timed = options.get("timed", False)
+    deck_end = options.get("deck_end", False)
+    for key, value in (("timed", timed), ("deck_end", deck_end)):
+        if not isinstance(value, bool):
+            raise InvalidInput(f"setup {key!r} must be true or false, got {value!r}")
+    target = options.get("target", DEFAULT_TARGET)
+    first_raw = options.get("first", 0)
+    first = codec.player_index(names, first_raw) if len(set(names)) == len(names) and names else 0
+    return core.new_game(names, target=target, timed=timed, deck_end=deck_end, first=first)
 
 
 def _check(game: Game, event: object) -> bool:
     return isinstance(event, Event) and core.illegal_reason(game, event) is None
 
 
-class GobConRules:
-    """Card plays carry what the players type (name, GP): checked by ``in``, not listed."""
-
-    name = "gobcon"
-    title = "GobCon"
-
-    def new_game(self, setup: Mapping[str, JSON]) -> Game:
-        return FLOW.start(setup)
-
-    def legal(self, state: Game) -> Legal[Game, Event]:
-        return Legal(state, lambda g: iter(g.legal._candidates()), _check)
-
-    def apply(self, state: Game, event: Event) -> Game:
-        return core.apply(state, event)
-
-    def outcome(self, state: Game) -> Outcome | None:
-        o = state.outcome
-        return None if o is None else Outcome(o.termination, o.winners)
-
-    def awaiting(self, state: Game) -> tuple[int, ...]:
-        owed = state.logorrea_owed()
-        if state.outcome is not None:
-            return ()
-        if owed is not None:
-            return (owed[0],)
-        if state.phase == "declare":
-            return state.declarers()
-        if state.phase == "roll":
-            roller = state.next_roller()
-            return () if roller is None else (roller,)
-        return (state.current,)
-
-    def event_to_json(self, event: Event) -> dict[str, JSON]:
-        return codec.event_to_json(event)
-
-    def event_from_json(self, state: Game, data: JSON) -> Event:
-        return codec.event_from_json(data, state.players)
-
-    def event_notation(self, event: Event) -> str:
-        return json_notation(codec.event_to_json(event))
-
-    def parse_event(self, state: Game, text: str) -> Event:
-        return codec.event_from_json(parse_json_notation(text), state.players)
-
-    def state_to_json(self, state: Game) -> JSON:
-        return state.to_json()
-
-    def state_from_json(self, data: JSON) -> Game:
-        return Game.from_json(data)
+def _awaiting(game: Game) -> tuple[int, ...]:
+    owed = game.logorrea_owed()
+    if game.outcome is not None:
+        return ()
+    if owed is not None:
+        return (owed[0],)
+    if game.phase == "declare":
+        return game.declarers()
+    if game.phase == "roll":
+        roller = game.next_roller()
+        return () if roller is None else (roller,)
+    return (game.current,)
 
 
-RULES: Rules[Game, Event] = GobConRules()
+RULES: Rules[Game, Event] = CoreRules(
+    name="gobcon",
+    title="GobCon",
+    start=new_game,
+    events=lambda g: g.legal._candidates(),
+    check=_check,
+    step=core.apply,
+    end=lambda g: None if g.outcome is None else Outcome(g.outcome.termination, g.outcome.winners),
+    waits_on=_awaiting,
+    to_json=codec.event_to_json,
+    from_json=lambda g, data: codec.event_from_json(data, g.players),
+    dump=Game.to_json,
+    load=Game.from_json,
+)

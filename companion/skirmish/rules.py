@@ -1,62 +1,47 @@
-"""The skirmish rules' ``companion.rules.Rules``: the protocol over ``companion.skirmish.core``."""
+"""The skirmish rules' ``companion.rules.Rules``: the protocol over ``companion.skirmish.core``.
+
+Shots, assaults, deaths and flights depend on what is measured on the table: ``in`` and ``apply`` take
+them, the view does not list them.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-from companion.rules import JSON, Legal, Outcome, Rules, json_notation, parse_json_notation
+from companion.rules import JSON, CoreRules, Outcome, Rules
 from companion.skirmish import core
 from companion.skirmish.core import Event, Game
-from companion.skirmish.flow import FLOW
 
 
-def _check(game: Game, event: object) -> bool:
-    return event in game.legal
+def new_game(setup: Mapping[str, JSON]) -> Game:
+    """The game of the table flow's setup (``bands``, ``time_limit_min``)."""
+    from companion.skirmish.flow import FLOW  # the flow's setup, once: the flow does not import this module
+
+    return FLOW.start(setup).game
 
 
-class SkirmishRules:
-    """Shots, assaults, deaths and flights depend on what is measured on the table: checked, not listed."""
-
-    name = "skirmish"
-    title = "Skirmish rules"
-
-    def new_game(self, setup: Mapping[str, JSON]) -> Game:
-        return FLOW.start(setup).game
-
-    def legal(self, state: Game) -> Legal[Game, Event]:
-        return Legal(state, lambda g: iter(g.legal), _check)
-
-    def apply(self, state: Game, event: Event) -> Game:
-        return core.apply(state, event)
-
-    def outcome(self, state: Game) -> Outcome | None:
-        o = state.outcome
-        if o is None:
-            return None
-        return Outcome(o.termination, () if o.winner is None else (o.winner,))
-
-    def awaiting(self, state: Game) -> tuple[int, ...]:
-        return () if state.outcome is not None else (state.player,)
-
-    def event_to_json(self, event: Event) -> dict[str, JSON]:
-        data = core.event_to_json(event)
-        assert isinstance(data, dict)
-        return data
-
-    def event_from_json(self, state: Game, data: JSON) -> Event:
-        return core.parse_event(data)
-
-    def event_notation(self, event: Event) -> str:
-        return json_notation(self.event_to_json(event))
-
-    def parse_event(self, state: Game, text: str) -> Event:
-        return core.parse_event(parse_json_notation(text))
-
-    def state_to_json(self, state: Game) -> JSON:
-        return state.to_json()
-
-    def state_from_json(self, data: JSON) -> Game:
-        return Game.from_json(data)
+def _event_json(event: Event) -> dict[str, JSON]:
+    data = core.event_to_json(event)
+    assert isinstance(data, dict)
+    return data
 
 
-RULES: Rules[Game, Event] = SkirmishRules()
+def _outcome(game: Game) -> Outcome | None:
+    o = game.outcome
+    return None if o is None else Outcome(o.termination, () if o.winner is None else (o.winner,))
+
+
+RULES: Rules[Game, Event] = CoreRules(
+    name="skirmish",
+    title="Skirmish rules",
+    start=new_game,
+    events=lambda g: g.legal,
+    check=lambda g, e: e in g.legal,
+    step=core.apply,
+    end=_outcome,
+    waits_on=lambda g: () if g.outcome is not None else (g.player,),
+    to_json=_event_json,
+    from_json=lambda g, data: core.parse_event(data),
+    dump=Game.to_json,
+    load=Game.from_json,
+)
