@@ -11,13 +11,12 @@ import importlib
 import sys
 from collections.abc import Callable, Sequence
 
-#: sub-command -> "module:function"; the function takes the remaining argv and returns an exit status.
+from companion.games import GAMES
+
+#: sub-command -> ("module:function", help); the function takes the remaining argv and returns an exit
+#: status. The games' commands come from the one registry, ``companion.games.GAMES``.
 COMMANDS: dict[str, tuple[str, str]] = {
-    "button-goblin": ("companion.button_goblin.cli:main", "Button Goblin: analyze or apply a position"),
-    "dadoteck": ("companion.dadoteck.cli:main", "Dadoteck: referee a state and an event"),
-    "gobcon": ("companion.gobcon.cli:main", "GobCon: referee a state and an event"),
-    "goblins": ("companion.goblins.cli:main", "Goblins: Epic Death: referee a state and an event"),
-    "skirmish": ("companion.skirmish.cli:main", "Skirmish rules: referee a state and an event"),
+    **{name: (f"{entry.package}.cli:main", entry.command) for name, entry in GAMES.items()},
     "scan": ("companion.scan:main", "read dice and tokens in photos, print JSON"),
     "serve": ("companion.serve:main", "run the companion: camera, buttons and the phone page"),
     "teach": ("companion.teach:main", "teach the table's tokens (alive/dead) from photos"),

@@ -26,7 +26,6 @@ protocol conformance test (``tests/test_rules.py``) runs the same checks over al
 
 from __future__ import annotations
 
-import importlib
 import json
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -34,7 +33,6 @@ from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from companion.errors import InvalidInput
-from companion.messages import Message
 
 JSON = Any
 """A JSON-serialisable value."""
@@ -295,20 +293,9 @@ class CoreRules(Generic[S, E]):
 
 # ------------------------------------------------------------------------------------------------ registry
 
-RULES: dict[str, str] = {
-    "button-goblin": "companion.button_goblin.rules",
-    "dadoteck": "companion.dadoteck.rules",
-    "gobcon": "companion.gobcon.rules",
-    "goblins": "companion.goblins.rules",
-    "skirmish": "companion.skirmish.rules",
-}
-
 
 def find_rules(name: str) -> Rules[Any, Any]:
-    """The rules of the game called ``name`` (the names of ``companion.games.find_game``)."""
-    if name not in RULES:
-        text = f"unknown game {name!r}; one of: {', '.join(RULES)}"
-        raise InvalidInput(Message("error.input.unknown_game", text,
-                                   {"value": repr(name), "options": ", ".join(RULES)}))
-    rules: Rules[Any, Any] = importlib.import_module(RULES[name]).RULES
-    return rules
+    """The rules of the game called ``name``, from the one registry (``companion.games.GAMES``)."""
+    from companion.games import find_rules as find
+
+    return find(name)
