@@ -7,7 +7,7 @@ Example (every value shown is the default; ``goblin-companion serve --print-conf
     language = "it"           # the page's default language: "it" or "en"
     pin = ""                  # the table PIN control actions need; "" for none
     state_dir = ""            # "" : $STATE_DIRECTORY (systemd), else ~/.local/state/goblin-companion
-    threads = 32              # waitress threads: each phone's live stream holds one
+    threads = 32              # waitress threads: live streams hold half at most
 
     [camera]
     source = "auto"           # auto, picamera2[:N], opencv[:N|:PATH], replay[:PATH]

@@ -14,7 +14,8 @@ What runs where:
 - **buttons** (``hardware.buttons.TableButtons``): CONFIRM, NEXT and UNDO (held) call the session;
 - the **status LED** (:class:`LedFollower`): steady while waiting for a roll, blinking while a reading waits
   for confirmation, fast on a problem;
-- the **page** (``web.create_app``) served by waitress with a thread per open live stream.
+- the **page** (``web.create_app``) served by waitress; at most half its threads hold live streams, the
+  phones beyond them poll (see ``web.stream``).
 
 On start one JSON line goes to stdout: ``{"event": "serving", "url": ..., "urls": [...], ...}``; logs go
 to stderr. Bad arguments or settings exit with status 2 and one line on stderr.
@@ -372,6 +373,11 @@ def lan_addresses() -> list[str]:
 
 MAX_REQUEST_BODY = 256 * 1024
 """Bytes of a request body waitress reads at most (the app answers 413 JSON over its 64 KB itself)."""
+CONNECTION_LIMIT = 400
+"""Connections waitress keeps open at once (its default, 100, is reached by 100 phones on live updates)."""
+OUTBUF_HIGH_WATERMARK = 4 * 1024 * 1024
+"""Bytes waitress buffers for one connection before a send waits for the phone to read. A live stream
+ends after sending 512 KB (``SSE_MAX_BYTES``), far below: a phone that never reads never blocks a thread."""
 
 
 def urls_for(host: str, port: int) -> list[str]:
@@ -484,7 +490,9 @@ class Companion:
         settings["camera"] = dict(settings["camera"], calibration=str(self.calibrator.path))
         settings["camera"] = dict(settings["camera"], chosen=self.capture.source.name,
                                   reason=self.camera_reason)
-        return web.create_app({"TABLE_PIN": self.config.pin or None, "DEFAULT_LANG": self.config.language},
+        # half of waitress's threads may hold live streams; the others always answer the page and actions
+        return web.create_app({"TABLE_PIN": self.config.pin or None, "DEFAULT_LANG": self.config.language,
+                               "SSE_MAX_STREAMS": max(1, self.config.threads // 2)},
                               session=self.session, settings=settings, calibrator=self.calibrator,
                               zones=self.zones)
 
@@ -535,7 +543,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--state-dir", help="where the event log lives")
     parser.add_argument("--pin", help="table PIN for control actions")
     parser.add_argument("--lang", choices=("it", "en"), help="default language of the page")
-    parser.add_argument("--threads", type=int, help="waitress threads (each live stream holds one)")
+    parser.add_argument("--threads", type=int, help="waitress threads (live streams hold half at most)")
     parser.add_argument("--no-buttons", action="store_true", help="no GPIO buttons")
     parser.add_argument("--no-led", action="store_true", help="no status LED")
     parser.add_argument("--reader", help="MODULE:FUNCTION reading a frame instead of vision.read_table")
@@ -601,7 +609,8 @@ def run(companion: Companion) -> int:
         # waitress refuses (413) a body over 256 KB before buffering it; the app's own limit is 64 KB
         server = create_server(companion.app, host=config.host, port=config.port, threads=config.threads,
                                channel_timeout=120, ident="goblin-companion",
-                               max_request_body_size=MAX_REQUEST_BODY)
+                               max_request_body_size=MAX_REQUEST_BODY, connection_limit=CONNECTION_LIMIT,
+                               outbuf_high_watermark=OUTBUF_HIGH_WATERMARK)
     except OSError as error:
         companion.close()
         taken = error.errno == errno.EADDRINUSE

@@ -175,6 +175,16 @@ def choice_json(index: int, choice: Choice) -> dict[str, Any]:
             "group": choice.group, "action": _plain(dict(choice.action))}
 
 
+#: Steps of history the snapshot carries (the most recent); :meth:`TableSession.history` pages the rest.
+HISTORY_RECENT: Final = 30
+#: The most steps one :meth:`TableSession.history` page holds.
+HISTORY_PAGE: Final = 500
+
+
+def _history_entry(event: Event) -> dict[str, Any]:
+    return {"step": event.step, "action": event.action, "manual": event.manual, "source": event.source}
+
+
 class TableSession:
     """One table: the current game, rebuilt from the log, and what the camera and the players are doing.
 
@@ -343,8 +353,8 @@ class TableSession:
             "reading": self._reading,
             "choices": [choice_json(i, c) for i, c in enumerate(self._current_choices())],
             "selected": self._selected,
-            "history": [{"step": e.step, "action": e.action, "manual": e.manual, "source": e.source}
-                        for e in self._events],
+            "history": [_history_entry(e) for e in self._events[-HISTORY_RECENT:]],
+            "history_from": max(1, len(self._events) - HISTORY_RECENT + 1),
             "camera": dict(self._camera),
             "over": bool(view.get("over")) if view is not None else False,
             "can_undo": bool(self._events),
@@ -353,6 +363,23 @@ class TableSession:
             "message": self._message,
             "games": available_games(),
         }
+
+    def snapshot_text(self) -> tuple[int, str]:
+        """The version and :meth:`snapshot_json` of the same moment (what a live stream sends)."""
+        with self._lock:
+            return self._version, self.snapshot_json()
+
+    def history(self, start: int = 1, limit: int = HISTORY_PAGE) -> dict[str, Any]:
+        """Confirmed steps ``start`` .. ``start + limit - 1`` of the current game (the snapshot carries only
+        the last :data:`HISTORY_RECENT`): ``{"game_id", "steps", "from", "history": [...]}``."""
+        start = _check_int(start, "first step")
+        limit = _check_int(limit, "limit")
+        if start < 1 or not 1 <= limit <= HISTORY_PAGE:
+            raise InvalidInput(f"history pages start at step 1 or later and hold 1..{HISTORY_PAGE} steps, "
+                               f"not from {start} limit {limit}")
+        with self._lock:
+            return {"game_id": self._game_id, "steps": len(self._events), "from": start,
+                    "history": [_history_entry(e) for e in self._events[start - 1:start - 1 + limit]]}
 
     def wait_for_change(self, version: int, timeout: float) -> int:
         """Block until the version is above ``version`` or ``timeout`` seconds pass; the version now."""

@@ -10,8 +10,12 @@ Configuration keys (``app.config``):
 - ``TABLE_URL``: the address the join page and its QR code show (default: ``http://<LAN IP>:<port>/``);
 - ``DEFAULT_LANG``: ``"it"`` (default) or ``"en"``;
 - ``SSE_HEARTBEAT``: seconds between keep-alive comments on the live stream (default 10);
-- ``SSE_MAX_SECONDS``: a stream ends after this long and the browser reconnects (default 600), so a
+- ``SSE_MAX_SECONDS``: a stream ends after this long and the browser reconnects (default 120), so a
   phone that went away frees its server thread;
+- ``SSE_MAX_STREAMS``: live streams at once (default 16); a phone beyond them polls (see ``web.stream``);
+- ``SSE_MAX_BYTES``: a stream ends after sending this much (default 512 KB), bounding what a phone that
+  never reads leaves in the server's buffers;
+- ``SSE_POLL_SECONDS``: how often a phone beyond ``SSE_MAX_STREAMS`` comes back (default 3);
 - ``ALLOWED_HOSTS``: more host names the table answers to, besides IP addresses, ``localhost``, this
   machine's name and its ``.local`` name, and ``TABLE_URL``'s host (see ``web.guard``).
 """
@@ -80,7 +84,10 @@ def create_app(
         TABLE_URL=None,
         DEFAULT_LANG="it",
         SSE_HEARTBEAT=10.0,
-        SSE_MAX_SECONDS=600.0,
+        SSE_MAX_SECONDS=120.0,
+        SSE_MAX_STREAMS=16,
+        SSE_MAX_BYTES=512 * 1024,
+        SSE_POLL_SECONDS=3.0,
         ALLOWED_HOSTS=(),
         MAX_CONTENT_LENGTH=limits.MAX_BODY,
     )
@@ -96,6 +103,7 @@ def create_app(
     app.extensions[calibration.EXTENSION] = calibrator
     app.extensions[zones_api.EXTENSION] = zones
     app.extensions[stream.STOP] = threading.Event()
+    app.extensions[stream.SLOTS] = stream.Slots(int(app.config["SSE_MAX_STREAMS"]))
     app.extensions[pin.EXTENSION] = pin.PinGuard(clock) if clock is not None else pin.PinGuard()
     guard.init_app(app)
     i18n.init_app(app)

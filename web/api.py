@@ -149,6 +149,19 @@ def state() -> Response:
     return jsonify(table().snapshot())
 
 
+@bp.get("/history")
+def history() -> Response:
+    """The current game's confirmed steps by pages: ``?from=1&limit=500`` (the snapshot has the last 30)."""
+    numbers = {}
+    for name, default in (("from", 1), ("limit", 500)):
+        raw = request.args.get(name, str(default))
+        try:
+            numbers[name] = int(raw)
+        except ValueError:
+            raise InvalidInput(f"{name!r} must be a whole number, not {raw[:40]!r}") from None
+    return jsonify(table().history(numbers["from"], numbers["limit"]))
+
+
 @bp.get("/games")
 def games() -> Response:
     out = []

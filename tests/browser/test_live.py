@@ -1,0 +1,35 @@
+"""A phone beyond the live streams still follows the table: its EventSource gets the snapshot, then comes
+back after the ``retry`` pause (the polling fallback), with no change to the page."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import Table
+from tests.web.conftest import D6_SETUP, FIRST_ROLL, camera_reading
+from web.stream import SLOTS
+
+pytestmark = pytest.mark.browser
+
+
+def test_a_phone_beyond_the_live_streams_sees_each_step_by_polling(table: Table, phone: Page) -> None:
+    table.session.new_game("button-goblin", D6_SETUP, archive=True)
+    slots = table.app.extensions[SLOTS]
+    saved, turned_away = slots.limit, slots.turned_away
+    slots.limit = 0  # every live stream is taken
+    try:
+        phone.goto(table.url("/"))
+        expect(phone.locator("#awaiting")).to_be_visible()
+        table.session.offer_reading(camera_reading(FIRST_ROLL))
+        started = time.monotonic()
+        expect(phone.locator("#proposal")).to_be_visible(timeout=8000)
+        table.session.confirm(step=0)
+        expect(phone.locator("#history li")).to_have_count(1, timeout=8000)
+        took = time.monotonic() - started
+        assert slots.turned_away >= turned_away + 2 and slots.open == 0
+        assert took < 12, took
+    finally:
+        slots.limit = saved
