@@ -1,0 +1,110 @@
+"""The recorded corpus of command lines (``corpus.json``): each game's commands with their exact output.
+
+``python3 -m tests.cli_corpus.record`` runs the commands below and writes ``corpus.json``; the test
+``test_corpus.py`` runs them again and asks for the same exit status, stdout and stderr, byte for byte.
+Re-record only when an output is meant to change (and say so in the commit).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from companion.cli import main
+
+CORPUS = Path(__file__).with_name("corpus.json")
+POSITION = "Lobo: 2 2 6 9 13 | SdP: 2 4 5 13 18"
+SKIRMISH = {"bands": [
+    {"name": "Elfi", "models": ["Lorien|T3|A3|S4|P20|eroe2|capitano", "Arciere|T4|A5|S5|P8"]},
+    {"name": "Orchi", "models": ["Grum|A3|S4|P20|eroe1|possente", "Orco|A4|S5|P6"]}]}
+
+
+def run(argv: list[str], stdin: str = "") -> dict[str, Any]:
+    """``goblin-companion ARGV < STDIN`` in this process: exit status, stdout and stderr."""
+    out, err = io.StringIO(), io.StringIO()
+    saved = sys.stdin
+    sys.stdin = io.TextIOWrapper(io.BytesIO(stdin.encode("utf-8")), encoding="utf-8")
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main(argv)
+            except SystemExit as done:  # argparse's --help
+                code = done.code if isinstance(done.code, int) else 2
+    finally:
+        sys.stdin = saved
+    return {"argv": argv, "stdin": stdin, "code": code, "stdout": out.getvalue(), "stderr": err.getvalue()}
+
+
+def commands() -> list[tuple[list[str], str]]:
+    """The corpus' commands; states come from earlier answers, so they are realistic."""
+    cmds: list[tuple[list[str], str]] = []
+
+    def state_of(argv: list[str], stdin: str = "") -> Any:
+        cmds.append((argv, stdin))
+        return json.loads(run(argv, stdin)["stdout"])["state"]
+
+    # Button Goblin
+    cmds.append((["button-goblin", "analyze", "--position", POSITION], ""))
+    cmds.append((["button-goblin", "apply", "--position", POSITION],
+                 json.dumps({"attack": {"type": "skill", "attackers": [0, 1, 3], "targets": [3]}})))
+    passing = json.dumps({"attack": {"type": "pass"}})
+    cmds.append((["button-goblin", "apply", "--position", POSITION], passing))
+    cmds.append((["button-goblin", "analyze", "--position", "Lobo: 2 | SdP"], ""))
+    # Dadoteck
+    dado = state_of(["dadoteck", "new", "Anna", "Bruno", "Carla", "--speedup"])
+    events = ["roll 0 20", {"type": "roll", "player": "Bruno", "value": 20}, "roll 1 13", "roll 2 7",
+              "movement-die 16", "roll 0 9", "roll 1 9", "roll 2 4", "roll 1 2", "roll 0 5"]
+    dado = state_of(["dadoteck", "apply"], json.dumps({"state": dado, "events": events}))
+    cmds.append((["dadoteck", "show"], json.dumps({"state": dado})))
+    cmds.append((["dadoteck", "apply", "--state", json.dumps(dado), "--event", "roll 0 13"], ""))
+    cmds.append((["dadoteck", "apply", "--state", json.dumps(dado), "--event", "roll 2 5"], ""))
+    cmds.append((["dadoteck", "apply", "--state", json.dumps(dado), "--event", "fly 3"], ""))
+    # GobCon
+    gob = state_of(["gobcon", "new", "Anna", "Bruno", "Carla", "--target", "9"])
+    catan = {"type": "card", "player": 0, "kind": "acquisti", "name": "Catan", "gp": 2, "category": "board"}
+    events = [catan,
+              {"type": "partita", "name": "Risiko", "category": "board", "payoff": "K+3 G+1 B+0 D-1"},
+              {"type": "declare", "player": "Bruno", "join": True}]
+    gob = state_of(["gobcon", "apply"], json.dumps({"state": gob, "events": events}))
+    cmds.append((["gobcon", "show"], json.dumps({"state": gob})))
+    more = [{"type": "declare", "player": "Carla", "join": False}, {"type": "roll", "player": 0, "pips": 1},
+            {"type": "roll", "player": 1, "face": "king"}, {"type": "end-turn"}]
+    cmds.append((["gobcon", "apply"], json.dumps({"state": gob, "events": more})))
+    seven = {"type": "roll", "player": 1, "pips": 7}
+    cmds.append((["gobcon", "apply"], json.dumps({"state": gob, "event": seven})))
+    # Goblins: Epic Death
+    gobl = state_of(["goblins", "new", json.dumps({"players": ["Arnaldo", "Bea"]})])
+    events = [{"type": "play_hero", "hero": "Cavalleria|4|0"}, {"type": "adjust", "player": 0, "troops": 1},
+              {"type": "face", "terrain": "Ladro di 1° livello|wood|5|2|-"}]
+    cmds.append((["goblins", "apply", json.dumps({"state": gobl, "events": events})], ""))
+    cmds.append((["goblins", "combat", json.dumps({"army": {"name": "Dante", "troops": 4, "machines": [
+        "Ariete|ram|3|1|1", "Cannone|cannon|5|2|2"]}, "terrain": "Lego-Las|walls|10|3|-"})], ""))
+    cmds.append((["goblins", "brawl", json.dumps({"attacker": {"name": "A", "troops": 3, "machines": [
+        "Ariete|ram|3|1|1"]}, "defender": {"name": "B", "troops": 4}})], ""))
+    # Skirmish rules
+    sk = state_of(["skirmish", "new", json.dumps(SKIRMISH)])
+    events = [{"type": "roll", "dice": [2, 5]}, {"type": "roll", "dice": [6, 1]},
+              {"type": "choose_first", "band": 0}, {"type": "play_card", "card": "tiro2"},
+              {"type": "shoot", "target": 1, "shooters": [
+                  {"model": 0, "distance": 12}, {"model": 1, "distance": 20, "moved": 8, "cover": True}]}]
+    cmds.append((["skirmish", "apply", json.dumps({"state": sk, "events": events})], ""))
+    cmds.append((["skirmish", "test", json.dumps({"kind": "tiro", "characteristic": 4, "modifiers": [
+        {"label": "cover", "value": -1}], "heroism": 1})], ""))
+    cmds.append((["skirmish", "assault", json.dumps({"attacker": "Lupo|A4|S5|P10|cavalleria|possente",
+                                                     "target": "Orco|A4|S5|P6", "distance": 6})], ""))
+    cmds.append((["nonsense"], ""))
+    return cmds
+
+
+def record() -> list[dict[str, Any]]:
+    return [run(argv, stdin) for argv, stdin in commands()]
+
+
+if __name__ == "__main__":
+    entries = record()
+    CORPUS.write_text(json.dumps(entries, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    print(f"{len(entries)} commands recorded in {CORPUS}")
