@@ -181,10 +181,6 @@ HISTORY_RECENT: Final = 30
 HISTORY_PAGE: Final = 500
 
 
-def _history_entry(event: Event) -> dict[str, Any]:
-    return {"step": event.step, "action": event.action, "manual": event.manual, "source": event.source}
-
-
 class TableSession:
     """One table: the current game, rebuilt from the log, and what the camera and the players are doing.
 
@@ -220,6 +216,7 @@ class TableSession:
         self._message: str | None = None
         self._snapshot_text: str | None = None
         self._snapshot_version = -1
+        self._said: dict[int, dict[str, Any] | None] = {}  # event id -> what the flow said it did
         with self._lock:
             record = store.load()
             if record is not None:
@@ -353,7 +350,8 @@ class TableSession:
             "reading": self._reading,
             "choices": [choice_json(i, c) for i, c in enumerate(self._current_choices())],
             "selected": self._selected,
-            "history": [_history_entry(e) for e in self._events[-HISTORY_RECENT:]],
+            "history": [self._history_entry(i, self._events[i])
+                        for i in range(max(0, len(self._events) - HISTORY_RECENT), len(self._events))],
             "history_from": max(1, len(self._events) - HISTORY_RECENT + 1),
             "camera": dict(self._camera),
             "over": bool(view.get("over")) if view is not None else False,
@@ -379,7 +377,27 @@ class TableSession:
                                f"not from {start} limit {limit}")
         with self._lock:
             return {"game_id": self._game_id, "steps": len(self._events), "from": start,
-                    "history": [_history_entry(e) for e in self._events[start - 1:start - 1 + limit]]}
+                    "history": [self._history_entry(i, self._events[i])
+                                for i in range(start - 1, min(len(self._events), start - 1 + limit))]}
+
+    def _history_entry(self, index: int, event: Event) -> dict[str, Any]:
+        """One step of the history; ``"said"`` (``{key, params, text}``) when the flow can say what it did
+        from the table before it (``describe(state, action)``, optional), worked out once per event."""
+        entry: dict[str, Any] = {"step": event.step, "action": event.action, "manual": event.manual,
+                                 "source": event.source}
+        if event.id not in self._said:
+            describe = getattr(self._flow, "describe", None)
+            said = None
+            if describe is not None:
+                try:
+                    said = describe(self._states[index], event.action)
+                except GoblinError as error:
+                    log.warning("cannot describe step %d: %s", event.step, error)
+                said = None if said is None else _plain(dict(said))
+            self._said[event.id] = said
+        if self._said[event.id] is not None:
+            entry["said"] = self._said[event.id]
+        return entry
 
     def wait_for_change(self, version: int, timeout: float) -> int:
         """Block until the version is above ``version`` or ``timeout`` seconds pass; the version now."""

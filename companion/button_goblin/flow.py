@@ -517,6 +517,31 @@ class ButtonGoblinFlow:
     def view(self, state: Table) -> Mapping[str, JSON]:
         return _view(self, state)
 
+    def describe(self, state: Table, action: Action) -> Mapping[str, JSON] | None:
+        """What a confirmed ``action`` did, said from ``state`` (the table before it) for the history:
+        an attack names its kind and which die captured which, e.g. ``"Anna, Power Attack: d8 (5)
+        captures d6 #2 (3) of Bruno"``. None: the history's plain words will do."""
+        position = state.position
+        if action.get("type") != "attack" or position is None:
+            return None
+        kind = str(action.get("kind", ""))
+        mover = position.to_move
+        mine, theirs = position.players[mover].dice, position.players[1 - mover].dice
+        try:
+            attackers = _dice_words(mine, action.get("attackers"))
+            targets = _dice_words(theirs, action.get("targets"))
+        except (IndexError, TypeError, ValueError):
+            return None
+        many = len(action.get("attackers") or ()) > 1
+        params: dict[str, JSON] = {
+            "player": state.names[mover], "other": state.names[1 - mover],
+            "kind": message_json(Message(f"attack.name.{kind}", ATTACK_NAMES.get(kind, kind))),
+            "attackers": attackers, "targets": targets}
+        text = (f"{state.names[mover]}, {ATTACK_NAMES.get(kind, kind)}: {attackers} "
+                f"{'capture' if many else 'captures'} {targets} of {state.names[1 - mover]}")
+        key = f"history.button-goblin.attack{'_many' if many else ''}"
+        return {"key": key, "params": params, "text": text}
+
 
 def _fits(slot: Slot, die: Mapping[str, JSON], strict_zone: bool, strict_sides: bool) -> bool:
     value = int(die["value"])
@@ -627,6 +652,26 @@ def _play_choices(position: Position) -> list[Choice]:
     if attacks:
         return attacks
     return [Choice({"type": "pass"}, f"Pass: {position.mover.name} has no legal attack", "pass", "pass")]
+
+
+#: The attacks as the rulebook names them (the page translates ``attack.name.<kind>``).
+ATTACK_NAMES: Final[Mapping[str, str]] = {
+    "power": "Power Attack", "skill": "Skill Attack", "speed": "Speed Attack", "berserk": "Berserk Attack",
+    "shadow": "Shadow Attack", "disintegration": "Inverted Power Attack (Disintegration)"}
+
+
+def _dice_words(dice: Sequence[Die], indices: object) -> str:
+    """``"d6 #2 (4) + d8 (5)"``: each die by size, which of that size when there are several, and value
+    (the page's own words for a die)."""
+    if not isinstance(indices, list) or not indices:
+        raise ValueError("no dice")
+    words = []
+    for i in indices:
+        die = dice[int(i)]
+        same = [j for j, d in enumerate(dice) if d.size_text() == die.size_text()]
+        nth = f" #{same.index(int(i)) + 1}" if len(same) > 1 else ""
+        words.append(f"{die.size_text()}{nth} ({die.value})")
+    return " + ".join(words)
 
 
 def _die_view(die: Die, index: int, *, barred: bool = False, reroll: bool = False) -> dict[str, JSON]:

@@ -41,6 +41,16 @@ Purpose = Literal[
 TERRAIN_KINDS: tuple[str, ...] = get_args(TerrainKind)
 MACHINE_KINDS: tuple[str, ...] = get_args(MachineKind)
 REQUIREMENTS: tuple[str, ...] = get_args(Requirement)
+#: The rulebook's Italian words, which a card's notation also takes (``Torre|mura|8|2|-``,
+#: ``Ariete|ariete|3|1|1``); the notation and JSON the cores write keep the English words.
+ITALIAN_WORDS: dict[str, str] = {
+    "bosco": "wood", "fiume": "river", "mura": "walls", "centro": "centre", "eroe": "hero",
+    "macchina": "machine", "ariete": "ram", "cannone": "cannon", "semplice": "plain",
+}
+
+
+def _english(word_: str) -> str:
+    return ITALIAN_WORDS.get(word_.lower(), word_)
 STARTING_TROOPS = 5
 """Each player takes 5 goblin tokens from the reserve ("ognuno prende 5 segnalini Goblin")."""
 CANNON_STEP = 5
@@ -247,8 +257,8 @@ class Terrain:
     def parse(cls, notation: str) -> Terrain:
         """``"Lego-Las|walls|10|3|hero"``: name, kind, defence, VP, requirement (``-`` for none)."""
         name, kind, defence, vp, req = _split(notation, 5, "terrain", "Lego-Las|walls|10|3|-")
-        kind_ = _choice(kind, TERRAIN_KINDS, "terrain", notation)
-        req_ = _choice(req, ("-", *REQUIREMENTS), f"terrain {notation!r} requirement")
+        kind_ = _choice(_english(kind), TERRAIN_KINDS, "terrain", notation)
+        req_ = _choice(_english(req), ("-", *REQUIREMENTS), f"terrain {notation!r} requirement")
         return cls(
             name,
             _nat(defence, "defence", notation),
@@ -344,7 +354,7 @@ class Machine:
         name, kind, red, size, crew = _split(notation, 5, "machine", "Ariete|ram|3|1|1")
         machine = cls(
             name,
-            _choice(kind, MACHINE_KINDS, "machine", notation),
+            _choice(_english(kind), MACHINE_KINDS, "machine", notation),
             _nat(red, "reduction", notation),
             _nat(size, "crew size", notation),
             _nat(crew, "crew", notation),

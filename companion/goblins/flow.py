@@ -39,7 +39,7 @@ from companion.goblins.core import (
     ranking,
     requirements_met,
 )
-from companion.messages import message_json
+from companion.messages import Message, message_json
 
 JSON = Any
 
@@ -364,6 +364,7 @@ class GoblinsFlow:
         return {
             "game": self.game,
             "title": self.title,
+            "prompts": [] if want is not None else _prompts(game),
             "phase": "over" if game.outcome is not None else game.phase,
             "over": over,
             "players": players,
@@ -407,6 +408,32 @@ class GoblinsFlow:
             {"type": "discard_machine", "fields": {"player": "player index", "machine": "machine index"}},
         ]
         return forms
+
+
+#: The status line when no toss is awaited (a toss has the camera's prompt), by what the game waits for.
+PROMPTS: dict[str, str] = {
+    "A": "{player}, phase A (Reinforcements): take goblins or draw cards; heroes and machines may be played",
+    "B": "{player}, phase B (Movement): face a terrain, or no combat",
+    "C": "{player}, phase C (Combat)",
+    "D": "{player}, phase D (Discard): re-crew the machines, then end the turn",
+    "fire_cannon": "{player}: does the Cannon fire?",
+    "declare": "{player}: fight normally or try an Epic Death?",
+    "choose_heroes": "{player}: choose the heroes to toss a symbolic goblin for",
+    "shout": "Full tie between {players}: the first to shout \"Goblin!\" wins",
+}
+
+
+def _prompts(game: Game) -> list[JSON]:
+    """What the players do now, for the page's status line (``goblins.prompt.<what>``)."""
+    if game.outcome is not None and game.awaiting != "shout":
+        return []
+    what = game.awaiting or game.phase
+    params: dict[str, JSON] = {"player": game.armies[game.current].name}
+    if what == "shout" and game.outcome is not None:
+        params = {"players": ", ".join(game.armies[p].name for p in game.outcome.winners)}
+    if what not in PROMPTS:
+        return []
+    return [message_json(Message(f"goblins.prompt.{what}", PROMPTS[what].format(**params), params))]
 
 
 FLOW: Flow[Table] = GoblinsFlow()

@@ -3,10 +3,13 @@ the words of issue 16 point 10 (history, status lines, counts, Italian forms, th
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import Table, shot
+from tests.web.conftest import D6_SETUP, FIRST_ROLL, camera_reading
 
 pytestmark = pytest.mark.browser
 
@@ -29,3 +32,95 @@ def test_a_goblins_hero_is_played_by_its_notation(table: Table, phone: Page) -> 
     last = table.session.snapshot()["history"][-1]
     assert last["action"] == {"type": "play_hero", "hero": "Cavalleria|4|2"} and last["manual"]
     assert table.session.snapshot()["view"]["players"][0]["heroes"][0]["name"] == "Cavalleria"
+
+
+def die_words(dice: list[dict[str, Any]], i: int) -> str:
+    same = [j for j, d in enumerate(dice) if d["size"] == dice[i]["size"]]
+    nth = f" #{same.index(i) + 1}" if len(same) > 1 else ""
+    return f"d{dice[i]['size']}{nth} ({dice[i]['value']})"
+
+
+def test_the_history_says_which_die_captured_which_in_italian_and_english(table: Table, phone: Page) -> None:
+    table.session.new_game("button-goblin", D6_SETUP, archive=True)
+    table.session.offer_reading(camera_reading(FIRST_ROLL))
+    before = table.session.confirm()
+    mover = before["view"]["turn"]["player"]
+    mine, theirs = (before["view"]["players"][p]["dice"] for p in (mover, 1 - mover))
+    choice = next(c for c in before["choices"] if c["action"].get("kind") == "power"
+                  and mine[c["action"]["attackers"][0]]["size"] and theirs[c["action"]["targets"][0]]["size"])
+    attacker = die_words(mine, choice["action"]["attackers"][0])
+    target = die_words(theirs, choice["action"]["targets"][0])
+    names = [p["name"] for p in before["view"]["players"]]
+    table.session.choose(choice["index"])
+    phone.goto(table.url("/"))
+    newest = phone.locator("#history li").first
+    expect(newest).to_have_text(
+        f"{names[mover]}, Attacco di Potenza: {attacker} cattura {target} di {names[1 - mover]}")
+    shot(phone, "31-history-capture-it")
+    phone.goto(table.url("/?lang=en"))
+    expect(phone.locator("#history li").first).to_have_text(
+        f"{names[mover]}, Power Attack: {attacker} captures {target} of {names[1 - mover]}")
+
+
+def test_the_goblins_status_line_says_who_does_what(table: Table, phone: Page) -> None:
+    table.session.new_game("goblins", {"players": ["Ada", "Bea"]}, archive=True)
+    phone.goto(table.url("/"))
+    expect(phone.locator("#status")).to_contain_text("Ada, fase A (Rinforzi): prendi goblin o pesca carte")
+
+
+def test_dadoteck_names_the_same_roller_in_the_status_and_the_board(table: Table, phone: Page) -> None:
+    table.session.new_game("dadoteck", {"players": ["Anna", "Bruno"]}, archive=True)
+    phone.goto(table.url("/"))
+    expect(phone.locator("#status")).to_contain_text("Anna: tira il d20")
+    expect(phone.locator("#dado-wait")).to_have_text(
+        "La fotocamera aspetta il tiro di Anna (d20), poi di Bruno")
+    shot(phone, "32-dadoteck-wait")
+
+
+def test_skirmish_order_rolls_are_one_die_per_band_and_points_are_counted_right(
+        table: Table, phone: Page) -> None:
+    table.session.new_game("skirmish", {"bands": [
+        {"name": "Elfi", "models": ["Lorien|T3|A3|S4|P20|eroe1|capitano"]},
+        {"name": "Orchi", "models": ["Grok|T4|A3|S4|P15|capitano"]}]}, archive=True)
+    phone.goto(table.url("/"))
+    pending = phone.locator("#sk-pending li").first
+    expect(pending).to_contain_text("Elfi, Orchi: un d6 per banda")
+    expect(pending).not_to_contain_text("2d6")
+    expect(phone.locator("main")).to_contain_text("eroe 1 (punti eroismo: 1)")
+    expect(phone.locator("main")).not_to_contain_text("1 punti")
+    shot(phone, "33-skirmish-order-roll")
+
+
+def test_goblins_cards_are_written_with_the_rulebooks_italian_words(table: Table, phone: Page) -> None:
+    phone.goto(table.url("/setup?game=goblins"))
+    terrains, machines = phone.locator("#field-terrains"), phone.locator("#field-machines")
+    assert "mura" in (terrains.get_attribute("placeholder") or "")
+    assert "ariete" in (machines.get_attribute("placeholder") or "")
+    expect(phone.locator("label[for=field-machines]")).to_contain_text("ariete/cannone/semplice")
+    expect(phone.locator("#setup-fields")).not_to_contain_text("walls")
+    terrains.fill("Torre|mura|4|2|-")
+    machines.fill("Ariete|ariete|3|1|1")
+    phone.click("#start")
+    phone.wait_for_url(table.url("/"))
+    assert table.session.snapshot()["game"] == "goblins"
+    assert table.session.export()["setup"]["terrains"] == ["Torre|mura|4|2|-"]  # as typed; parsed as walls
+    phone.click("#forms > summary")
+    phone.click(".flow-form-box[data-type=play_machine] > summary")
+    field = phone.locator("#form-play_machine-machine")
+    assert "ariete" in (field.get_attribute("placeholder") or "")
+    field.fill("Ariete|ariete|3|1|1")
+    phone.locator("form.flow-form[data-type=play_machine] button[type=submit]").click()
+    expect(phone.locator("#history li")).to_have_count(1)
+    assert table.session.snapshot()["view"]["players"][0]["machines"][0]["kind"] == "ram"
+
+
+def test_the_tray_zone_radios_sit_left_of_their_words(table: Table, phone: Page) -> None:
+    phone.goto(table.url("/settings"))
+    label = phone.locator("label.pick:has(input[value=left-right])")
+    radio = label.locator("input")
+    words = label.bounding_box()
+    box = radio.bounding_box()
+    assert words is not None and box is not None
+    assert box["width"] < 30 and box["height"] < 30, box  # was drawn as wide as the card
+    assert words["height"] < 60, words  # one row: the radio is beside its words, not above them
+    shot(phone, "34-zone-radios")

@@ -152,8 +152,10 @@ def test_next_cycles_the_choices_and_confirm_applies_the_selected_one(session: T
     session.next_choice()
     chosen = session.snapshot()["choices"][1]["action"]
     snap = session.confirm(step=snap["step"])
-    assert snap["history"][-1] == {"step": snap["step"], "action": chosen, "manual": False,
-                                   "source": "choice"}
+    entry = dict(snap["history"][-1])
+    said = entry.pop("said")  # what the attack did, said from the table before it
+    assert entry == {"step": snap["step"], "action": chosen, "manual": False, "source": "choice"}
+    assert said["key"].startswith("history.button-goblin.attack") and " captur" in said["text"]
     assert snap["selected"] is None
 
 

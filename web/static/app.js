@@ -665,7 +665,9 @@
     if (a.values) params.values = Object.values(a.values).join(", ");
     const key = has(`history.${s.game}.${type}`) ? `history.${s.game}.${type}` : `history.${type}`;
     const details = Object.entries(a).filter(([k]) => k !== "type").map(([k, v]) => `${humanise(k)} ${fmt(v)}`).join(" · ");
-    let text = t(key, params, [humanise(type), details].filter(Boolean).join(": "));
+    // what the flow said the step did, from the table before it (a Button Goblin attack: which die took which)
+    let text = entry.said ? t(entry.said.key, entry.said.params, entry.said.text)
+      : t(key, params, [humanise(type), details].filter(Boolean).join(": "));
     if (entry.manual) text += ` · ${t("history.manual")}`;
     return text;
   }
@@ -685,7 +687,7 @@
       el("p", { class: "hint", id: "check-who", text: check.label_message ? fmt(check.label_message) : check.label || "" }),
       el("p", { text: t("check.characteristic", { kind: t(`check.kind.${check.kind}`, {}, check.kind), value: check.characteristic }) }),
       mods.length ? el("ul", { class: "modifiers" }, mods) : el("p", { class: "hint", text: t("check.no_modifiers") }),
-      check.heroism ? el("p", { text: t("check.heroism", { points: check.heroism, chance: check.chance_with_heroism }) }) : "");
+      check.heroism ? el("p", { text: t(check.heroism === 1 ? "check.heroism_one" : "check.heroism", { points: check.heroism, chance: check.chance_with_heroism }) }) : "");
   }
 
   function renderTable(s) {
@@ -1086,7 +1088,7 @@
     }
     if (option.type === "notations") {
       return el("div", { class: "field" }, el("label", { for: id, text: label(schema.game, option) }),
-        el("textarea", { id, rows: 3, placeholder: option.example || "", dataset: { option: option.key, type: "notations" } }));
+        el("textarea", { id, rows: 3, placeholder: t(`setup.${schema.game}.${option.key}_example`, {}, option.example || ""), dataset: { option: option.key, type: "notations" } }));
     }
     return el("div", { class: "field" }, el("label", { for: id, text: label(schema.game, option) }),
       el("input", { id, type: "text", dataset: { option: option.key, type: "text" } }));

@@ -130,7 +130,12 @@
     // who the camera waits for, or which choice is open
     const waitLines = [];
     if (awaiting.kind === "roll") {
-      waitLines.push(t("games.dadoteck.camera_waits", { names: (awaiting.names || []).join(", "), die: awaiting.die }));
+      // the camera reads one die at a time: the roller the status line names first, then who follows
+      const names = awaiting.names || [];
+      const now = (s.expects && s.expects.params && s.expects.params.player) || names[0];
+      const then = names.filter((n) => n !== now);
+      waitLines.push(then.length ? t("games.dadoteck.camera_waits_then", { player: now, die: awaiting.die, names: then.join(", ") })
+        : t("games.dadoteck.camera_waits", { player: now, die: awaiting.die }));
     } else if (awaiting.kind === "square") {
       waitLines.push(t("games.dadoteck.choose_square", { player: awaiting.name }));
     } else if (awaiting.kind === "victim") {
@@ -469,13 +474,15 @@
     }
 
     // every pending test, not only the first
+    const EACH_BAND = ["deploy", "first"];
     const pending = v.pending || [];
     if (pending.length) {
       root.append(card(h, "sk-pending", t("games.skirmish.pending", { n: pending.length }),
         h.el("ol", {}, pending.map((p, i) => h.el("li", { class: i === 0 ? "head" : "", dataset: { kind: p.kind } },
           h.el("b", { text: t(`games.skirmish.kind.${p.kind}`, {}, p.what) }), " · ",
-          p.model_name ? `${p.model_name} (${p.band_name})` : p.band_name,
-          p.dice > 1 ? ` · ${p.dice}d6` : "")))));
+          // deployment and first card: each band rolls one die (the flow counts both dice on band 0)
+          EACH_BAND.includes(p.kind) ? t("games.skirmish.each_band", { bands: (v.bands || []).map((b) => b.name).join(", ") })
+            : [p.model_name ? `${p.model_name} (${p.band_name})` : p.band_name, p.dice > 1 ? ` · ${p.dice}d6` : ""].join(""))))));
     }
 
     const news = newsCard(h, "sk-news", v.log);
