@@ -19,7 +19,11 @@ COOKIE: Final = "lang"
 CATALOGUES: Final = Path(__file__).with_name("i18n")
 #: Keys only one page's script uses (prefix -> page): the other pages leave them out of the catalogue they
 #: embed, so the table page a phone loads stays light. Templates (``t``) always have every key.
-PAGE_ONLY: Final = {"setup.": "setup", "matches.": "setup", "teach.": "settings", "zones.": "settings"}
+PAGE_ONLY: Final = {"setup.": "setup", "matches.": "setup", "teach.": "settings", "zones.": "settings",
+                    "settings.": "settings", "join.": "join", "correct.seen": "correct",
+                    "correct.hint": "correct", "correct.nothing": "correct", "correct.save": "correct",
+                    "correct.bg_die": "correct", "correct.camera_read": "correct",
+                    "correct.missing": "correct"}
 
 
 @cache
