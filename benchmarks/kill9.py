@@ -15,6 +15,7 @@ the file holds, and goes on. Prints one JSON line per trial (with ``-v``) and a 
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
 import os
 import random
@@ -74,8 +75,8 @@ class Player(threading.Thread):
         try:
             while True:
                 self.step()
-        except (OSError, urllib.error.URLError, ValueError):
-            return  # the server is gone
+        except (OSError, http.client.HTTPException, ValueError):
+            return  # the server is gone (also in the middle of an answer)
 
     def step(self) -> None:
         _, state = call(self.base, "/api/state")
@@ -97,13 +98,15 @@ class Player(threading.Thread):
             self.first.set()
 
 
-def stored(db: Path) -> tuple[dict[tuple[int, int], Any], str]:
-    """The live steps in the file, ``(game_id, step) -> action``, and ``PRAGMA integrity_check``."""
+def stored(db: Path) -> tuple[dict[tuple[int, int], Any], int | None, str]:
+    """The live steps in the file (``(game_id, step) -> action``), the match at the table (not archived),
+    and ``PRAGMA integrity_check``."""
     with sqlite3.connect(db) as con:
         rows = con.execute("SELECT game_id, step, action FROM events WHERE undone IS NULL").fetchall()
+        table = con.execute("SELECT max(id) FROM games WHERE archived IS NULL").fetchone()[0]
         check = con.execute("PRAGMA integrity_check").fetchone()[0]
     con.close()
-    return {(g, s): json.loads(a) for g, s, a in rows}, str(check)
+    return {(g, s): json.loads(a) for g, s, a in rows}, table, str(check)
 
 
 def main() -> None:
@@ -119,8 +122,9 @@ def main() -> None:
     state = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="kill9-"))
     db = state / "companion.sqlite3"
     rng = random.Random(args.seed)
-    totals = {"trials": 0, "confirmed": 0, "lost": 0, "wrong_action": 0, "resumed_wrong": 0,
-              "integrity": "ok", "restart_s": [], "confirms_per_s": []}
+    totals: dict[str, Any] = {"trials": 0, "confirmed": 0, "steps_lost": 0, "wrong_action": 0,
+                              "resumed_wrong": 0, "integrity_check": "ok", "restart_s": [],
+                              "confirms_per_s": []}
     expected_step: int | None = None
     for trial in range(args.trials):
         begun = time.monotonic()
@@ -139,18 +143,17 @@ def main() -> None:
         if process.stdout is not None:
             process.stdout.close()
         player.join(10)
-        steps, check = stored(db)
+        steps, current, check = stored(db)
         lost = [c for c in player.confirmed if (c[0], c[1]) not in steps]
         wrong = [c for c in player.confirmed if (c[0], c[1]) in steps and steps[(c[0], c[1])] != c[2]]
-        current = max(g for g, _ in steps) if steps else None
         expected_step = max((s for g, s in steps if g == current), default=0) if current is not None else None
         totals["trials"] += 1
         totals["confirmed"] += len(player.confirmed)
-        totals["lost"] += len(lost)
+        totals["steps_lost"] += len(lost)
         totals["wrong_action"] += len(wrong)
         totals["confirms_per_s"].append(len(player.confirmed) / wait)
         if check != "ok":
-            totals["integrity"] = check
+            totals["integrity_check"] = check
         if args.verbose:
             print(json.dumps({"trial": trial + 1, "killed_after_s": round(wait, 2),
                               "confirmed": len(player.confirmed), "lost": len(lost), "wrong": len(wrong),
@@ -164,8 +167,7 @@ def main() -> None:
     process.wait(10)
     restarts = sorted(totals.pop("restart_s"))
     rates = totals.pop("confirms_per_s")
-    print(json.dumps({**totals, "steps_lost": totals["lost"], "integrity_check": totals["integrity"],
-                      "restart_median_s": round(restarts[len(restarts) // 2], 2),
+    print(json.dumps({**totals, "restart_median_s": round(restarts[len(restarts) // 2], 2),
                       "confirms_per_s_median": round(sorted(rates)[len(rates) // 2], 1),
                       "state_dir": str(state)}), flush=True)
 
