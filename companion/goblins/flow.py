@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from itertools import combinations
 from typing import Any
 
 from companion.errors import InvalidInput
@@ -39,6 +38,7 @@ from companion.goblins.core import (
     ranking,
     requirements_met,
 )
+from companion.goblins.rules import RULES
 from companion.messages import Message, message_json
 
 JSON = Any
@@ -113,6 +113,21 @@ def _key(game: Game, a: Mapping[str, JSON]) -> tuple[str, dict[str, JSON]]:
         params["cards"] = 2 - a["goblins"]
         return f"goblins.reinforce.{a['goblins']}", params
     return f"goblins.{kind}", params
+
+
+def _card_choice(event: Face | PlayHero | PlayMachine) -> Choice:
+    """A catalogue card the legal view takes, in words."""
+    if isinstance(event, Face):
+        t = event.terrain
+        return Choice(event_to_json(event), f"Face {t.name} (defence {t.defence}, {t.vp} VP)", "face",
+                      "goblins.face", {"terrain": t.name, "defence": t.defence, "vp": t.vp})
+    if isinstance(event, PlayHero):
+        h = event.hero
+        return Choice(event_to_json(event), f"Play {h.name} (attack {h.attack}, {h.cost} goblins)", "play",
+                      "goblins.play_hero", {"hero": h.name, "attack": h.attack, "cost": h.cost})
+    m = event.machine
+    return Choice(event_to_json(event), f"Play {m.name} ({m.crew_size} crew)", "play", "goblins.play_machine",
+                  {"machine": m.name, "crew": m.crew_size})
 
 
 class GoblinsFlow:
@@ -254,71 +269,38 @@ class GoblinsFlow:
         return {"type": "reading", "alive": alive, "dead": dead}
 
     def choices(self, state: Table) -> Sequence[Choice]:
+        """``RULES.legal`` labelled, and the catalogue's cards (terrains to face, heroes and machines to
+        play) that the legal view takes, as suggestions: the rules decide, the flow only words them."""
         game = state.game
         wait = game.awaiting
         if wait == "toss":
             return ()
+        legal = RULES.legal(game)
         out: list[Choice] = []
         if wait == "choose_heroes":
             army = game.armies[game.current]
-            c = game.combat
-            assert c is not None
-            n = max(modified_defence(c.terrain, active_reduction(army, c)), 0)
-            for combo in combinations(range(len(army.heroes)), n):
-                names = ", ".join(army.heroes[i].name for i in combo)
-                out.append(
-                    Choice(
-                        event_to_json(ChooseHeroes(combo)),
-                        f"Toss for {names}",
-                        "heroes",
-                        "goblins.choose_heroes",
-                        {"heroes": names},
+            for event in legal:
+                if isinstance(event, ChooseHeroes):
+                    names = ", ".join(army.heroes[i].name for i in event.heroes)
+                    out.append(
+                        Choice(event_to_json(event), f"Toss for {names}", "heroes", "goblins.choose_heroes",
+                               {"heroes": names})
                     )
-                )
             return out
-        for event in game.legal:
+        for event in legal:
             action = event_to_json(event)
             kind = action["type"]
             out.append(Choice(action, _label(game, action), kind, *_key(game, action)))
-        if wait is None and game.outcome is None and game.phase in ("A", "B"):
-            army = game.armies[game.current]
+        if wait is None and game.outcome is None:
             taken = Counter(t for a in game.armies for t in a.pile)
+            cards: list[Face | PlayHero | PlayMachine] = []
             for t in state.terrains:
                 if taken[t] > 0:  # a conquered card is no longer on the battlefield
                     taken[t] -= 1
-                    continue
-                out.append(
-                    Choice(
-                        event_to_json(Face(t)),
-                        f"Face {t.name} (defence {t.defence}, {t.vp} VP)",
-                        "face",
-                        "goblins.face",
-                        {"terrain": t.name, "defence": t.defence, "vp": t.vp},
-                    )
-                )
-            if game.phase == "A":
-                for h in state.heroes:
-                    if army.troops >= h.cost:
-                        out.append(
-                            Choice(
-                                event_to_json(PlayHero(h)),
-                                f"Play {h.name} (attack {h.attack}, {h.cost} goblins)",
-                                "play",
-                                "goblins.play_hero",
-                                {"hero": h.name, "attack": h.attack, "cost": h.cost},
-                            )
-                        )
-                for m in state.machines:
-                    if army.troops >= m.crew_size:
-                        out.append(
-                            Choice(
-                                event_to_json(PlayMachine(m)),
-                                f"Play {m.name} ({m.crew_size} crew)",
-                                "play",
-                                "goblins.play_machine",
-                                {"machine": m.name, "crew": m.crew_size},
-                            )
-                        )
+                else:
+                    cards.append(Face(t))
+            cards += [PlayHero(h) for h in state.heroes] + [PlayMachine(m) for m in state.machines]
+            out += [_card_choice(card) for card in cards if card in legal]
         return out
 
     def view(self, state: Table) -> Mapping[str, JSON]:
