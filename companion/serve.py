@@ -492,7 +492,8 @@ class Companion:
                                   reason=self.camera_reason)
         # half of waitress's threads may hold live streams; the others always answer the page and actions
         return web.create_app({"TABLE_PIN": self.config.pin or None, "DEFAULT_LANG": self.config.language,
-                               "SSE_MAX_STREAMS": max(1, self.config.threads // 2)},
+                               "SSE_MAX_STREAMS": max(1, self.config.threads // 2),
+                               "LISTEN_HOST": self.config.host},
                               session=self.session, settings=settings, calibrator=self.calibrator,
                               zones=self.zones)
 
@@ -552,6 +553,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def check_camera(spec: str) -> str:
+    """``spec`` if it names a camera (nothing is opened), else ConfigError saying the forms."""
+    from hardware.camera import parse_camera
+    from hardware.errors import UnknownCamera
+
+    if spec.strip().lower() != "auto":
+        try:
+            parse_camera(spec, replay_default="photos")
+        except UnknownCamera as error:
+            raise ConfigError(str(error)) from None
+    return spec
+
+
 def settings_from(args: argparse.Namespace, env: Mapping[str, str] | None = None) -> Config:
     """The config file's settings with the command line's overrides applied."""
     config = load_config(args.config, env=env)
@@ -568,6 +582,8 @@ def settings_from(args: argparse.Namespace, env: Mapping[str, str] | None = None
         merged.update(overrides)
         checked = parse_config(merged)  # the same checks as the file's
         config = replace(config, **{k: getattr(checked, k) for k in overrides})
+    if args.camera is not None:  # what --print-config shows, and what the systemd unit's flag chooses
+        config = replace(config, camera=replace(config.camera, source=check_camera(args.camera)))
     if args.no_buttons:
         config = replace(config, buttons=replace(config.buttons, enabled=False))
     if args.no_led:

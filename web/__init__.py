@@ -7,7 +7,9 @@ Views call one session method each and serialise its result: there is no rules l
 Configuration keys (``app.config``):
 
 - ``TABLE_PIN``: the PIN control actions need (``None`` or ``""``: no PIN);
-- ``TABLE_URL``: the address the join page and its QR code show (default: ``http://<LAN IP>:<port>/``);
+- ``TABLE_URL``: the address the join page and its QR code show (default: ``http://<LAN IP>:<port>/``,
+  or ``LISTEN_HOST``'s address when the server listens on that one address only);
+- ``LISTEN_HOST``: the address waitress listens on (``serve --host``; default None: every interface);
 - ``DEFAULT_LANG``: ``"it"`` (default) or ``"en"``;
 - ``SSE_HEARTBEAT``: seconds between keep-alive comments on the live stream (default 10);
 - ``SSE_MAX_SECONDS``: a stream ends after this long and the browser reconnects (default 120), so a
@@ -82,6 +84,7 @@ def create_app(
     app.config.from_mapping(
         TABLE_PIN=None,
         TABLE_URL=None,
+        LISTEN_HOST=None,
         DEFAULT_LANG="it",
         SSE_HEARTBEAT=10.0,
         SSE_MAX_SECONDS=120.0,

@@ -215,11 +215,21 @@ def lan_ip() -> str:
         probe.close()
 
 
+def _listen_ip() -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """The one address the server listens on (``LISTEN_HOST``), or None when it listens on every
+    interface (``0.0.0.0``, ``::``) or the app was not told."""
+    try:
+        ip = ipaddress.ip_address(str(current_app.config.get("LISTEN_HOST") or ""))
+    except ValueError:
+        return None
+    return None if ip.is_unspecified else ip
+
+
 def table_url() -> str:
     """The address phones should open: ``TABLE_URL``, else an IP address with this request's port.
 
     Many phones do not resolve ``.local`` names, so a name or a loopback address is replaced by the
-    machine's LAN IP.
+    machine's LAN IP, unless the server listens on one address only (``LISTEN_HOST``): then that one.
     """
     configured = current_app.config.get("TABLE_URL")
     if configured:
@@ -230,9 +240,12 @@ def table_url() -> str:
         ip = ipaddress.ip_address(name)
     except ValueError:
         ip = None
-    if ip is None or ip.is_loopback or ip.is_unspecified:
-        name = lan_ip()
-    elif ip.version == 6:
+    listen = _listen_ip()
+    if listen is not None:  # served on one address only (--host 127.0.0.1): the only one that answers
+        ip, name = listen, str(listen)
+    elif ip is None or ip.is_loopback or ip.is_unspecified:
+        ip, name = None, lan_ip()
+    if ip is not None and ip.version == 6:
         name = f"[{name}]"
     return f"http://{name}{f':{port}' if port and port != 80 else ''}/"
 

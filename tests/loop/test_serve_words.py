@@ -1,0 +1,69 @@
+"""Issue 16 point 11, through the real ``serve`` process: the join page's address (and QR) is the one
+actually served with ``--host 127.0.0.1``; ``--print-config`` shows ``--camera``; a replay photo that
+cannot be read is one clean log line, not a Python warning with a source line."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.serve import main
+
+ROOT = Path(__file__).parents[2]
+
+
+def test_print_config_shows_the_camera_asked_for(capsys: object) -> None:
+    assert main(["--print-config", "--camera", "replay:/srv/photos"]) == 0
+    out = capsys.readouterr().out  # type: ignore[attr-defined]
+    assert json.loads(out)["camera"]["source"] == "replay:/srv/photos"
+    assert main(["--print-config", "--camera", "webcam"]) == 2  # what serve would refuse, refused here too
+    assert "webcam" in capsys.readouterr().err  # type: ignore[attr-defined]
+
+
+def test_a_table_served_on_loopback_shows_that_address_and_logs_a_bad_photo_cleanly(tmp_path: Path) -> None:
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    (photos / "a.jpg").write_bytes(b"\xff\xd8 not a jpeg at all")
+    image = np.full((48, 64, 3), 90, np.uint8)
+    assert cv2.imwrite(str(photos / "b.png"), image)
+    config = tmp_path / "companion.toml"
+    config.write_text("", encoding="utf-8")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "companion.cli", "serve", "--config", str(config), "--state-dir",
+         str(tmp_path / "state"), "--camera", f"replay:{photos}", "--reader", "tests.loop.labelled:read",
+         "--no-buttons", "--no-led", "--host", "127.0.0.1", "--port", "0"],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "GPIOZERO_PIN_FACTORY": "mock", "PYTHONPATH": str(ROOT),
+             "PYTHONWARNINGS": "default"})
+    try:
+        assert process.stdout is not None
+        started = json.loads(process.stdout.readline())
+        port = started["port"]
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/address", timeout=10) as response:
+            assert json.load(response)["url"] == f"http://127.0.0.1:{port}/"
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/join", timeout=10) as response:
+            page = response.read().decode()
+        assert f"http://127.0.0.1:{port}/" in page
+        deadline = time.monotonic() + 15  # the camera's first frame: past the unreadable a.jpg
+        while time.monotonic() < deadline:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/state", timeout=10) as response:
+                if json.load(response)["camera"]["state"] == "ok":
+                    break
+            time.sleep(0.05)
+    finally:
+        process.send_signal(signal.SIGTERM)
+        _, err = process.communicate(timeout=20)
+    skipped = [line for line in err.splitlines() if "a.jpg" in line]
+    clean = r" WARNING hardware\.sources: replay: skipping photo "
+    assert skipped and all(re.search(clean, line) for line in skipped), err
+    assert not re.search(r"\.py:\d+: \w*Warning", err), err  # no Python warning with its source line
