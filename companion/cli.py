@@ -17,6 +17,7 @@ from companion.games import GAMES
 #: status. The games' commands come from the one registry, ``companion.games.GAMES``.
 COMMANDS: dict[str, tuple[str, str]] = {
     **{name: (f"{entry.package}.cli:main", entry.command) for name, entry in GAMES.items()},
+    "rules": ("companion.rulescli:main", "any game through the rules protocol: new, apply, show"),
     "scan": ("companion.scan:main", "read dice and tokens in photos, print JSON"),
     "serve": ("companion.serve:main", "run the companion: camera, buttons and the phone page"),
     "teach": ("companion.teach:main", "teach the table's tokens (alive/dead) from photos"),

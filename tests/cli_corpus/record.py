@@ -96,6 +96,10 @@ def commands() -> list[tuple[list[str], str]]:
         {"label": "cover", "value": -1}], "heroism": 1})], ""))
     cmds.append((["skirmish", "assault", json.dumps({"attacker": "Lupo|A4|S5|P10|cavalleria|possente",
                                                      "target": "Orco|A4|S5|P6", "distance": 6})], ""))
+    # any game through the rules protocol
+    cmds.append((["rules", "dadoteck", "new", '{"players": ["Anna", "Bruno"]}'], ""))
+    declare = "declare player=2 join=false"
+    cmds.append((["rules", "gobcon", "apply", "--state", json.dumps(gob), "--event", declare], ""))
     cmds.append((["nonsense"], ""))
     return cmds
 
