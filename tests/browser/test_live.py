@@ -3,13 +3,14 @@ back after the ``retry`` pause (the polling fallback), with no change to the pag
 
 from __future__ import annotations
 
+import random
 import time
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import Table
-from tests.web.conftest import D6_SETUP, FIRST_ROLL, camera_reading
+from tests.web.conftest import D6_SETUP, FIRST_ROLL, camera_reading, play_step
 from web.stream import SLOTS
 
 pytestmark = pytest.mark.browser
@@ -33,3 +34,23 @@ def test_a_phone_beyond_the_live_streams_sees_each_step_by_polling(table: Table,
         assert took < 12, took
     finally:
         slots.limit = saved
+
+
+@pytest.mark.parametrize(("lang", "label"), [("it", "Tutta la storia"), ("en", "The whole history")])
+def test_the_history_shows_the_last_30_steps_and_the_rest_on_request(table: Table, phone: Page, lang: str,
+                                                                     label: str) -> None:
+    table.session.new_game("gobcon", {"players": ["Ada", "Bea", "Cid"]}, archive=True)
+    rng = random.Random(4)
+    while table.session.step < 36:
+        if table.session.snapshot()["over"]:
+            table.session.undo()
+        play_step(table.session, rng)
+    phone.goto(table.url(f"/?lang={lang}"))
+    phone.click("#history-box summary")
+    expect(phone.locator("#history li")).to_have_count(30)
+    expect(phone.locator("#history li").last).to_have_attribute("value", "7")
+    expect(phone.locator("#history-all")).to_have_text(label)
+    phone.click("#history-all")
+    expect(phone.locator("#history li")).to_have_count(36)
+    expect(phone.locator("#history li").last).to_have_attribute("value", "1")
+    expect(phone.locator("#history-all")).to_be_hidden()

@@ -711,7 +711,15 @@
     renderChoices(s);
     $("undo").disabled = !s.can_undo;
     const list = $("history");
-    list.replaceChildren(...(s.history || []).slice().reverse().map((h) => el("li", { value: h.step, text: historyText(s, h) })));
+    const steps = (history) => history.slice().reverse().map((h) => el("li", { value: h.step, text: historyText(s, h) }));
+    list.replaceChildren(...steps(s.history || []));
+    // the snapshot carries the last 30 steps; the rest (up to 500) on request
+    show($("history-more"), s.history_from > 1);
+    $("history-all").onclick = async () => {
+      const page = await (await fetch(`/api/history?from=${Math.max(1, s.step - 499)}`)).json();
+      list.replaceChildren(...steps(page.history));
+      show($("history-more"), false);
+    };
   }
 
   function initTable() {
