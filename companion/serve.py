@@ -66,7 +66,8 @@ def camera_status_json(status: Any) -> dict[str, Any]:
     """A ``hardware.frames.CameraStatus`` in the session's shape (``state``, ``message`` and details)."""
     message = f"camera {status.source} ok" if status.state == "ok" else status.summary()
     return {"state": status.state, "message": message, "source": status.source,
-            "error": status.error, "retry_in": status.retry_in, "attempts": status.attempts}
+            "error": status.error, "retry_in": status.retry_in, "attempts": status.attempts,
+            "code": getattr(status, "code", None), "where": getattr(status, "where", None)}
 
 
 def _vision(*needs: str) -> Any:

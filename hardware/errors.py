@@ -15,6 +15,16 @@ class CameraError(HardwareError, OSError):
     """A camera could not be opened, or stopped giving frames."""
 
 
+class ReplayGone(CameraError):
+    """A replay folder (or photo) that is gone, or holds no photo: ``code`` says which for the page
+    (``"replay-missing"`` or ``"replay-empty"``) and ``path`` where."""
+
+    def __init__(self, message: str, *, code: str, path: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.path = path
+
+
 class UnknownCamera(HardwareError, ValueError):
     """A camera name (``--camera``) that names no source, e.g. ``'webcam'`` or ``'opencv:x'``."""
 

@@ -99,6 +99,10 @@ class CameraStatus:
     error: str | None = None
     attempts: int = 0
     retry_in: float | None = None
+    code: str | None = None
+    """Why it was lost in one word, when the source says one (``"replay-empty"``): the page translates it."""
+    where: str | None = None
+    """The path or device the ``code`` is about."""
 
     def summary(self) -> str:
         """One English line for logs and ``systemctl status``; the page builds its own from the fields."""
@@ -121,6 +125,8 @@ class CameraStatus:
             "error": self.error,
             "attempts": self.attempts,
             "retry_in": self.retry_in,
+            "code": self.code,
+            "where": self.where,
         }
 
 
@@ -250,6 +256,8 @@ class CaptureLoop:
                 error=message,
                 attempts=previous.attempts + 1 if previous.state == "lost" else 1,
                 retry_in=wait,
+                code=getattr(error, "code", None) if isinstance(getattr(error, "code", None), str) else None,
+                where=getattr(error, "path", None) if isinstance(getattr(error, "path", None), str) else None,
             )
         )
         remaining = wait

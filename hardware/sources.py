@@ -18,7 +18,7 @@ from typing import Any, Protocol, Self, runtime_checkable
 import cv2
 import numpy as np
 
-from hardware.errors import CameraError
+from hardware.errors import CameraError, ReplayGone
 from hardware.imagefile import ImageFileError, read_image_file
 
 log = logging.getLogger(__name__)
@@ -212,7 +212,8 @@ class ReplaySource(_Source):
     def _list_photos(self) -> list[Path]:
         """The photos in the replay path now; CameraError saying why there are none."""
         if not self.path.exists():
-            raise CameraError(f"replay path {str(self.path)!r} does not exist (deleted or not mounted?)")
+            raise ReplayGone(f"replay path {str(self.path)!r} does not exist (deleted or not mounted?)",
+                             code="replay-missing", path=str(self.path))
         if self.path.is_file():
             return [self.path]
         try:
@@ -223,7 +224,8 @@ class ReplaySource(_Source):
             why = error.strerror or error
             raise CameraError(f"cannot list replay folder {str(self.path)!r}: {why}") from None
         if not photos:
-            raise CameraError(f"no photos ({', '.join(sorted(IMAGE_SUFFIXES))}) in {str(self.path)!r}")
+            raise ReplayGone(f"no photos ({', '.join(sorted(IMAGE_SUFFIXES))}) in {str(self.path)!r}",
+                             code="replay-empty", path=str(self.path))
         return photos
 
     def _relist(self) -> None:

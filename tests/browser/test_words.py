@@ -124,3 +124,18 @@ def test_the_tray_zone_radios_sit_left_of_their_words(table: Table, phone: Page)
     assert box["width"] < 30 and box["height"] < 30, box  # was drawn as wide as the card
     assert words["height"] < 60, words  # one row: the radio is beside its words, not above them
     shot(phone, "34-zone-radios")
+
+
+def test_a_lost_replay_says_why_where_a_phone_sees_it(table: Table, phone: Page) -> None:
+    table.session.set_camera_status({"state": "ok", "message": ""})
+    phone.goto(table.url("/"))
+    why = phone.locator("#camera-why")
+    expect(why).to_be_hidden()
+    table.session.set_camera_status({"state": "lost", "message": "camera replay:/srv/foto lost (...)",
+                                     "error": "ReplayGone: no photos in '/srv/foto'", "code": "replay-empty",
+                                     "where": "/srv/foto"})
+    expect(why).to_have_text("Fotocamera persa: nella cartella /srv/foto non c'è nessuna foto; "
+                             "riprende da sola quando tornano le foto")
+    shot(phone, "35-replay-empty")
+    table.session.set_camera_status({"state": "ok", "message": ""})
+    expect(why).to_be_hidden()

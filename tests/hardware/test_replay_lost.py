@@ -54,6 +54,8 @@ def test_an_emptied_folder_is_lost_with_the_reason_and_comes_back_when_photos_re
     status = loop.status
     reason = status.error or ""
     assert status.state == "lost" and "no photos" in reason and str(folder) in reason
+    assert (status.code, status.where) == ("replay-empty", str(folder))  # for the page to say in Italian
+    assert status.to_dict()["code"] == "replay-empty"
     assert not loop.step() and loop.status.attempts == 2  # still nothing: retried, still lost
     write(folder / "c.png", RED)
     assert loop.step() and loop.status.state == "ok" and colour(loop) == RED
@@ -67,6 +69,7 @@ def test_a_deleted_folder_is_lost_with_the_reason_and_comes_back(tmp_path: Path)
     shutil.rmtree(folder)
     assert not loop.step()
     assert loop.status.state == "lost" and "does not exist" in (loop.status.error or "")
+    assert loop.status.code == "replay-missing" and loop.status.where == str(folder)
     write(folder / "sub" / "z.png", RED)
     assert loop.step() and loop.status.state == "ok" and colour(loop) == RED
 

@@ -13,6 +13,7 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -20,6 +21,17 @@ import numpy as np
 from companion.serve import main
 
 ROOT = Path(__file__).parents[2]
+
+
+def wait_for_camera(port: int, state: str, timeout: float = 30.0) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/state", timeout=10) as response:
+            camera: dict[str, Any] = json.load(response)["camera"]
+        if camera["state"] == state:
+            return camera
+        time.sleep(0.1)
+    raise AssertionError(f"the camera did not become {state!r} in {timeout} s: {camera}")
 
 
 def test_print_config_shows_the_camera_asked_for(capsys: object) -> None:
@@ -54,12 +66,14 @@ def test_a_table_served_on_loopback_shows_that_address_and_logs_a_bad_photo_clea
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/join", timeout=10) as response:
             page = response.read().decode()
         assert f"http://127.0.0.1:{port}/" in page
-        deadline = time.monotonic() + 15  # the camera's first frame: past the unreadable a.jpg
-        while time.monotonic() < deadline:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/state", timeout=10) as response:
-                if json.load(response)["camera"]["state"] == "ok":
-                    break
-            time.sleep(0.05)
+        wait_for_camera(port, "ok")  # the camera's first frame: past the unreadable a.jpg
+        # the folder emptied: lost, with the reason the page translates; photos back: it recovers by itself
+        for photo in photos.iterdir():
+            photo.unlink()
+        camera = wait_for_camera(port, "lost")
+        assert (camera["code"], camera["where"]) == ("replay-empty", str(photos)), camera
+        assert cv2.imwrite(str(photos / "c.png"), image)
+        wait_for_camera(port, "ok")
     finally:
         process.send_signal(signal.SIGTERM)
         _, err = process.communicate(timeout=20)

@@ -247,6 +247,14 @@
     badge.title = camera.message || "";
     const line = $("camera-state");
     if (line) line.textContent = `${t(`camera.${camera.state}`, {}, camera.state)} ${camera.message || ""}`;
+    // why it was lost, where a phone shows it (a title is never seen on a touch screen)
+    const why = $("camera-why");
+    if (why) {
+      why.hidden = camera.state !== "lost";
+      const reason = camera.code ? t(`camera.why.${camera.code}`, { where: camera.where || "" }, camera.error || camera.message)
+        : camera.error || camera.message || "";
+      why.textContent = `${t("camera.lost")}: ${reason}`;
+    }
   }
 
   let imageVersion = -1;
