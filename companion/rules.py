@@ -228,6 +228,19 @@ def setup_players(setup: object) -> tuple[tuple[str, ...], Mapping[str, JSON]]:
     return tuple(p.strip() for p in players), options
 
 
+def player_index(players: tuple[str, ...], value: Any) -> int:
+    """A player given by index or by name."""
+    if isinstance(value, str):
+        if value in players:
+            return players.index(value)
+        raise InvalidInput(f"no player named {value!r}; players: {list(players)!r}")
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidInput(f"a player is an index or a name, got {value!r}")
+    if not 0 <= value < len(players):
+        raise InvalidInput(f"no player {value!r}; players are 0 to {len(players) - 1}")
+    return value
+
+
 # ------------------------------------------------------------------------------------- rules over a core
 
 

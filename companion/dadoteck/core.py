@@ -19,6 +19,7 @@ from typing import Any, ClassVar, Literal, TypeAlias
 
 from companion.errors import IllegalAction, InvalidInput
 from companion.messages import Message, word
+from companion.rules import Legal, player_index
 
 Square: TypeAlias = int
 """A square of the board, 1 to 20."""
@@ -359,40 +360,35 @@ class Game:
         return f"Game.from_json({self.to_json()!r})"
 
 
-class LegalEvents:
-    """The events legal now, generated lazily: ``for e in legal``, ``e in legal``, ``legal.count()``."""
+def candidates(g: Game) -> Iterator[Event]:
+    """Every event that might be legal now (``LegalEvents`` keeps the legal ones)."""
+    if g.phase in ("placement", "initiative", "movement"):
+        for p in g.awaited_rollers():
+            for v in range(1, g.die() + 1):
+                yield Roll(p, v)
+    for s in g.square_options():
+        yield ChooseSquare(s)
+    for p in g.victim_options():
+        yield ChooseVictim(p)
+    yield Decline()
+    if g.can_change_dice():
+        for sides in range(g.initiative_die - 1, MIN_DIE - 1, -1):
+            yield SetInitiativeDie(sides)
+        for sides in range(g.movement_die - 1, MIN_DIE - 1, -1):
+            yield SetMovementDie(sides)
+
+
+def is_legal(game: Game, event: object) -> bool:
+    """Whether ``event`` is legal in ``game`` (what ``event in game.legal`` asks)."""
+    return isinstance(event, Event) and illegal_reason(game, event) is None
+
+
+class LegalEvents(Legal[Game, Event]):
+    """The events legal now, generated lazily: ``for e in legal``, ``e in legal``, ``len(legal)``."""
 
     def __init__(self, game: Game) -> None:
+        super().__init__(game, candidates, is_legal)
         self.game = game
-
-    def _candidates(self) -> Iterator[Event]:
-        g = self.game
-        if g.phase in ("placement", "initiative", "movement"):
-            for p in g.awaited_rollers():
-                for v in range(1, g.die() + 1):
-                    yield Roll(p, v)
-        for s in g.square_options():
-            yield ChooseSquare(s)
-        for p in g.victim_options():
-            yield ChooseVictim(p)
-        yield Decline()
-        if g.can_change_dice():
-            for sides in range(g.initiative_die - 1, MIN_DIE - 1, -1):
-                yield SetInitiativeDie(sides)
-            for sides in range(g.movement_die - 1, MIN_DIE - 1, -1):
-                yield SetMovementDie(sides)
-
-    def __iter__(self) -> Iterator[Event]:
-        return (e for e in self._candidates() if illegal_reason(self.game, e) is None)
-
-    def __contains__(self, event: object) -> bool:
-        return isinstance(event, Event) and illegal_reason(self.game, event) is None
-
-    def __bool__(self) -> bool:
-        return any(True for _ in self)
-
-    def count(self) -> int:
-        return sum(1 for _ in self)
 
     def __repr__(self) -> str:
         return f"<LegalEvents {', '.join(e.notation() for e in self)}>"
@@ -648,19 +644,6 @@ def _int(data: Mapping[str, Any], key: str, what: str) -> int:
         text = f"{what}: {key!r} must be a whole number, got {value!r}"
         params = {"event": data.get("type"), "field": word("field", key), "value": repr(value)}
         raise InvalidInput(Message("error.input.event_int", text, params))
-    return value
-
-
-def player_index(players: tuple[str, ...], value: Any) -> Player:
-    """A player given by index or by name."""
-    if isinstance(value, str):
-        if value in players:
-            return players.index(value)
-        raise InvalidInput(f"no player named {value!r}; players: {list(players)!r}")
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidInput(f"a player is an index or a name, got {value!r}")
-    if not 0 <= value < len(players):
-        raise InvalidInput(f"no player {value!r}; players are 0 to {len(players) - 1}")
     return value
 
 

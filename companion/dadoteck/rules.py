@@ -22,10 +22,6 @@ def new_game(setup: Mapping[str, JSON]) -> Game:
     return core.new_game(players, speedup=speedup)
 
 
-def _check(game: Game, event: object) -> bool:
-    return isinstance(event, Event) and core.illegal_reason(game, event) is None
-
-
 def _outcome(game: Game) -> Outcome | None:
     o = game.outcome
     return None if o is None else Outcome(o.termination, () if o.winner is None else (o.winner,))
@@ -41,8 +37,8 @@ RULES: Rules[Game, Event] = CoreRules(
     name="dadoteck",
     title="Dadoteck",
     start=new_game,
-    events=lambda g: g.legal._candidates(),
-    check=_check,
+    events=core.candidates,
+    check=core.is_legal,
     step=core.apply,
     end=_outcome,
     waits_on=_awaiting,

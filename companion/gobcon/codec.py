@@ -40,6 +40,7 @@ from companion.gobcon.core import (
     face_of_pips,
 )
 from companion.messages import Message, word
+from companion.rules import player_index
 
 # --------------------------------------------------------------------------------------- small pieces
 
@@ -98,19 +99,6 @@ def category(value: Any) -> Category:
 
 def _opt_category(value: Any) -> Category | None:
     return None if value is None else category(value)
-
-
-def player_index(players: tuple[str, ...], value: Any) -> int:
-    """A player given by index or by name."""
-    if isinstance(value, str):
-        if value in players:
-            return players.index(value)
-        raise InvalidInput(f"no player named {value!r}; players: {list(players)!r}")
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidInput(f"a player is an index or a name, got {value!r}")
-    if not 0 <= value < len(players):
-        raise InvalidInput(f"no player {value!r}; players are 0 to {len(players) - 1}")
-    return value
 
 
 def payoff_from_json(value: Any) -> Payoff:

@@ -22,6 +22,7 @@ from typing import Any, ClassVar, Literal, TypeAlias
 
 from companion.errors import IllegalAction, InvalidInput
 from companion.messages import Message
+from companion.rules import Legal
 
 Player: TypeAlias = int
 """A player's index in ``Game.players`` (clockwise turn order)."""
@@ -511,46 +512,41 @@ class Game:
         return f"Game.from_json({self.to_json()!r})"
 
 
-class LegalEvents:
+def candidates(g: Game) -> Iterator[Event]:
+    """Every event without typed-in data that might be legal now (``LegalEvents`` keeps the legal ones)."""
+    n = len(g.players)
+    for p in range(n):
+        yield Declare(p, True)
+        yield Declare(p, False)
+        for face in Face:
+            yield GoblinRoll(p, face)
+        for steps in (1, -1):
+            yield Modifier(p, steps)
+        for c in g.cards[p]:
+            yield Discard(p, c.id)
+            if c.is_logorrea:
+                for q in g.clockwise_from(p)[1:]:
+                    yield Give(p, c.id, q)
+    yield AexEquo()
+    yield EndTurn()
+    yield TimeUp()
+    yield DeckEmpty()
+
+
+def is_legal(game: Game, event: object) -> bool:
+    """Whether ``event`` is legal in ``game`` (what ``event in game.legal`` asks)."""
+    return isinstance(event, Event) and illegal_reason(game, event) is None
+
+
+class LegalEvents(Legal[Game, Event]):
     """Events legal now with no free data (declarations, rolls, turn and Partita steps), lazily.
 
     Card plays carry what the players type (names, GP), so they are checked with ``in`` but never listed.
     """
 
     def __init__(self, game: Game) -> None:
+        super().__init__(game, candidates, is_legal)
         self.game = game
-
-    def _candidates(self) -> Iterator[Event]:
-        g = self.game
-        n = len(g.players)
-        for p in range(n):
-            yield Declare(p, True)
-            yield Declare(p, False)
-            for face in Face:
-                yield GoblinRoll(p, face)
-            for steps in (1, -1):
-                yield Modifier(p, steps)
-            for c in g.cards[p]:
-                yield Discard(p, c.id)
-                if c.is_logorrea:
-                    for q in g.clockwise_from(p)[1:]:
-                        yield Give(p, c.id, q)
-        yield AexEquo()
-        yield EndTurn()
-        yield TimeUp()
-        yield DeckEmpty()
-
-    def __iter__(self) -> Iterator[Event]:
-        return (e for e in self._candidates() if illegal_reason(self.game, e) is None)
-
-    def __contains__(self, event: object) -> bool:
-        return isinstance(event, Event) and illegal_reason(self.game, event) is None
-
-    def __bool__(self) -> bool:
-        return any(True for _ in self)
-
-    def count(self) -> int:
-        return sum(1 for _ in self)
 
 
 def new_game(

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from companion.errors import InvalidInput
 from companion.gobcon import codec, core
 from companion.gobcon.core import DEFAULT_TARGET, Event, Game
-from companion.rules import JSON, CoreRules, Outcome, Rules, setup_players
+from companion.rules import JSON, CoreRules, Outcome, Rules, player_index, setup_players
 
 
 def new_game(setup: Mapping[str, JSON]) -> Game:
@@ -24,12 +24,8 @@ def new_game(setup: Mapping[str, JSON]) -> Game:
             raise InvalidInput(f"setup {key!r} must be true or false, got {value!r}")
     target = options.get("target", DEFAULT_TARGET)
     first_raw = options.get("first", 0)
-    first = codec.player_index(names, first_raw) if len(set(names)) == len(names) and names else 0
+    first = player_index(names, first_raw) if len(set(names)) == len(names) and names else 0
     return core.new_game(names, target=target, timed=timed, deck_end=deck_end, first=first)
-
-
-def _check(game: Game, event: object) -> bool:
-    return isinstance(event, Event) and core.illegal_reason(game, event) is None
 
 
 def _awaiting(game: Game) -> tuple[int, ...]:
@@ -50,8 +46,8 @@ RULES: Rules[Game, Event] = CoreRules(
     name="gobcon",
     title="GobCon",
     start=new_game,
-    events=lambda g: g.legal._candidates(),
-    check=_check,
+    events=core.candidates,
+    check=core.is_legal,
     step=core.apply,
     end=lambda g: None if g.outcome is None else Outcome(g.outcome.termination, g.outcome.winners),
     waits_on=_awaiting,
