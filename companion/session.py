@@ -77,6 +77,10 @@ def _say(key: str, /, **params: Any) -> Message:
     return Message.of(MESSAGES, key, **params)
 
 
+#: The most matches one page of the list holds (``matches()``); older ones come with ``before=``.
+MATCHES_PAGE: Final = 50
+
+
 class StaleStep(IllegalAction):
     """A request made for a step the table has left (another phone or a button was quicker)."""
 
@@ -739,13 +743,21 @@ class TableSession:
         """Every game in the log, newest first."""
         return self.store.games()
 
-    def matches(self) -> list[dict[str, Any]]:
-        """The list of matches the page shows, newest first: ``game_id``, ``game``, ``title``, ``started``,
-        ``finished``, ``archived`` (None for the one at the table), ``current``, ``steps``, ``players``,
-        ``over``, ``winners`` and ``resumable`` (archived and not finished)."""
+    def matches(self, *, limit: int = MATCHES_PAGE, before: int | None = None) -> dict[str, Any]:
+        """A page of the list of matches, newest first: ``{"matches": [...], "more": bool}``, at most
+        ``limit`` (1..:data:`MATCHES_PAGE`) with ids below ``before`` (None: from the newest). Each has
+        ``game_id``, ``game``, ``title``, ``started``, ``finished``, ``archived`` (None for the one at the
+        table), ``current``, ``steps``, ``players``, ``over``, ``winners`` and ``resumable`` (archived
+        and not finished)."""
+        limit = _check_int(limit, "limit")
+        if before is not None:
+            before = _check_int(before, "before")
+        if not 1 <= limit <= MATCHES_PAGE:
+            raise InvalidInput(f"a page of matches holds 1..{MATCHES_PAGE}, not {limit}")
         with self._lock:
             out = []
-            for row in self.store.matches():
+            rows = self.store.matches(limit=limit + 1, before=before)
+            for row in rows[:limit]:
                 if row["id"] == self._game_id:
                     summary = self._summary()
                 else:
@@ -763,7 +775,7 @@ class TableSession:
                     "current": row["id"] == self._game_id, "steps": row["steps"], **(summary or {}),
                     "resumable": row["archived"] is not None and row["finished"] is None,
                 })
-            return out
+            return {"matches": out, "more": len(rows) > limit}
 
     def _replayed_summary(self, game_id: int) -> dict[str, Any]:
         record = self.store.load(game_id)

@@ -322,14 +322,16 @@ class Store:
                 "FROM games g ORDER BY g.id DESC").fetchall()
         return [{"id": r[0], "game": r[1], "started": r[2], "finished": r[3], "steps": r[4]} for r in rows]
 
-    def matches(self) -> list[dict[str, Any]]:
-        """Every game, newest first, for the list of matches: :meth:`games`' keys plus ``setup``,
-        ``archived`` (None for the current game) and ``summary`` (None until one is kept)."""
+    def matches(self, *, limit: int = -1, before: int | None = None) -> list[dict[str, Any]]:
+        """Games, newest first (at most ``limit``, -1: all; only ids below ``before``), for the list of
+        matches: :meth:`games`' keys plus ``setup``, ``archived`` (None for the current game) and
+        ``summary`` (None until one is kept)."""
         with self._lock:
             rows = self.db.execute(
                 "SELECT g.id, g.game, g.started, g.finished, "
                 "(SELECT COUNT(*) FROM events e WHERE e.game_id = g.id AND e.undone IS NULL), "
-                "g.setup, g.archived, g.summary FROM games g ORDER BY g.id DESC").fetchall()
+                "g.setup, g.archived, g.summary FROM games g WHERE g.id < ? ORDER BY g.id DESC LIMIT ?",
+                (before if before is not None else 2**62, limit)).fetchall()
         return [{"id": r[0], "game": r[1], "started": r[2], "finished": r[3], "steps": r[4],
                  "setup": json.loads(r[5]), "archived": r[6], "summary": _loads(r[7])} for r in rows]
 

@@ -173,8 +173,12 @@ def games() -> Response:
 
 @bp.get("/matches")
 def matches() -> Response:
-    """Every match in the log, newest first (the one at the table has ``"current": true``)."""
-    return jsonify({"matches": table().matches()})
+    """The matches in the log, newest first, 50 a page (``?before=<game_id>``: the older ones): ``{"matches":
+    [...], "more": bool}``; the one at the table has ``"current": true``."""
+    before = request.args.get("before")
+    if before is not None and (not before.isascii() or not before.isdigit() or len(before) > 18):
+        raise bad_input("error.input.game_id", value=repr(before[:40]))
+    return jsonify(table().matches(before=None if before is None else int(before)))
 
 
 @bp.get("/export")

@@ -101,3 +101,16 @@ def test_the_archive_in_english_with_the_pin_and_a_finished_match(table: Table, 
         shot(phone, "23-matches-en")
     finally:
         table.app.config["TABLE_PIN"] = None
+
+
+def test_a_long_list_comes_fifty_at_a_time(table: Table, phone: Page) -> None:
+    for _ in range(55):
+        table.session.new_game("dadoteck", {"players": ["Ada", "Bea"]}, archive=True)
+    total = len(table.session.games())
+    phone.goto(table.url("/setup"))
+    items = phone.locator("#matches-list li")
+    expect(items).to_have_count(50)
+    phone.click("#matches-more")
+    expect(items).to_have_count(min(100, total))
+    ids = [int(i) for i in items.evaluate_all("(els) => els.map((e) => e.dataset.game)")]
+    assert ids == sorted(ids, reverse=True) and len(set(ids)) == len(ids)

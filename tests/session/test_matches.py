@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.errors import IllegalAction
+from companion.errors import IllegalAction, InvalidInput
 from companion.session import GameInProgress, TableSession
 from companion.store import SCHEMA_VERSION, Store
 from tests.session.conftest import D6_SETUP, MIXED_SETUP, play_step
@@ -62,7 +62,7 @@ def test_the_list_of_matches_says_date_game_players_and_result(session: TableSes
     winner = session.snapshot()["view"]["outcome"]["name"]
     finished_steps = session.step
     second = played(session, MIXED_SETUP, 2, seed=3)  # the finished match needs no confirmation
-    matches = session.matches()
+    matches = session.matches()["matches"]
     assert [m["game_id"] for m in matches] == [second, first]
     now, old = matches
     assert now["current"] and now["archived"] is None and not now["resumable"] and not now["over"]
@@ -89,7 +89,8 @@ def test_an_archived_match_resumes_where_it_was_and_survives_a_restart(db: Path)
         resumed = session.resume(first, archive=True)
         assert resumed["game_id"] == first and resumed["step"] == 5
         assert resumed["view"] == at_5["view"] and resumed["history"] == at_5["history"]
-        assert {m["game_id"]: m["resumable"] for m in session.matches()} == {second: True, first: False}
+        listed = session.matches()["matches"]
+        assert {m["game_id"]: m["resumable"] for m in listed} == {second: True, first: False}
     with Store(db) as store:  # after a restart the table stands at the resumed match, not the newest
         again = TableSession(store)
         assert again.game_id == first and again.step == 5
@@ -121,7 +122,7 @@ def test_a_file_written_before_the_list_is_migrated_and_keeps_every_step(db: Pat
             assert store.db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
             session = TableSession(store)
             assert session.game_id == second and session.step == 3  # the newest was at the table
-            matches = session.matches()
+            matches = session.matches()["matches"]
             assert [(m["game_id"], m["steps"], m["current"], m["resumable"]) for m in matches] == [
                 (second, 3, True, False), (first, 4, False, True)]
             assert matches[1]["players"] == ["Anna", "Bruno"] and matches[1]["archived"] is not None
@@ -145,3 +146,14 @@ def test_a_file_from_a_newer_version_is_refused_untouched(db: Path) -> None:
     with sqlite3.connect(db) as raw:
         assert raw.execute("PRAGMA user_version").fetchone()[0] == 9
     raw.close()
+
+
+def test_the_list_comes_in_pages_of_at_most_fifty(session: TableSession) -> None:
+    ids = [played(session, D6_SETUP, 0) for _ in range(53)]
+    first = session.matches()
+    assert [m["game_id"] for m in first["matches"]] == ids[::-1][:50] and first["more"]
+    rest = session.matches(before=first["matches"][-1]["game_id"])
+    assert [m["game_id"] for m in rest["matches"]] == ids[::-1][50:] and not rest["more"]
+    assert session.matches(limit=2)["matches"][0]["current"]
+    with pytest.raises(InvalidInput, match=r"1\.\.50"):
+        session.matches(limit=51)

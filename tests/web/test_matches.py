@@ -110,3 +110,14 @@ def test_the_setup_page_alone_carries_the_words_of_the_list(client: FlaskClient)
     assert "setup.start" in setup and "teach.learned" not in setup
     assert not any(k.startswith(("matches.", "setup.", "teach.", "zones.")) for k in table)
     assert table["action.confirm"] == "Conferma" and "error.game-in-progress" in table
+
+
+def test_the_list_pages_and_a_bad_before_is_a_clear_error(client: FlaskClient, session: TableSession) -> None:
+    for _ in range(52):
+        client.post("/api/new-game", json=OTHER)
+    first = client.get("/api/matches").json
+    assert len(first["matches"]) == 50 and first["more"]
+    older = client.get(f"/api/matches?before={first['matches'][-1]['game_id']}").json
+    assert len(older["matches"]) == 2 and not older["more"]
+    for bad in ("x", "-3", "9" * 40):
+        assert "game_id" in error_of(client.get(f"/api/matches?before={bad}"), 400, "invalid-input")

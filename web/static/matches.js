@@ -17,17 +17,8 @@
     return t("matches.stopped", { step: m.steps });
   }
 
-  async function renderMatches() {
-    const list = $("matches-list");
-    if (!list) return;
-    let matches = [];
-    try {
-      matches = (await (await fetch("/api/matches")).json()).matches || [];
-    } catch (error) {
-      showError({ error: "network", detail: String(error) });
-      return;
-    }
-    list.replaceChildren(...matches.map((m) => el("li", { class: `match${m.current ? " current" : ""}`, dataset: { game: String(m.game_id) } },
+  function matchItem(m) {
+    return el("li", { class: `match${m.current ? " current" : ""}`, dataset: { game: String(m.game_id) } },
       el("div", { class: "match-head" },
         el("b", { text: t(`game.${m.game}`, {}, m.title) }),
         el("time", { datetime: new Date(m.started * 1000).toISOString(), text: matchDate(m.started) })),
@@ -36,8 +27,27 @@
       el("div", { class: "row" },
         el("a", { class: "button secondary small match-export", href: `/api/export?game_id=${m.game_id}&download=1`, download: `goblin-match-${m.game_id}.json`, text: t("matches.export") }),
         m.resumable ? el("button", { type: "button", class: "small match-resume", text: t("matches.resume"),
-          onclick: async () => { if (await act("resume", { game_id: m.game_id })) location.href = "/"; } }) : null))));
-    show($("matches-empty"), !matches.length);
+          onclick: async () => { if (await act("resume", { game_id: m.game_id })) location.href = "/"; } }) : null));
+  }
+
+  /** A page of matches (50 at most; `before`: the older ones), appended; "Altre partite" fetches the next. */
+  async function renderMatches(before) {
+    const list = $("matches-list");
+    if (!list) return;
+    let page;
+    try {
+      page = await (await fetch(before ? `/api/matches?before=${before}` : "/api/matches")).json();
+    } catch (error) {
+      showError({ error: "network", detail: String(error) });
+      return;
+    }
+    const matches = page.matches || [];
+    if (!before) list.replaceChildren();
+    list.append(...matches.map(matchItem));
+    const more = $("matches-more");
+    show(more, !!page.more && matches.length > 0);
+    if (more && matches.length) more.onclick = () => renderMatches(matches[matches.length - 1].game_id);
+    show($("matches-empty"), !list.children.length);
   }
 
   renderMatches();
