@@ -11,9 +11,11 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn, TextIO
+from typing import Any, NoReturn, TextIO, TypeVar
 
 from companion.errors import GoblinError, InvalidInput
+
+S = TypeVar("S")
 
 
 class Parser(argparse.ArgumentParser):
@@ -130,6 +132,26 @@ def apply_input(
     if not isinstance(doc["events"], list) or not doc["events"]:
         raise InvalidInput(f'"events" must be a non-empty list, got {doc["events"]!r}')
     return doc["state"], list(doc["events"])
+
+
+def apply_each(
+    state: S, raws: Sequence[Any], step: Callable[[S, Any], tuple[S, Any]], log: Callable[[S], list[Any]]
+) -> tuple[S, list[Any], list[Any]]:
+    """Apply the events ``raws`` one by one with ``step(state, raw) -> (state, event as JSON)``; all or
+    nothing: an error names the event's index. Returns the state, the events applied and, after each,
+    what ``log(state)`` said."""
+    applied: list[Any] = []
+    said: list[Any] = []
+    for i, raw in enumerate(raws):
+        try:
+            state, done = step(state, raw)
+        except InvalidInput as exc:
+            raise InvalidInput(f"event {i}: {exc}") from exc
+        except ValueError as exc:
+            raise type(exc)(f"event {i}: {exc}") from exc
+        applied.append(done)
+        said += log(state)
+    return state, applied, said
 
 
 def state_document(document: Any) -> Any:

@@ -18,9 +18,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from companion.errors import InvalidInput
 from companion.games import GAMES, find_rules
-from companion.jsoncli import Parser, apply_input, emit, read_json, run, state_document
+from companion.jsoncli import Parser, apply_each, apply_input, emit, read_json, run, state_document
 from companion.rules import Rules
 
 PROGRAM = "goblin-companion rules"
@@ -70,17 +69,13 @@ def _event(rules: Rules[Any, Any], state: Any, raw: Any) -> Any:
 def _apply(rules: Rules[Any, Any], args: Any) -> dict[str, Any]:
     state_raw, events_raw = apply_input(args.input, args.state, args.event,
                                         lambda text: not text.lstrip().startswith(("{", "[")))
-    state = rules.state_from_json(state_document(state_raw))
-    applied = []
-    for i, raw in enumerate(events_raw):
-        try:
-            event = _event(rules, state, raw)
-            state = rules.apply(state, event)
-        except InvalidInput as exc:
-            raise InvalidInput(f"event {i}: {exc}") from exc
-        except ValueError as exc:
-            raise type(exc)(f"event {i}: {exc}") from exc
-        applied.append(rules.event_to_json(event))
+
+    def step(state: Any, raw: Any) -> tuple[Any, Any]:
+        event = _event(rules, state, raw)
+        return rules.apply(state, event), rules.event_to_json(event)
+
+    start = rules.state_from_json(state_document(state_raw))
+    state, applied, _ = apply_each(start, events_raw, step, lambda _state: [])
     return {**answer(rules, state), "events": applied}
 
 

@@ -16,8 +16,7 @@ from typing import Any
 
 from companion.dadoteck import views
 from companion.dadoteck.core import EVENT_TYPES, Game, apply, event_from_json, event_to_json, new_game
-from companion.errors import InvalidInput
-from companion.jsoncli import Parser, apply_input, emit, read_json, run, state_document
+from companion.jsoncli import Parser, apply_each, apply_input, emit, read_json, run, state_document
 
 PROGRAM = "goblin-companion dadoteck"
 
@@ -48,19 +47,12 @@ def _answer(game: Game) -> dict[str, Any]:
 
 def _apply(args: Any) -> int:
     state_raw, events_raw = apply_input(args.input, args.state, args.event, _is_notation)
-    game = Game.from_json(state_raw)
-    applied = []
-    log: list[str] = []
-    for i, raw in enumerate(events_raw):
-        try:
-            event = event_from_json(raw, game.players)
-            game = apply(game, event)
-        except InvalidInput as exc:
-            raise InvalidInput(f"event {i}: {exc}") from exc
-        except ValueError as exc:
-            raise type(exc)(f"event {i}: {exc}") from exc
-        applied.append(event_to_json(event))
-        log += views.news(game)
+
+    def step(game: Game, raw: Any) -> tuple[Game, Any]:
+        event = event_from_json(raw, game.players)
+        return apply(game, event), event_to_json(event)
+
+    game, applied, log = apply_each(Game.from_json(state_raw), events_raw, step, views.news)
     answer = _answer(game)
     answer["events"] = applied
     answer["log"] = log
