@@ -59,6 +59,7 @@ from companion.button_goblin.roster import (
     Button,
     find_button,
 )
+from companion.button_goblin.rules import RULES
 from companion.errors import IllegalAction, InvalidInput
 from companion.flow import JSON, Action, Choice, Expectation, Slot
 from companion.messages import Message, message_json, word
@@ -648,10 +649,13 @@ def _attack_choice(position: Position, attack: Attack) -> Choice:
 
 
 def _play_choices(position: Position) -> list[Choice]:
-    attacks = [_attack_choice(position, a) for a in position.legal]
-    if attacks:
-        return attacks
-    return [Choice({"type": "pass"}, f"Pass: {position.mover.name} has no legal attack", "pass", "pass")]
+    """``RULES.legal``: the attacks, or the pass when (the rules say) no attack is possible."""
+    return [
+        _attack_choice(position, event)
+        if isinstance(event, Attack)
+        else Choice({"type": "pass"}, f"Pass: {position.mover.name} has no legal attack", "pass", "pass")
+        for event in RULES.legal(position)
+    ]
 
 
 #: The attacks as the rulebook names them (the page translates ``attack.name.<kind>``).
