@@ -34,6 +34,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import cv2
@@ -75,9 +76,12 @@ def percentile(values: list[float], q: float) -> float:
     return float(np.percentile(values, q)) if values else float("nan")
 
 
-def evaluate(name: str, photos: list[LabelledPhoto]) -> dict[str, Any]:
+def evaluate(name: str, photos: list[LabelledPhoto], read: Callable[[np.ndarray], Any] = read_table
+             ) -> dict[str, Any]:
     stats = {"frames": 0, "labelled": 0, "found": 0, "missed": 0, "phantom": 0, "right": 0, "wrong": 0,
-             "wrong_sure": 0}
+             "wrong_sure": 0, "unclear": 0}
+    #: (confidence, right) of every die reported: matched dice with a known value, and phantoms (wrong)
+    reliability: list[tuple[float, bool]] = []
     confusion: dict[str, dict[str, int]] = {}
     ms: list[float] = []
     cpu: list[float] = []
@@ -86,11 +90,12 @@ def evaluate(name: str, photos: list[LabelledPhoto]) -> dict[str, Any]:
     for photo in photos:
         image = photo.load()
         t0, c0 = time.perf_counter(), time.process_time()
-        reading = read_table(image)
+        reading = read(image)
         ms.append((time.perf_counter() - t0) * 1000)
         cpu.append((time.process_time() - c0) * 1000)
         stats["frames"] += 1
         stats["labelled"] += len(photo.dice)
+        stats["unclear"] += sum(d.value is None for d in photo.dice) if name != "burks" else 0
         dice = list(reading.dice)
         if name == "chase":
             truth = photo.dice[0].value
@@ -103,6 +108,8 @@ def evaluate(name: str, photos: list[LabelledPhoto]) -> dict[str, Any]:
                 confusion[str(truth)][got] += 1
                 ok = best.value == truth
                 stats["right" if ok else "wrong"] += 1
+                reliability.append((best.confidence, ok))
+                reliability.extend((d.confidence, False) for d in dice if d is not best)
                 whole = (0.0, 0.0, float(image.shape[1]), float(image.shape[0]))
                 if not ok:
                     stats["wrong_sure"] += best.confidence >= SURE
@@ -139,6 +146,9 @@ def evaluate(name: str, photos: list[LabelledPhoto]) -> dict[str, Any]:
         matched_l = {i for i, _ in pairs}
         for i, j in pairs:
             truth, got = photo.dice[i].value, dice[j].value
+            if truth is None:   # the labeller could not tell: found, value not scored
+                continue
+            reliability.append((dice[j].confidence, got == truth))
             g = "-" if got is None else str(got)
             confusion.setdefault(str(truth), {}).setdefault(g, 0)
             confusion[str(truth)][g] += 1
@@ -158,13 +168,20 @@ def evaluate(name: str, photos: list[LabelledPhoto]) -> dict[str, Any]:
             used = {j for _, j in pairs}
             for j in range(len(dice)):
                 if j not in used:
+                    reliability.append((dice[j].confidence, False))
                     failures.append(f"{photo.path.name}: phantom {dice[j].value} at {dice[j].bbox} "
                                     f"(confidence {dice[j].confidence:.2f})")
                     crops.append((photo, "phantom", None, dice[j].bbox))
     labelled = max(1, stats["labelled"])
+    valued = max(1, stats["labelled"] - stats["unclear"])
+    sure = [ok for c, ok in reliability if c >= SURE]
     return {"set": name, **stats,
             "found_pct": round(100 * stats["found"] / labelled, 2),
-            "right_pct": round(100 * stats["right"] / labelled, 2),
+            "right_pct": round(100 * stats["right"] / valued, 2),
+            "wrong_sure_pct": round(100 * stats["wrong_sure"] / valued, 2),
+            "sure_right_pct": round(100 * sum(sure) / len(sure), 2) if sure else None,
+            "phantom_per_photo": round(stats["phantom"] / max(1, stats["frames"]), 3),
+            "reliability": reliability,
             "phantom_per_100": round(100 * stats["phantom"] / max(1, stats["frames"]), 2),
             "ms_median": round(statistics.median(ms), 2) if ms else None,
             "ms_p95": round(percentile(ms, 95), 2),
@@ -249,24 +266,30 @@ def write_crops(r: dict[str, Any], folder: Path) -> None:
         cv2.imwrite(str(folder / f"{r['set']}_{k:02d}_{kind}_{photo.path.stem}.png"), crop)
 
 
-def time_12mp(photo: LabelledPhoto, repeats: int = 15) -> dict[str, Any]:
-    big = cv2.resize(photo.load(), (4000, 3000), interpolation=cv2.INTER_CUBIC)
-    ms, cpu = [], []
-    for _ in range(repeats):
-        t0, c0 = time.perf_counter(), time.process_time()
-        read_table(big)
-        ms.append((time.perf_counter() - t0) * 1000)
-        cpu.append((time.process_time() - c0) * 1000)
-    return {"source": f"{photo.path.name} upscaled to 4000x3000",
-            "ms_median": round(statistics.median(ms), 2), "ms_p95": round(percentile(ms, 95), 2),
-            "cpu_ms_median": round(statistics.median(cpu), 2), "cpu_ms_p95": round(percentile(cpu, 95), 2)}
+def time_sizes(photo: LabelledPhoto, reader: str = "learned", repeats: int = 15) -> dict[str, Any]:
+    """Time per frame at the three sizes of the targets: the photo as it is (640x480), upscaled to the
+    Pi HQ camera's 2028x1520 and to 12 MP (4000x3000)."""
+    out = {}
+    for w, h in ((640, 480), (2028, 1520), (4000, 3000)):
+        frame = cv2.resize(photo.load(), (w, h), interpolation=cv2.INTER_CUBIC)
+        ms, cpu = [], []
+        for _ in range(repeats):
+            t0, c0 = time.perf_counter(), time.process_time()
+            read_table(frame, reader=reader)
+            ms.append((time.perf_counter() - t0) * 1000)
+            cpu.append((time.process_time() - c0) * 1000)
+        out[f"{w}x{h}"] = {"source": f"{photo.path.name} at {w}x{h}",
+                           "ms_median": round(statistics.median(ms), 2), "ms_p95": round(percentile(ms, 95), 2),
+                           "cpu_ms_median": round(statistics.median(cpu), 2),
+                           "cpu_ms_p95": round(percentile(cpu, 95), 2)}
+    return out
 
 
 def print_report(r: dict[str, Any], split: str, show_failures: int) -> None:
     print(f"== {r['set']} ({split}): {r['frames']} frames, {r['labelled']} labelled dice")
     print(f"   found {r['found']} ({r['found_pct']}%), missed {r['missed']}, phantom {r['phantom']} "
           f"({r['phantom_per_100']} per 100 frames)")
-    print(f"   values right {r['right']} ({r['right_pct']}% of labelled), wrong {r['wrong']} "
+    print(f"   values right {r['right']} ({r['right_pct']}% of labelled with a value), wrong {r['wrong']} "
           f"({r['wrong_sure']} of them with confidence >= {SURE})")
     print(f"   ms per frame: median {r['ms_median']}, p95 {r['ms_p95']} (wall clock); "
           f"CPU median {r['cpu_ms_median']}, p95 {r['cpu_ms_p95']}")
@@ -287,10 +310,54 @@ def print_report(r: dict[str, Any], split: str, show_failures: int) -> None:
         print("     " + f)
 
 
+#: the sets with d6 dice that the leave-one-out table measures, and the finder each was left out of
+LEAVE_OUT = ("matteop65", "chase", "aws", "nell")
+#: where the leave-one-out models live (trained by tools/train_finder.py and tools/train_faces.py with
+#: ``--leave-out S``; see vision/models/README.md)
+LOO_MODELS = Path(__file__).resolve().parent / "models"
+#: confidence bins of the reliability table
+BINS = (0.0, 0.3, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 1.0001)
+
+
+def leave_out_models(name: str) -> tuple[str, str]:
+    """(finder, face reader) trained without set ``name``. chase has no whole frames, so no finder was
+    ever trained on it: the shipped finder is used, with the face reader trained without chase."""
+    finder = "finder" if name == "chase" else str(LOO_MODELS / f"finder-no-{name}.onnx")
+    return finder, str(LOO_MODELS / f"faces-no-{name}.onnx")
+
+
+def reliability_table(r: dict[str, Any]) -> list[tuple[str, int, float | None]]:
+    rows = []
+    for lo, hi in zip(BINS, BINS[1:], strict=False):
+        got = [ok for c, ok in r["reliability"] if lo <= c < hi]
+        rows.append((f"{lo:.2f}-{min(hi, 1.0):.2f}", len(got), round(100 * sum(got) / len(got), 1) if got else None))
+    return rows
+
+
+def print_leave_out(results: list[dict[str, Any]]) -> None:
+    print("== leave one out: each set read by models trained without it")
+    print("   set        frames  dice  found%  right%  wrong&sure%  sure-right%  phantoms/photo  ms median (CPU)")
+    for r in results:
+        print(f"   {r['set']:<10} {r['frames']:>6} {r['labelled']:>5} {r['found_pct']:>7} {r['right_pct']:>7} "
+              f"{r['wrong_sure_pct']:>12} {r['sure_right_pct']!s:>12} {r['phantom_per_photo']:>15} "
+              f"{r['cpu_ms_median']:>10}")
+
+
+def print_calibration(r: dict[str, Any]) -> None:
+    print(f"== reliability, {r['set']}: confidence bin, dice reported, % right (phantoms count as wrong)")
+    for label, n, pct in reliability_table(r):
+        print(f"   {label}  {n:>6}  {'-' if pct is None else pct}")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--set", default="all", choices=["all", "matteop65", "chase", "burks"])
+    ap.add_argument("--set", default="all", choices=["all", "matteop65", "chase", "burks", "aws", "nell"])
     ap.add_argument("--split", default="both", choices=["both", "all", "dev", "held-out"])
+    ap.add_argument("--reader", default="learned", choices=["learned", "rules"])
+    ap.add_argument("--leave-out", action="store_true",
+                    help="read each d6 set with the models trained without it (the generalisation table)")
+    ap.add_argument("--calibration", action="store_true",
+                    help="print the reliability table (confidence bins against accuracy) per set")
     ap.add_argument("--sample", type=int, default=0, help="every Nth photo only (speed)")
     ap.add_argument("--failures", type=int, default=0, help="print the first N failures")
     ap.add_argument("--errors", action="store_true",
@@ -301,32 +368,56 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     set_threads(1)
-    names = ["matteop65", "chase", "burks"] if args.set == "all" else [args.set]
-    splits = ["dev", "held-out"] if args.split == "both" else [args.split]
     results = []
-    for name in names:
-        photos = photo_set(name)
-        for split in splits if name == "matteop65" else ["all"]:
-            chosen = list(iter_split(photos, split))
+    if args.leave_out:
+        names = LEAVE_OUT if args.set == "all" else [args.set]
+        for name in names:
+            chosen = photo_set(name)
             if args.sample > 1:
                 chosen = chosen[:: args.sample]
-            r = evaluate(name, chosen)
-            r["split"] = split
+            models = leave_out_models(name)
+            r = evaluate(name, chosen, lambda im, m=models: read_table(im, models=m))
+            r["split"] = "left out"
             results.append(r)
             if args.crops is not None:
                 write_crops(r, args.crops)
             if not args.json:
-                print_report(r, split, len(r["failures"]) if args.errors else args.failures)
-    if not args.no_12mp:
-        t = time_12mp(photo_set("matteop65")[50])
-        results.append({"set": "12mp", **t})
+                print_report(r, "left out", len(r["failures"]) if args.errors else args.failures)
+                if args.calibration:
+                    print_calibration(r)
         if not args.json:
-            print(f"== 12 MP: {t['source']}: median {t['ms_median']} ms, p95 {t['ms_p95']} ms (wall clock); "
-                  f"CPU median {t['cpu_ms_median']} ms, p95 {t['cpu_ms_p95']} ms")
+            print_leave_out(results)
+    else:
+        names = ["matteop65", "chase", "aws", "nell", "burks"] if args.set == "all" else [args.set]
+        splits = ["dev", "held-out"] if args.split == "both" else [args.split]
+        for name in names:
+            photos = photo_set(name)
+            for split in splits if name == "matteop65" else ["all"]:
+                chosen = list(iter_split(photos, split))
+                if args.sample > 1:
+                    chosen = chosen[:: args.sample]
+                r = evaluate(name, chosen, lambda im: read_table(im, reader=args.reader))
+                r["split"] = split
+                results.append(r)
+                if args.crops is not None:
+                    write_crops(r, args.crops)
+                if not args.json:
+                    print_report(r, split, len(r["failures"]) if args.errors else args.failures)
+                    if args.calibration:
+                        print_calibration(r)
+    if not args.no_12mp and not args.leave_out:
+        t = time_sizes(photo_set("matteop65")[50], args.reader)
+        results.append({"set": "sizes", **t})
+        if not args.json:
+            for k, v in t.items():
+                print(f"== {k}: median {v['ms_median']} ms, p95 {v['ms_p95']} ms (wall clock); "
+                      f"CPU median {v['cpu_ms_median']} ms, p95 {v['cpu_ms_p95']} ms")
     if args.json:
         for r in results:
             r.pop("failures", None)
             r.pop("crops", None)
+            if "reliability" in r:
+                r["reliability"] = reliability_table(r)
         print(json.dumps(results))
     return 0
 

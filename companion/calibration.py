@@ -34,9 +34,6 @@ Kind = Literal["token", "face"]
 KINDS: Final[tuple[Kind, ...]] = ("token", "face")
 TOKEN_LABELS: Final = ("alive", "dead")
 FILE_NAME: Final = "calibration.json"
-#: a token is taught from a tray-coloured canvas this many times its size, so that the vision side
-#: crops the token itself and not a mark printed on it
-CANVAS: Final = 3
 
 Frame = Any
 """A BGR uint8 HxWx3 numpy array."""
@@ -80,45 +77,23 @@ def _labels_for(kind: Kind) -> str:
     return "\"alive\" or \"dead\"" if kind == "token" else "the value the face stands for, like \"6\""
 
 
-def _canvas(frame: Frame, box: tuple[int, int, int, int], tray: Any) -> Frame:
-    """The token's crop on a plain tray-coloured square ``CANVAS`` times its size."""
-    import numpy as np
-
-    x, y, w, h = box
-    side = CANVAS * max(w, h)
-    canvas = np.empty((side, side, 3), np.uint8)
-    canvas[:] = tray
-    oy, ox = (side - h) // 2, (side - w) // 2
-    canvas[oy : oy + h, ox : ox + w] = frame[y : y + h, x : x + w]
-    return canvas
-
-
 def learn(calibration: Any, frame: Frame, *, kind: Kind, label: str) -> tuple[Any, int]:
     """``(new calibration, examples learned)`` from one frame (BGR uint8 HxWx3; not modified).
 
-    ``kind="token"``: every token found in the frame is an example of ``label`` (put only tokens
-    showing that face under the camera). ``kind="face"``: the one die of the frame (the largest object).
-    Raises :class:`NothingToTeach` when the frame holds no token (no object for a face).
+    Every object the die finder finds in the frame is an example of ``label`` (put only tokens, or
+    dice, showing that face under the camera), kept with its face-reader embedding
+    (``vision.Calibration.teach_found``). Raises :class:`NothingToTeach` when the frame holds none.
     """
-    import numpy as np
-
-    from vision import read_table
-
     kind = check_kind(kind)
     label = check_label(kind, label)
-    found = read_table(frame)
-    if kind == "face":
-        if not found.dice and not found.tokens:
-            raise NothingToTeach("no die found in the picture: put one die, the face to teach up, "
-                                 "alone on the tray")
-        return calibration.teach(frame, kind="face", label=label), 1
-    if not found.tokens:
+    taught, count = calibration.teach_found(frame, kind=kind, label=label)
+    if count == 0:
+        if kind == "face":
+            raise NothingToTeach("no die found in the picture: put the dice showing the face to teach on "
+                                 "the tray, apart from each other")
         raise NothingToTeach("no goblin token found in the picture: put the tokens showing one face "
                              "on the tray, apart from each other")
-    tray = np.median(frame.reshape(-1, 3)[::7], axis=0).astype(np.uint8)
-    for token in found.tokens:
-        calibration = calibration.teach(_canvas(frame, token.bbox, tray), kind="token", label=label)
-    return calibration, len(found.tokens)
+    return taught, count
 
 
 def summary(calibration: Any) -> dict[str, Any]:

@@ -21,6 +21,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "scan": ("companion.scan:main", "read dice and tokens in photos, print JSON"),
     "serve": ("companion.serve:main", "run the companion: camera, buttons and the phone page"),
     "teach": ("companion.teach:main", "teach the table's tokens (alive/dead) from photos"),
+    "dataset": ("companion.dataset_cli:dataset_main", "the table's own labelled set: export DIR, info"),
+    "tune": ("companion.dataset_cli:tune_main", "adapt the face reader to this table's confirmed dice"),
 }
 
 USAGE = "usage: goblin-companion COMMAND [ARGS...]\n\ncommands:\n" + "\n".join(

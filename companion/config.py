@@ -15,6 +15,8 @@ Example (every value shown is the default; ``goblin-companion serve --print-conf
     frame_interval = 0.2      # seconds between replayed frames
     photo_seconds = 5.0       # seconds each replayed photo stays
     calibration = ""          # the taught tokens and faces (teach mode); "" : <state dir>/calibration.json
+    keep_confirmed = true     # keep each confirmed reading's frame in <state dir>/dataset (for `tune`)
+    keep_max = 400            # photos kept at most there (oldest dropped first)
 
     [buttons]
     enabled = true
@@ -68,6 +70,8 @@ class CameraConfig:
     frame_interval: float = 0.2
     photo_seconds: float = 5.0
     calibration: str = ""
+    keep_confirmed: bool = True
+    keep_max: int = 400
 
 
 @dataclass(frozen=True)

@@ -43,6 +43,8 @@ from typing import Any
 
 from companion.calibration import Calibrator
 from companion.config import Config, ConfigError, load_config
+from companion.dataset import FOLDER as DATASET_FOLDER
+from companion.dataset import TableDataset
 from companion.errors import GoblinError
 from companion.session import TableSession
 from companion.store import Store
@@ -211,6 +213,8 @@ class VisionWorker:
         self._scene_floor = 0
         self._offered: tuple[int, int | None, int] | None = None
         self._shown = 0
+        #: the frame (not annotated) of the last reading offered: what a confirm keeps in the table's set
+        self.last_read_frame: Frame | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -249,6 +253,7 @@ class VisionWorker:
         self._offered = key
         self._shown = self._scene
         result = self.reader(frame)
+        self.last_read_frame = frame
         reading = result.to_json() if hasattr(result, "to_json") else dict(result)
         reading.setdefault("zones", list(self.zones()))
         image = frame
@@ -443,6 +448,9 @@ class Companion:
             self.worker = VisionWorker(self.session, self.holder, reader=reader, annotator=annotator,
                                        settle=settle, config=config, calibration=self.calibrator.current,
                                        zones=self.zones.current)
+            self.dataset = TableDataset(self.state_dir / DATASET_FOLDER, max_images=max(1, config.camera.keep_max),
+                                        enabled=config.camera.keep_confirmed)
+            self.session.on_reading_confirmed = self._keep_confirmed
             if config.buttons.enabled:
                 self.buttons = self._buttons(pin_factory, button_clock, button_poll)
             if config.led.enabled:
@@ -455,6 +463,16 @@ class Companion:
 
     def _watchdog(self) -> None:
         self.notifier.watchdog()
+
+    def _keep_confirmed(self, reading: dict[str, Any]) -> None:
+        """A confirmed reading and the frame it was read from join the table's own set."""
+        frame = self.worker.last_read_frame if self.worker is not None else None
+        if frame is None:
+            return
+        name = self.dataset.add(encode_jpeg(frame, quality=90), reading, width=int(frame.shape[1]),
+                                height=int(frame.shape[0]))
+        if name is not None:
+            log.info("kept the confirmed reading as %s in the table's set", name)
 
     def _latest_frame(self) -> Frame | None:
         """The camera's latest frame (what the players teach from), or None before the first."""

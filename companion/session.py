@@ -221,6 +221,9 @@ class TableSession:
         self._snapshot_text: str | None = None
         self._snapshot_version = -1
         self._said: dict[int, dict[str, Any] | None] = {}  # event id -> what the flow said it did
+        #: called with the camera's reading (as confirmed, corrections included) after each confirmed
+        #: proposal: ``serve`` keeps it with its frame in the table's own set (``companion.dataset``)
+        self.on_reading_confirmed: Callable[[dict[str, Any]], None] | None = None
         with self._lock:
             record = store.load()
             if record is not None:
@@ -520,8 +523,15 @@ class TableSession:
             self._need_game()
             if self._proposal is not None:
                 source: Source = "manual" if self._proposal.get("fixed") else "camera"
-                return self._commit(self._proposal["action"], source, new_state=self._proposal_state,
-                                    proposal=self._proposal)
+                reading = self._proposal.get("reading")
+                snapshot = self._commit(self._proposal["action"], source, new_state=self._proposal_state,
+                                        proposal=self._proposal)
+                if self.on_reading_confirmed is not None and isinstance(reading, dict):
+                    try:
+                        self.on_reading_confirmed(reading)
+                    except Exception:  # keeping the table's own photo must never undo a confirm
+                        log.exception("keeping the confirmed reading for the table's set failed")
+                return snapshot
             if self._selected is not None:
                 return self._commit(self._current_choices()[self._selected].action, "choice")
             expects = self.expecting()

@@ -2,7 +2,7 @@
 [--forget]``: teach the table's calibration from photos, as the page's "Insegna al tavolo" does.
 
 Every token of each photo is an example of ``--label`` (``alive`` or ``dead``; the photos show tokens
-with that face up); ``--kind face`` teaches the one die of each photo as the value ``--label`` (``6``).
+with that face up); ``--kind face`` teaches every die of each photo as the value ``--label`` (``6``).
 The calibration file is ``--calibration``, else the config's ``[camera] calibration``, else
 ``<state dir>/calibration.json`` (where ``serve`` reads it at start). ``--forget`` starts from nothing
 (alone: removes the file).

@@ -20,13 +20,16 @@ SETS = {
     "matteop65": "matteop65__Dice_Detection_Recognition",
     "chase": "chaseelliottpatterson__dice-reader",
     "burks": "burksbuilds__dicetower-dev",
+    "aws": "aws-samples__amazon-sagemaker-mxnet-dice-aim403-workshop-reinvent2019",
+    "nell": "nell-byler__dice_detection",
+    "lurig": "Ferwardo__dice_classifier",
 }
 
 
 @dataclass(frozen=True, slots=True)
 class LabelledDie:
     sides: int | None
-    value: int
+    value: int | None     # None: the labeller could not tell (aws ``unclear``), or a type-only set (Lurig)
     bbox: tuple[float, float, float, float] | None
 
 
@@ -61,7 +64,7 @@ def photos_dir() -> Path | None:
 
 
 def photo_set(name: str) -> list[LabelledPhoto]:
-    """The labelled photos of one set (``"matteop65"``, ``"chase"``, ``"burks"``) in labels.json order."""
+    """The labelled photos of one set (a key of ``SETS``) in labels.json order."""
     root = photos_dir()
     if root is None:
         raise FileNotFoundError("dice-photos folder not found (set GOBLIN_DICE_PHOTOS)")
@@ -69,7 +72,8 @@ def photo_set(name: str) -> list[LabelledPhoto]:
     labels = json.loads((folder / "labels.json").read_text(encoding="utf-8"))
     out = []
     for i, entry in enumerate(labels["images"]):
-        dice = tuple(LabelledDie(d.get("sides"), int(d["value"]),
+        dice = tuple(LabelledDie(d.get("sides"), None if d.get("value") is None or d.get("unclear")
+                                 else int(d["value"]),
                                  None if d.get("bbox") is None else tuple(float(v) for v in d["bbox"]))  # type: ignore[arg-type]
                      for d in entry["dice"])
         out.append(LabelledPhoto(folder / entry["file"], dice, i))

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import cv2
 import numpy as np
 
-from vision import _cv
+from vision import _cv, learned
 from vision.errors import InvalidVisionInput
 from vision.pips import (
     UNEXPLAINED_CONFIDENCE,
@@ -189,20 +189,30 @@ def _poly_reader() -> Any:
 
 
 def read_table(frame: np.ndarray, *, calibration: Calibration | None = None, zones: Zones | None = None,
-               reference: np.ndarray | None = None) -> TableReading:
+               reference: np.ndarray | None = None, reader: str = "learned",
+               models: tuple[str, str] = ("finder", "faces")) -> TableReading:
     """Find the dice and tokens in a frame of the tray seen from above and read them.
 
     Parameters
     ----------
     frame : ndarray, shape (H, W, 3), uint8
-        BGR image. Not modified. Large photos are read on a copy scaled to 640x480 (see
-        ``working_image``); views put side by side are read one by one (see ``view_columns``).
+        BGR image. Not modified. Views put side by side are read one by one (see ``view_columns``).
+        The learned reader (Vision III, ``vision.learned``) reads each view at a scale chosen from
+        the view itself (``vision.finder``); the rule reader (``reader="rules"``, Vision I) on a copy
+        scaled to 640x480 (see ``working_image``).
     calibration : Calibration, optional
         Taught examples (tokens' faces, printed die faces); without it tokens read ``face=None``.
     zones : Zones, optional
         Per-player zones; default ``Zones.halves()``.
     reference : ndarray, shape (H, W, 3), uint8, optional
-        The empty tray from the same camera; helps to find dice with no readable pips. Never required.
+        The empty tray from the same camera; helps the rule reader find dice with no readable pips.
+        Never required; the learned reader does not use it.
+    reader : ``"learned"`` or ``"rules"``
+        Vision III's learned finder and face reader (the default), or Vision I's rule reader (kept
+        for comparison, and as the pip counter that gives the learned reader a second opinion).
+    models : (finder, face reader)
+        Model names in ``vision/models`` (or paths to .onnx files): the leave-one-out benchmark reads
+        with models trained without the set it measures.
 
     Returns
     -------
@@ -211,6 +221,8 @@ def read_table(frame: np.ndarray, *, calibration: Calibration | None = None, zon
         dice that are not pip d6s), tokens, each with its zone. Empty tuples when nothing is there.
     """
     frame = check_frame(frame)
+    if reader not in ("learned", "rules"):
+        raise InvalidVisionInput(f"reader: expected 'learned' or 'rules', got {reader!r}")
     zones = zones or Zones.halves()
     h, w = frame.shape[:2]
     if reference is not None:
@@ -227,7 +239,10 @@ def read_table(frame: np.ndarray, *, calibration: Calibration | None = None, zon
     for x0, x1 in view_columns(frame):
         view = frame[:, x0:x1]
         ref_view = None if reference is None else reference[:, x0:x1]
-        found_dice, found_tokens = _read_view(view, calibration, ref_view)
+        if reader == "learned":
+            found_dice, found_tokens = learned.read_view(view, calibration, models=models)
+        else:
+            found_dice, found_tokens = _read_view(view, calibration, ref_view)
         for (bx, by, bw, bh), sides, value, conf, percentile in found_dice:
             box = (bx + x0, by, bw, bh)
             dice.append(Die(box, sides, value, conf, zone(box), percentile))

@@ -25,7 +25,13 @@ Kind = Literal["token", "face"]
 KINDS: tuple[Kind, ...] = ("token", "face")
 SIZE = 32
 ROTATIONS = 24
+#: objects the face reader gives at least this probability of "none" are not taught
+TEACH_NONE = 0.5
+#: the nearest taught label must beat every other label's cosine by this much
+NEAREST_MARGIN = 0.05
 FORMAT = "goblin-companion-calibration"
+#: length of the face reader's embedding (``vision.faces.EMBEDDING``)
+EMBEDDING = 64
 
 _yy, _xx = np.mgrid[0:SIZE, 0:SIZE]
 _DISC = ((_xx - (SIZE - 1) / 2) ** 2 + (_yy - (SIZE - 1) / 2) ** 2) <= (SIZE / 2 - 1) ** 2
@@ -63,6 +69,9 @@ class Example:
     kind: Kind
     label: str
     patch: np.ndarray  # (32, 32) uint8
+    #: the learned face reader's unit embedding of the object (``vision.faces``), when it was taught from
+    #: objects the finder found (``Calibration.teach_found``); ``None`` for examples taught as crops
+    embedding: np.ndarray | None = None
 
     def __repr__(self) -> str:
         return f"Example(kind={self.kind!r}, label={self.label!r})"
@@ -130,6 +139,56 @@ class Calibration:
         crop = object_crop(image)
         return Calibration((*self.examples, Example(kind, label.strip(), _patch(crop))))
 
+    def teach_found(self, frame: np.ndarray, *, kind: Kind, label: str, models: tuple[str, str] = ("finder", "faces")
+                    ) -> tuple[Calibration, int]:
+        """A new calibration with every object the finder found in ``frame`` taught as ``label``, and how
+        many that is (0: nothing found, the calibration is unchanged).
+
+        Put only objects showing the face to teach under the camera (three emblem faces, say, for
+        ``kind="face", label="6"``): each is kept with its face-reader embedding, and read later by the
+        nearest taught embedding (``nearest``), on other photos of the same dice or tokens.
+        """
+        from vision.faces import crop as square
+        from vision.faces import read_faces
+        from vision.finder import find_objects
+        from vision.table import check_frame
+
+        frame = check_frame(frame, "frame")
+        self._check(kind, label)
+        found = find_objects(frame, model=models[0])
+        readings = read_faces(frame, found, model=models[1])
+        new = [Example(kind, label.strip(), _patch(square(frame, f, scale=1.0, size=SIZE * 2)), r.embedding)
+               for f, r in zip(found, readings, strict=True) if r.p("none") < TEACH_NONE]
+        return Calibration((*self.examples, *new)), len(new)
+
+    @staticmethod
+    def _check(kind: object, label: object) -> None:
+        if kind not in KINDS:
+            raise InvalidVisionInput(f"kind: expected one of {KINDS}, got {kind!r}")
+        if not isinstance(label, str) or not label.strip():
+            raise InvalidVisionInput(f"label: expected a non-empty string, got {label!r}")
+        if kind == "face" and not label.strip().isdigit():
+            raise InvalidVisionInput(f"label: a taught die face stands for a value like '6', got {label!r}")
+
+    def nearest(self, embedding: np.ndarray, *, kinds: tuple[Kind, ...] = KINDS, threshold: float = 0.8
+                ) -> tuple[Kind, str, float] | None:
+        """(kind, label, confidence) of the taught example nearest ``embedding`` (cosine), when it is at
+        least ``threshold`` near and nearer than any example of another label by ``NEAREST_MARGIN``;
+        ``None`` otherwise, or when no example of ``kinds`` was taught with an embedding."""
+        mine = [e for e in self.examples if e.kind in kinds and e.embedding is not None]
+        if not mine:
+            return None
+        sims = np.stack([e.embedding for e in mine if e.embedding is not None]) @ embedding
+        best: dict[tuple[Kind, str], float] = {}
+        for e, sim in zip(mine, sims.tolist(), strict=True):
+            best[(e.kind, e.label)] = max(best.get((e.kind, e.label), -1.0), float(sim))
+        ranked = sorted(best.items(), key=lambda kv: -kv[1])
+        (kind, label), top = ranked[0]
+        second = ranked[1][1] if len(ranked) > 1 else -1.0
+        if top < threshold or top - second < NEAREST_MARGIN:
+            return None
+        return kind, label, float(min(0.95, top))
+
     def classify(self, crop: np.ndarray, *, kind: Kind) -> tuple[str | None, float]:
         """(label, confidence) of the example that best matches a BGR crop; (None, low) if none does."""
         if kind not in self._bank:
@@ -150,10 +209,13 @@ class Calibration:
 
     # -- files -------------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
-        return {"format": FORMAT, "version": 1, "size": SIZE,
-                "examples": [{"kind": e.kind, "label": e.label,
-                              "patch": base64.b64encode(e.patch.tobytes()).decode("ascii")}
-                             for e in self.examples]}
+        examples: list[dict[str, Any]] = []
+        for e in self.examples:
+            item = {"kind": e.kind, "label": e.label, "patch": base64.b64encode(e.patch.tobytes()).decode("ascii")}
+            if e.embedding is not None:
+                item["embedding"] = base64.b64encode(e.embedding.astype("<f4").tobytes()).decode("ascii")
+            examples.append(item)
+        return {"format": FORMAT, "version": 1, "size": SIZE, "examples": examples}
 
     @classmethod
     def from_json(cls, obj: Any) -> Calibration:
@@ -171,7 +233,16 @@ class Calibration:
                 raise InvalidVisionInput(f"calibration: example {i} is malformed ({err})") from None
             if kind not in KINDS or not isinstance(label, str) or patch.size != SIZE * SIZE:
                 raise InvalidVisionInput(f"calibration: example {i} has a bad kind, label or patch")
-            examples.append(Example(kind, label, patch.reshape(SIZE, SIZE).copy()))
+            embedding = None
+            if e.get("embedding") is not None:
+                try:
+                    embedding = np.frombuffer(base64.b64decode(e["embedding"], validate=True), dtype="<f4")
+                except (TypeError, ValueError) as err:
+                    raise InvalidVisionInput(f"calibration: example {i}'s embedding is malformed ({err})") from None
+                if embedding.size != EMBEDDING or not np.all(np.isfinite(embedding)):
+                    raise InvalidVisionInput(f"calibration: example {i}'s embedding is not {EMBEDDING} numbers")
+                embedding = embedding.astype(np.float64)
+            examples.append(Example(kind, label, patch.reshape(SIZE, SIZE).copy(), embedding))
         return cls(tuple(examples))
 
     def save(self, path: str | os.PathLike[str]) -> None:

@@ -1,0 +1,115 @@
+"""Every confirmed reading teaches the table: the frame and the dice the players confirmed (or corrected),
+kept under the state directory as a labelled set in the ``labels.json`` format of ``../shared/dice-photos``
+(``{"source", "license", "kind", "label_origin", "caveats", "images": [{"file", "width", "height",
+"dice": [{"sides", "value", "bbox"}], "note"}]}``), at most ``max_images`` photos (oldest dropped first).
+
+``goblin-companion dataset export DIR`` copies it; ``goblin-companion tune`` (``tune``) adapts the face
+reader to this table's dice from it and says what it measured before and after.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import shutil
+import threading
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Final
+
+log = logging.getLogger("companion.dataset")
+
+FOLDER: Final = "dataset"
+LABELS: Final = "labels.json"
+#: photos kept at most (a 2028x1520 JPEG at quality 90 is about 0.5 MB: 400 photos, 200 MB)
+MAX_IMAGES: Final = 400
+#: a frame bigger than this (encoded bytes) is not kept
+MAX_FRAME_BYTES: Final = 8_000_000
+#: dice per photo kept at most
+MAX_DICE: Final = 200
+
+
+def _header() -> dict[str, Any]:
+    return {"source": "goblin-companion: this table's camera", "license": "the table owner's",
+            "kind": "table", "label_origin": "dice confirmed or corrected by the players at the table",
+            "caveats": "values are what the players confirmed; 'manual' marks a die they corrected; "
+                       "a die the players did not need (not part of the expected roll) may be unlabelled",
+            "images": []}
+
+
+class TableDataset:
+    """The table's own labelled set under ``root`` (``<state dir>/dataset``); thread-safe."""
+
+    def __init__(self, root: Path, *, max_images: int = MAX_IMAGES, enabled: bool = True) -> None:
+        if max_images < 1:
+            raise ValueError(f"max_images must be at least 1, got {max_images}")
+        self.root = Path(root)
+        self.max_images = max_images
+        self.enabled = enabled
+        self._lock = threading.Lock()
+
+    def labels(self) -> dict[str, Any]:
+        path = self.root / LABELS
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return _header()
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+            log.warning("dataset %s is unreadable (%s): starting a new one", path, err)
+            return _header()
+        if not isinstance(data, dict) or not isinstance(data.get("images"), list):
+            return _header()
+        return data
+
+    def __len__(self) -> int:
+        return len(self.labels()["images"])
+
+    def add(self, jpeg: bytes | None, reading: Mapping[str, Any], *, width: int, height: int) -> str | None:
+        """Keep one confirmed reading (``vision`` JSON: its dice with bbox, sides, value and ``manual``)
+        and the frame it was read from (JPEG bytes, not annotated). Returns the file name, or ``None``
+        when nothing was kept (turned off, no frame, no die, or a frame too big)."""
+        if not self.enabled or not jpeg or len(jpeg) > MAX_FRAME_BYTES:
+            return None
+        dice = []
+        for d in list(reading.get("dice") or [])[:MAX_DICE]:
+            if not isinstance(d, Mapping) or not isinstance(d.get("bbox"), list | tuple):
+                continue
+            bbox = [int(v) for v in d["bbox"][:4]]
+            item: dict[str, Any] = {"sides": d.get("sides"), "value": d.get("value"), "bbox": bbox}
+            if d.get("manual"):
+                item["manual"] = True
+            dice.append(item)
+        if not dice:
+            return None
+        with self._lock:
+            data = self.labels()
+            images = self.root / "images"
+            images.mkdir(parents=True, exist_ok=True)
+            last = max((int(Path(e["file"]).stem) for e in data["images"]
+                        if isinstance(e, dict) and Path(str(e.get("file", ""))).stem.isdigit()), default=0)
+            name = f"images/{last + 1:06d}.jpg"
+            (self.root / name).write_bytes(jpeg)
+            data["images"].append({"file": name, "width": width, "height": height, "dice": dice,
+                                   "note": "confirmed at the table"})
+            while len(data["images"]) > self.max_images:
+                old = data["images"].pop(0)
+                (self.root / str(old.get("file", ""))).unlink(missing_ok=True)
+            tmp = self.root / (LABELS + ".tmp")
+            tmp.write_text(json.dumps(data, indent=1), encoding="utf-8")
+            tmp.replace(self.root / LABELS)
+            return name
+
+    def export(self, dest: Path) -> int:
+        """Copy the set (labels.json and its photos) to ``dest``; returns how many photos."""
+        with self._lock:
+            data = self.labels()
+            dest = Path(dest)
+            (dest / "images").mkdir(parents=True, exist_ok=True)
+            kept = []
+            for entry in data["images"]:
+                src = self.root / str(entry.get("file", ""))
+                if src.is_file() and src.resolve().parent == (self.root / "images").resolve():
+                    shutil.copyfile(src, dest / entry["file"])
+                    kept.append(entry)
+            (dest / LABELS).write_text(json.dumps({**data, "images": kept}, indent=1), encoding="utf-8")
+            return len(kept)

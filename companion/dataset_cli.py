@@ -1,0 +1,103 @@
+"""``goblin-companion dataset export DIR [--config FILE]`` and ``goblin-companion tune [--config FILE]
+[--dry-run]``: the table's own labelled set (``companion.dataset``: every reading the players confirmed,
+kept under ``<state dir>/dataset``).
+
+``dataset export DIR`` copies it (``labels.json`` in the format of ``../shared/dice-photos`` and its
+photos) and prints ``{"exported": N, "dir": DIR}``. ``dataset info`` prints ``{"photos": N, "dice": N,
+"dir": ...}``.
+
+``tune`` adapts the face reader to this table's dice (``vision.tune``: one prototype per confirmed d6
+value, from the photos not held back), measures it on the held-back photos before and after, and saves
+the table's calibration only if it read them at least as well (unless ``--dry-run``). One JSON line:
+``{"photos", "taught_dice", "held_back_dice", "right_before", "right_after", "right_before_pct",
+"right_after_pct", "sure_wrong_before", "sure_wrong_after", "kept", "saved", "calibration"}``.
+
+Bad input (no such set, an unreadable photo, a bad directory) is one stderr line and exit status 2.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from companion.config import load_config
+from companion.dataset import FOLDER, TableDataset
+from companion.errors import GoblinError, InvalidInput
+from companion.jsoncli import Parser
+
+
+def _parser(prog: str) -> Parser:
+    p = Parser(prog=prog, description="the table's own labelled set of confirmed readings")
+    p.add_argument("--config", metavar="FILE", help="TOML settings (default: $GOBLIN_CONFIG)")
+    return p
+
+
+def _dataset(config: str | None) -> tuple[TableDataset, Any]:
+    cfg = load_config(config)
+    return TableDataset(cfg.state_path() / FOLDER), cfg
+
+
+def dataset_main(argv: Sequence[str]) -> int:
+    p = _parser("goblin-companion dataset")
+    p.add_argument("action", choices=["export", "info"])
+    p.add_argument("dir", nargs="?", metavar="DIR", help="where to write the set (export)")
+    try:
+        args = p.parse_args(list(argv))
+        data, _ = _dataset(args.config)
+        if args.action == "info":
+            labels = data.labels()
+            print(json.dumps({"photos": len(labels["images"]),
+                              "dice": sum(len(e.get("dice", [])) for e in labels["images"]),
+                              "dir": str(data.root)}))
+            return 0
+        if not args.dir:
+            raise InvalidInput("dataset export needs a directory: goblin-companion dataset export DIR")
+        try:
+            n = data.export(Path(args.dir))
+        except OSError as exc:
+            raise InvalidInput(f"cannot write {args.dir!r}: {exc.strerror or exc}") from None
+    except (GoblinError, ValueError) as exc:
+        print(f"goblin-companion dataset: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps({"exported": n, "dir": args.dir}))
+    return 0
+
+
+def tune_main(argv: Sequence[str]) -> int:
+    p = _parser("goblin-companion tune")
+    p.add_argument("--dry-run", action="store_true", help="measure only; leave the calibration as it is")
+    try:
+        args = p.parse_args(list(argv))
+        result = run_tune(args.config, dry_run=args.dry_run)
+    except (GoblinError, ValueError) as exc:
+        print(f"goblin-companion tune: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(result))
+    return 0
+
+
+def run_tune(config: str | None, *, dry_run: bool = False) -> dict[str, Any]:
+    from companion.calibration import load_calibration, save_calibration
+    from companion.scan import read_image
+    from vision.tune import tune
+
+    data, cfg = _dataset(config)
+    photos = []
+    for entry in data.labels()["images"]:
+        dice = [(tuple(float(v) for v in d["bbox"]), int(d["value"])) for d in entry.get("dice", [])
+                if d.get("sides") in (6, None) and isinstance(d.get("value"), int) and len(d.get("bbox", [])) == 4]
+        if dice:
+            photos.append((read_image(data.root / entry["file"]), dice))
+    if len(photos) < 5:
+        raise InvalidInput(f"the table's set holds {len(photos)} photos with d6 dice; tune needs 5 at least "
+                           f"(confirm some rolls first): {data.root}")
+    path = cfg.calibration_path()
+    calibration = load_calibration(path)
+    tuned, report = tune(photos, calibration)
+    saved = report.kept and not dry_run
+    if saved:
+        save_calibration(tuned, path)
+    return {**report.to_json(), "saved": saved, "calibration": str(path)}

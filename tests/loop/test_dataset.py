@@ -1,0 +1,118 @@
+"""Every confirmed reading teaches the table: confirm -> the frame and its dice in <state dir>/dataset
+(labels.json in the format of ../shared/dice-photos) -> ``goblin-companion dataset export`` -> ``tune``."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from companion.cli import main as cli
+from companion.config import Config, LedConfig
+from companion.dataset import TableDataset
+from companion.demo import DEMO_DIR, DEMO_SETUP
+from companion.serve import Companion
+from tests.loop import labelled
+from tests.loop.conftest import Clock, still
+from tests.loop.test_loop import Table
+
+
+CLOCK = Clock()
+
+
+def _companion(tmp_path: Path, mock_factory: MockFactory, **camera: object) -> Companion:
+    config = replace(Config(), state_dir=str(tmp_path / "state"), led=LedConfig(pin=23),
+                     camera=replace(Config().camera, frame_interval=0.02, photo_seconds=1000.0, **camera))
+    return Companion(config, camera=f"replay:{DEMO_DIR}", reader=labelled.read, settle=still,
+                     pin_factory=mock_factory, button_clock=CLOCK, button_poll=None, web=False)
+
+
+def _confirm_first_roll(companion: Companion, mock_factory: MockFactory) -> dict:
+    table = Table(companion.start(), mock_factory, CLOCK)
+    table.session.new_game("button-goblin", DEMO_SETUP)
+    snap = table.wait_for_proposal()
+    table.press("confirm")
+    assert table.session.snapshot()["step"] == 1
+    return snap["proposal"]["reading"]
+
+
+def test_a_confirmed_reading_is_kept_with_its_frame(tmp_path: Path, mock_factory: MockFactory) -> None:
+    companion = _companion(tmp_path, mock_factory)
+    try:
+        reading = _confirm_first_roll(companion, mock_factory)
+    finally:
+        companion.close()
+    root = tmp_path / "state" / "dataset"
+    labels = json.loads((root / "labels.json").read_text())
+    assert labels["label_origin"].startswith("dice confirmed")
+    [entry] = labels["images"]
+    frame = cv2.imread(str(root / entry["file"]))
+    assert frame.shape[:2] == (entry["height"], entry["width"])
+    truth = next(r for r in labelled.labels().values() if r["file"] == "table_01.jpg")
+    assert (entry["width"], entry["height"]) == (truth["width"], truth["height"])
+    assert sorted((d["bbox"], d["value"]) for d in entry["dice"]) == sorted(
+        (d["bbox"], d["value"]) for d in reading["dice"])
+
+    out = tmp_path / "exported"
+    assert cli(["dataset", "export", str(out), "--config", str(_config(tmp_path))]) == 0
+    assert json.loads((out / "labels.json").read_text())["images"] == labels["images"]
+    assert (out / entry["file"]).read_bytes() == (root / entry["file"]).read_bytes()
+
+
+def test_keeping_can_be_turned_off(tmp_path: Path, mock_factory: MockFactory) -> None:
+    companion = _companion(tmp_path, mock_factory, keep_confirmed=False)
+    try:
+        _confirm_first_roll(companion, mock_factory)
+    finally:
+        companion.close()
+    assert not (tmp_path / "state" / "dataset" / "labels.json").exists()
+
+
+def test_the_oldest_photos_go_first(tmp_path: Path) -> None:
+    data = TableDataset(tmp_path / "d", max_images=3)
+    jpeg = cv2.imencode(".jpg", np.zeros((8, 8, 3), np.uint8))[1].tobytes()
+    for v in range(1, 6):
+        data.add(jpeg, {"dice": [{"bbox": [0, 0, 4, 4], "sides": 6, "value": v}]}, width=8, height=8)
+    images = data.labels()["images"]
+    assert [e["dice"][0]["value"] for e in images] == [3, 4, 5]
+    assert sorted(p.name for p in (tmp_path / "d" / "images").iterdir()) == [Path(e["file"]).name for e in images]
+    assert data.add(jpeg, {"dice": []}, width=8, height=8) is None          # nothing to learn from
+    assert data.add(None, {"dice": [{"bbox": [0, 0, 4, 4], "value": 1}]}, width=8, height=8) is None
+
+
+def _config(tmp_path: Path) -> Path:
+    path = tmp_path / "goblin.toml"
+    path.write_text(f'state_dir = "{tmp_path / "state"}"\n')
+    return path
+
+
+@pytest.mark.slow
+def test_tune_measures_before_and_after_on_held_back_photos(tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    data = TableDataset(tmp_path / "state" / "dataset")
+    truth = sorted(labelled.labels().values(), key=lambda r: r["file"])
+    for _ in range(3):                         # the demo's four photos, as three evenings of play
+        for r in truth:
+            frame = cv2.imread(str(DEMO_DIR / r["file"]))
+            data.add(cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes(), r,
+                     width=frame.shape[1], height=frame.shape[0])
+    assert cli(["tune", "--config", str(_config(tmp_path)), "--dry-run"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    held = sum(len(r["dice"]) for i, r in enumerate(truth * 3) if i % 5 == 4)
+    assert got["photos"] == 12 and got["held_back_dice"] == held
+    assert got["taught_dice"] == sum(len(r["dice"]) for r in truth * 3) - held
+    assert 0 <= got["right_before"] <= held and 0 <= got["right_after"] <= held
+    assert got["saved"] is False and not (tmp_path / "state" / "calibration.json").exists()
+
+
+def test_tune_says_when_the_set_is_too_small(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli(["tune", "--config", str(_config(tmp_path))]) == 2
+    assert "tune needs 5" in capsys.readouterr().err
+
+

@@ -1,0 +1,72 @@
+"""Nothing a frame shows makes the reader take unbounded time: the work is bounded by the frame's size and
+by counts (``vision.finder.MAX_OBJECTS``, ``vision.learned.MAX_SECOND_OPINIONS``, ``MAX_POLY``), never by
+the number of pip-like things in it. The speed targets themselves are measured by
+``benchmarks/vision_eval.py`` (time per frame at 640x480, 2028x1520 and 12 MP), not here; the wall-clock
+bound below is ten times the target and only catches a return of the old behaviour (a mesh basket took
+over 60 s per 512x384 frame with Vision I's rules).
+"""
+
+import time
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import learned, read_table, synth
+from vision.finder import MAX_INPUT_PIXELS, MAX_OBJECTS, _input_size
+
+
+def mesh(w, h, pitch=9, hole=0.35, angle=20):
+    """A mesh basket: dark round holes on a light grid, turned by ``angle`` degrees (a drawing)."""
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    c, s = np.cos(np.radians(angle)), np.sin(np.radians(angle))
+    u, v = xx * c + yy * s, -xx * s + yy * c
+    d = np.hypot((u % pitch) - pitch / 2, (v % pitch) - pitch / 2)
+    img = np.full((h, w, 3), 200, np.uint8)
+    img[d < hole * pitch] = (30, 30, 30)
+    return img
+
+
+@pytest.mark.parametrize(("w", "h"), [(512, 384), (2028, 1520), (4000, 3000)])
+def test_a_mesh_basket_is_read_in_bounded_time(w, h):
+    frame = mesh(w, h)
+    t0 = time.process_time()
+    reading = read_table(frame)
+    spent = time.process_time() - t0
+    assert len(reading.dice) + len(reading.tokens) <= MAX_OBJECTS
+    assert spent < 10.0, spent        # target: well under 1 s (benchmarks/vision_eval.py)
+
+
+def test_the_finder_input_is_capped_whatever_the_scale():
+    for scale in (0.01, 0.5, 1.0, 4.0, 50.0):
+        iw, ih = _input_size(4000, 3000, scale)
+        assert iw * ih <= MAX_INPUT_PIXELS * 1.1
+        assert iw % 32 == 0 and ih % 32 == 0
+
+
+def test_hundreds_of_dice_are_capped_and_second_opinions_too(monkeypatch):
+    img = synth.tray(1600, 1200, kind="felt")
+    rng = np.random.default_rng(3)
+    for i in range(22):
+        for j in range(16):
+            synth.draw_die(img, 40 + 70 * i + rng.uniform(-5, 5), 40 + 72 * j, 44, int(rng.integers(1, 7)),
+                           angle=float(rng.uniform(0, 90)))
+    calls = []
+    real = learned.pip_count
+    monkeypatch.setattr(learned, "pip_count", lambda frame, f: calls.append(1) or real(frame, f))
+    reading = read_table(img)
+    assert 0 < len(reading.dice) <= MAX_OBJECTS
+    assert len(calls) <= learned.MAX_SECOND_OPINIONS
+    unchecked = [d for d in reading.dice if d.confidence > learned.OVER_BUDGET]
+    assert len(unchecked) <= learned.MAX_SECOND_OPINIONS
+
+
+def test_noise_and_flat_frames_give_valid_empty_or_bounded_readings():
+    rng = np.random.default_rng(0)
+    for frame in (np.zeros((480, 640, 3), np.uint8), np.full((1520, 2028, 3), 255, np.uint8),
+                  rng.integers(0, 256, (1520, 2028, 3), dtype=np.uint8)):
+        reading = read_table(frame)
+        assert reading.width == frame.shape[1]
+        assert len(reading.dice) <= MAX_OBJECTS
+    blank = read_table(cv2.GaussianBlur(np.full((480, 640, 3), 120, np.uint8), (5, 5), 0))
+    assert blank.dice == () and blank.tokens == ()

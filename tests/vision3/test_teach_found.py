@@ -1,0 +1,58 @@
+"""Teach mode on the objects the finder found: their face-reader embeddings are kept, and other photos of
+the same dice are read by the nearest taught face. Drawings (an emblem face: a star in a ring, as a
+maker's logo in place of the 6), so the test says which mechanism works, not how well on real dice."""
+
+import numpy as np
+
+from vision import Calibration, read_table, synth
+from vision.teach import Calibration as _Calibration
+
+INK = (40, 40, 150)
+BODY = (235, 235, 235)
+
+
+def emblem_frame(seed, positions, pips=()):
+    rng = np.random.default_rng(seed)
+    img = synth.tray(640, 480, kind="wood", seed=seed)
+    for x, y in positions:
+        synth.draw_logo_die(img, x, y, 64, angle=float(rng.uniform(0, 90)), body=BODY, ink=INK)
+    for x, y, v in pips:
+        synth.draw_die(img, x, y, 64, v, angle=float(rng.uniform(0, 90)))
+    return img
+
+
+def emblems(reading):
+    return sorted((d for d in reading.dice), key=lambda d: d.bbox[0])
+
+
+def test_three_emblems_taught_as_6_are_read_as_6_on_another_photo():
+    teach_photo = emblem_frame(1, [(150, 240), (330, 160), (500, 330)])
+    cal, n = Calibration().teach_found(teach_photo, kind="face", label="6")
+    assert n == 3
+    other = emblem_frame(2, [(120, 120), (420, 380)], pips=[(300, 260, 3), (520, 110, 5)])
+    got = {(round(d.bbox[0] / 100), d.value) for d in read_table(other, calibration=cal).dice}
+    values = sorted(d.value for d in read_table(other, calibration=cal).dice)
+    assert values == [3, 5, 6, 6], got
+
+
+def test_an_emblem_nobody_taught_is_asked_not_guessed():
+    reading = read_table(emblem_frame(3, [(200, 200), (450, 300)]))
+    assert len(reading.dice) == 2
+    for d in reading.dice:
+        assert d.value is None or d.confidence < 0.8, d
+
+
+def test_embeddings_survive_the_calibration_file(tmp_path):
+    cal, n = Calibration().teach_found(emblem_frame(1, [(150, 240), (330, 160)]), kind="face", label="6")
+    assert n == 2
+    cal.save(tmp_path / "calibration.json")
+    back = _Calibration.load(tmp_path / "calibration.json")
+    assert [e.label for e in back.examples] == ["6", "6"]
+    for a, b in zip(cal.examples, back.examples, strict=True):
+        assert a.embedding is not None and b.embedding is not None
+        assert np.allclose(a.embedding, b.embedding, atol=1e-6)
+
+
+def test_a_frame_with_nothing_teaches_nothing():
+    cal, n = Calibration().teach_found(synth.tray(640, 480, kind="white"), kind="token", label="alive")
+    assert n == 0 and cal.examples == ()

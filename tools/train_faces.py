@@ -1,0 +1,196 @@
+"""Train the Vision III face reader (torch, CPU) and export it to ONNX for ``vision.faces``.
+
+    python3 tools/train_faces.py --out vision/models [--leave-out chase] [--minutes 8] [--seed 20261125]
+
+Samples are 40x40 crops around labelled dice of every real source but the one left out (d6 values from
+matteop65, chase, aws, nell-byler; "numeral" from burks and the Lurig set), crops of the same photos
+away from every die ("none"), and renders (emblem faces, tokens, dice of random colours on random trays).
+Each crop is taken at a random angle, 1.05-1.5 times the box's long side, centre jittered, with colour,
+blur, noise and JPEG jitter. Classes are drawn equally often. One photo in ten of the training sources is
+kept aside to fit the temperature that makes the softmax a calibrated confidence (never the left-out
+source), stored in the model card.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from train_finder import jitter  # noqa: E402
+from v3_data import FOLDERS, NONE, Sample, load_source, render  # noqa: E402
+from v3_models import FaceNet  # noqa: E402
+
+from vision.faces import CLASSES, CROP, CROP_SCALE  # noqa: E402
+
+Item = tuple[Sample, float, float, float, int]   # sample, cx, cy, size, class
+
+
+def items(samples: list[Sample], rng: np.random.Generator) -> list[Item]:
+    out: list[Item] = []
+    for s in samples:
+        sizes = [max(o[2], o[3]) for o in s.objects]
+        for cx, cy, w, h, lab in s.objects:
+            if lab >= 0:
+                out.append((s, cx, cy, max(w, h), lab))
+        if s.crop_only or not sizes and s.source != "burks":
+            continue
+        med = float(np.median(sizes)) if sizes else 150.0
+        hh, ww = s.image.shape[:2]
+        for _ in range(3):   # tray away from every die
+            sz = med * rng.uniform(0.7, 1.4)
+            x, y = rng.uniform(0, ww), rng.uniform(0, hh)
+            if all(math.hypot(x - o[0], y - o[1]) > 0.55 * (max(o[2], o[3]) + sz) for o in s.objects):
+                out.append((s, x, y, sz, NONE))
+        for o in s.objects[:4]:   # half a die at the crop's edge: not a die of its own
+            ang = rng.uniform(0, 2 * math.pi)
+            d = max(o[2], o[3]) * rng.uniform(0.75, 1.0)
+            x, y = o[0] + d * math.cos(ang), o[1] + d * math.sin(ang)
+            sz = max(o[2], o[3])
+            if all(math.hypot(x - p[0], y - p[1]) > 0.6 * max(p[2], p[3]) for p in s.objects):
+                out.append((s, x, y, sz, NONE))
+    return out
+
+
+def crop(it: Item, rng: np.random.Generator | None, k: float = CROP_SCALE) -> np.ndarray:
+    s, cx, cy, size, _ = it
+    ang = 0.0
+    if rng is not None:
+        k = rng.uniform(1.05, 1.5)
+        ang = rng.uniform(0, 360)
+        cx += rng.normal(0, 0.06) * size
+        cy += rng.normal(0, 0.06) * size
+    side = k * size
+    f = CROP / side
+    m = cv2.getRotationMatrix2D((cx, cy), ang, f)
+    m[:, 2] += (CROP / 2 - cx, CROP / 2 - cy)
+    img = cv2.warpAffine(s.image, m, (CROP, CROP), flags=cv2.INTER_AREA if f < 1 else cv2.INTER_LINEAR,
+                         borderMode=cv2.BORDER_REPLICATE)
+    if rng is not None:
+        if rng.random() < 0.5:
+            img = np.ascontiguousarray(img[:, ::-1])   # a mirrored pip layout is the same face
+        img = jitter(img, rng)
+    return img
+
+
+def to_tensor(imgs: list[np.ndarray]) -> torch.Tensor:
+    return torch.from_numpy(np.stack([i.transpose(2, 0, 1) for i in imgs])).float() / 255
+
+
+class Net(FaceNet):
+    def __init__(self) -> None:
+        super().__init__(len(CLASSES))
+        self.proto = torch.nn.Parameter(torch.randn(len(CLASSES), 64))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--leave-out", default="")
+    ap.add_argument("--minutes", type=float, default=8)
+    ap.add_argument("--seed", type=int, default=20261125)
+    ap.add_argument("--renders", type=int, default=800)
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--batch", type=int, default=64)
+    args = ap.parse_args()
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    rng = np.random.default_rng(args.seed)
+    train: list[Sample] = []
+    val: list[Sample] = []
+    for src in FOLDERS:
+        if src == args.leave_out:
+            continue
+        for i, s in enumerate(load_source(src)):
+            (val if i % 10 == 0 else train).append(s)
+    renders = [render(args.seed * 10_000 + 7 + i) for i in range(args.renders)]
+    train += renders[: args.renders * 9 // 10]
+    val += renders[args.renders * 9 // 10:]
+    tr = items(train, rng)
+    va = items(val, np.random.default_rng(1))
+    by_class: dict[int, list[Item]] = {}
+    for it in tr:
+        by_class.setdefault(it[4], []).append(it)
+    print({CLASSES[k]: len(v) for k, v in sorted(by_class.items())}, "val", len(va), flush=True)
+    classes = sorted(by_class)
+    model = Net()
+    opt = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
+    args.out.mkdir(parents=True, exist_ok=True)
+    tag = f"faces{'-no-' + args.leave_out if args.leave_out else ''}"
+    t0 = time.time()
+    budget = args.minutes * 60
+    step = 0
+    losses: list[float] = []
+    while time.time() - t0 < budget:
+        frac = (time.time() - t0) / budget
+        for gr in opt.param_groups:
+            gr["lr"] = 2e-3 * (0.5 * (1 + math.cos(math.pi * min(1.0, frac)))) + 2e-5
+        batch = []
+        for _ in range(args.batch):
+            pool = by_class[classes[int(rng.integers(len(classes)))]]
+            batch.append(pool[int(rng.integers(len(pool)))])
+        x = to_tensor([crop(it, rng) for it in batch])
+        y = torch.tensor([it[4] for it in batch])
+        out = model(x)
+        logits, emb = out[:, : len(CLASSES)], out[:, len(CLASSES):]
+        cos = emb @ F.normalize(model.proto, dim=1).T * 16
+        loss = F.cross_entropy(logits, y, label_smoothing=0.05) + 0.5 * F.cross_entropy(cos, y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+        step += 1
+        if step % 100 == 0:
+            print(f"{tag} step {step} {time.time() - t0:.0f}s loss {np.mean(losses[-100:]):.3f}", flush=True)
+    model.eval()
+    # temperature on the kept-aside photos of the training sources (quarter-turn averaged, as read)
+    with torch.no_grad():
+        vx = [crop(it, None) for it in va]
+        logit_sum = torch.zeros(len(vx), len(CLASSES))
+        for k in range(4):
+            turned = [np.ascontiguousarray(np.rot90(v, k)) for v in vx]
+            logit_sum += torch.cat([model(to_tensor(turned[i:i + 256]))[:, : len(CLASSES)]
+                                    for i in range(0, len(turned), 256)])
+        logits = logit_sum / 4
+        vy = torch.tensor([it[4] for it in va])
+        best = (1.0, 1e9)
+        for t in np.arange(0.25, 3.01, 0.05):
+            nll = F.cross_entropy(logits / float(t), vy).item()
+            if nll < best[1]:
+                best = (float(t), nll)
+        acc = (logits.argmax(1) == vy).float().mean().item()
+    torch.save(model.state_dict(), args.out / f"{tag}.pt")
+
+    class Export(torch.nn.Module):
+        def __init__(self, m: FaceNet) -> None:
+            super().__init__()
+            self.m = m
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            return FaceNet.forward(self.m, x)
+
+    torch.onnx.export(Export(model), torch.zeros(1, 3, CROP, CROP), str(args.out / f"{tag}.onnx"),
+                      opset_version=17, dynamo=False, input_names=["crops"], output_names=["out"],
+                      dynamic_axes={"crops": {0: "n"}, "out": {0: "n"}})
+    (args.out / f"{tag}.train.json").write_text(json.dumps({
+        "command": "python3 tools/train_faces.py " + " ".join(sys.argv[1:]), "seed": args.seed, "steps": step,
+        "batch": args.batch, "minutes": round((time.time() - t0) / 60, 1), "left_out": args.leave_out,
+        "temperature": round(best[0], 3), "val_accuracy": round(acc, 4), "val_crops": len(va),
+        "train_crops": {CLASSES[k]: len(v) for k, v in sorted(by_class.items())}, "torch": torch.__version__},
+        indent=1))
+    print("done", tag, step, "T", best, "val acc", acc, flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,199 @@
+"""Train the Vision III die finder (torch, CPU) and export it to ONNX for ``vision.finder``.
+
+    python3 tools/train_finder.py --out vision/models [--leave-out aws] [--minutes 12] [--seed 20261125]
+
+Training samples are 192x192 windows of the real photos (every finder source but the one left out)
+and of randomised renders (``tools/v3_data.render``), scaled so the photo's dice measure 10 .. 110 px
+(log-uniform), flipped, quarter-turned, with colour, blur, noise and JPEG jitter. Sources are drawn
+equally often (renders a quarter of the time), so a big set does not drown a small one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from v3_data import FINDER_SOURCES, Sample, load_source, render  # noqa: E402
+from v3_models import Finder  # noqa: E402
+
+WIN = 160
+STRIDE = 4
+
+
+def jitter(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    out = img.astype(np.float32)
+    if rng.random() < 0.8:
+        hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV).astype(np.float32)
+        hsv[..., 0] = (hsv[..., 0] + rng.uniform(-12, 12)) % 180
+        hsv[..., 1] *= rng.uniform(0.6, 1.4)
+        out = cv2.cvtColor(np.clip(hsv, 0, 255).astype(np.uint8), cv2.COLOR_HSV2BGR).astype(np.float32)
+    out = (out - 128) * rng.uniform(0.7, 1.3) + 128 + rng.uniform(-35, 35)
+    if rng.random() < 0.3:
+        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.4, 1.6))
+    if rng.random() < 0.4:
+        out += rng.normal(0, rng.uniform(2, 10), out.shape)
+    out = np.clip(out, 0, 255).astype(np.uint8)
+    if rng.random() < 0.3:
+        out = cv2.imdecode(cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 90))])[1],
+                           cv2.IMREAD_COLOR)
+    return out
+
+
+def window(s: Sample, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """One training window and its objects (cx, cy, w, h) in window pixels."""
+    h, w = s.image.shape[:2]
+    sizes = [max(o[2], o[3]) for o in s.objects]
+    med = float(np.median(sizes)) if sizes else float(np.exp(rng.uniform(math.log(20), math.log(200))))
+    big = len(s.objects) <= 2
+    target = float(np.exp(rng.uniform(math.log(10), math.log(150 if big else 110))))
+    f = target / med
+    side = WIN / f
+    if s.objects and rng.random() < 0.75:
+        o = s.objects[int(rng.integers(len(s.objects)))]
+        cx, cy = o[0] + rng.uniform(-0.5, 0.5) * side * 0.8, o[1] + rng.uniform(-0.5, 0.5) * side * 0.8
+    else:
+        cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+    x0, y0 = cx - side / 2, cy - side / 2
+    m = np.array([[f, 0, -x0 * f], [0, f, -y0 * f]], np.float32)
+    border = cv2.BORDER_REFLECT if rng.random() < 0.5 else cv2.BORDER_CONSTANT
+    img = cv2.warpAffine(s.image, m, (WIN, WIN), flags=cv2.INTER_AREA if f < 1 else cv2.INTER_LINEAR,
+                         borderMode=border, borderValue=tuple(int(v) for v in rng.integers(0, 256, 3)))
+    objs = []
+    for ox, oy, ow, oh, _ in s.objects:
+        nx, ny = (ox - x0) * f, (oy - y0) * f
+        if 0 <= nx < WIN and 0 <= ny < WIN:
+            objs.append((nx, ny, ow * f, oh * f))
+    if border == cv2.BORDER_REFLECT and (x0 < 0 or y0 < 0 or x0 + side > w or y0 + side > h):
+        # reflected dice are real-looking dice with no label: use a constant border instead
+        img = cv2.warpAffine(s.image, m, (WIN, WIN), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    k = int(rng.integers(4))
+    img = np.ascontiguousarray(np.rot90(img, k))
+    o = np.array(objs, np.float32).reshape(-1, 4)
+    for _ in range(k):   # np.rot90 turns counter-clockwise: (x, y) -> (y, W - x)
+        o = np.stack([o[:, 1], WIN - o[:, 0], o[:, 3], o[:, 2]], 1) if len(o) else o
+    if rng.random() < 0.5:
+        img = np.ascontiguousarray(img[:, ::-1])
+        if len(o):
+            o[:, 0] = WIN - o[:, 0]
+    return jitter(img, rng), o
+
+
+def targets(objs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    g = WIN // STRIDE
+    hm = np.zeros((g, g), np.float32)
+    box = np.zeros((4, g, g), np.float32)
+    mask = np.zeros((g, g), np.float32)
+    yy, xx = np.mgrid[0:g, 0:g].astype(np.float32)
+    for cx, cy, w, h in objs:
+        gx, gy = cx / STRIDE, cy / STRIDE
+        ix, iy = min(g - 1, int(gx)), min(g - 1, int(gy))
+        sigma = max(0.6, 0.12 * min(w, h) / STRIDE)
+        hm = np.maximum(hm, np.exp(-((xx - ix) ** 2 + (yy - iy) ** 2) / (2 * sigma ** 2)))
+        box[:, iy, ix] = (math.log(max(w, 2) / 16), math.log(max(h, 2) / 16), gx - ix, gy - iy)
+        mask[iy, ix] = 1
+    return hm, box, mask
+
+
+def focal(pred: torch.Tensor, gt: torch.Tensor) -> torch.Tensor:
+    pred = pred.clamp(1e-4, 1 - 1e-4)
+    pos = gt.eq(1).float()
+    neg = 1 - pos
+    pl = torch.log(pred) * (1 - pred) ** 2 * pos
+    nl = torch.log(1 - pred) * pred ** 2 * (1 - gt) ** 4 * neg
+    n = pos.sum().clamp(min=1)
+    return -(pl.sum() + nl.sum()) / n
+
+
+def batch(pools: dict[str, list[Sample]], rng: np.random.Generator, n: int) -> tuple[torch.Tensor, ...]:
+    names = list(pools)
+    p = np.array([0.25 if k == "render" else 1.0 for k in names])
+    p /= p.sum()
+    xs, hms, boxes, masks = [], [], [], []
+    for _ in range(n):
+        pool = pools[names[int(rng.choice(len(names), p=p))]]
+        img, objs = window(pool[int(rng.integers(len(pool)))], rng)
+        hm, box, mask = targets(objs)
+        xs.append(img.transpose(2, 0, 1))
+        hms.append(hm)
+        boxes.append(box)
+        masks.append(mask)
+    return (torch.from_numpy(np.stack(xs)).float() / 255, torch.from_numpy(np.stack(hms))[:, None],
+            torch.from_numpy(np.stack(boxes)), torch.from_numpy(np.stack(masks))[:, None])
+
+
+def export(model: Finder, path: Path) -> None:
+    model.eval()
+    torch.onnx.export(model, torch.zeros(1, 3, 256, 320), str(path), opset_version=17, dynamo=False,
+                      input_names=["image"], output_names=["maps"])
+    model.train()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--leave-out", default="")
+    ap.add_argument("--minutes", type=float, default=12)
+    ap.add_argument("--seed", type=int, default=20261125)
+    ap.add_argument("--renders", type=int, default=800)
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--batch", type=int, default=16)
+    args = ap.parse_args()
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    rng = np.random.default_rng(args.seed)
+    pools: dict[str, list[Sample]] = {}
+    for src in FINDER_SOURCES:
+        if src != args.leave_out:
+            pools[src] = [s for s in load_source(src)]
+    pools["render"] = [render(args.seed * 10_000 + i) for i in range(args.renders)]
+    print({k: len(v) for k, v in pools.items()}, flush=True)
+    model = Finder()
+    opt = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
+    args.out.mkdir(parents=True, exist_ok=True)
+    tag = f"finder{'-no-' + args.leave_out if args.leave_out else ''}"
+    t0 = time.time()
+    step = 0
+    budget = args.minutes * 60
+    losses: list[float] = []
+    while time.time() - t0 < budget:
+        frac = (time.time() - t0) / budget
+        for gr in opt.param_groups:
+            gr["lr"] = 2e-3 * (0.5 * (1 + math.cos(math.pi * min(1.0, frac)))) + 2e-5
+        x, hm, box, mask = batch(pools, rng, args.batch)
+        out = model(x)
+        l_hm = focal(out[:, :1], hm)
+        n = mask.sum().clamp(min=1)
+        l_box = (torch.abs(out[:, 1:5] - box) * mask).sum() / n
+        loss = l_hm + l_box
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        losses.append(float(loss))
+        step += 1
+        if step % 100 == 0:
+            print(f"{tag} step {step} {time.time() - t0:.0f}s loss {np.mean(losses[-100:]):.3f}", flush=True)
+        if step % 1000 == 0:
+            torch.save(model.state_dict(), args.out / f"{tag}.pt")
+    torch.save(model.state_dict(), args.out / f"{tag}.pt")
+    export(model, args.out / f"{tag}.onnx")
+    (args.out / f"{tag}.train.json").write_text(json.dumps({
+        "command": "python3 tools/train_finder.py " + " ".join(sys.argv[1:]), "seed": args.seed,
+        "steps": step, "batch": args.batch, "minutes": round((time.time() - t0) / 60, 1),
+        "sources": sorted(k for k in pools), "final_loss": round(float(np.mean(losses[-200:])), 4),
+        "torch": torch.__version__}, indent=1))
+    print("done", tag, step, flush=True)
+
+
+if __name__ == "__main__":
+    main()

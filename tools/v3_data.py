@@ -1,0 +1,340 @@
+"""Training data for Vision III (the die finder and the face reader): real labelled photos from
+``../shared/dice-photos`` and randomised renders. Training only; the product never imports this.
+
+Every real photo becomes a ``Sample``: the image (BGR uint8), its source name, and its objects as
+(cx, cy, w, h, label) in pixels, where label is a face-reader class (``vision.faces.CLASSES``).
+
+Boxes: matteop65 and nell-byler box the top face, aws the whole die with its sides (loose), burks and
+Lurig have no boxes: the one die of the photo is segmented from the tray (burks: a bright die on a
+black tray; Lurig: what differs from the photo's border colour, nearest the centre). These derived
+boxes are marked ``derived`` and are only used where a loose box does no harm (the finder's centre and
+size, and the crop of the face reader).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from vision.data import photos_dir  # noqa: E402
+from vision.faces import CLASSES  # noqa: E402
+
+NONE, EMBLEM, NUMERAL, TOKEN = CLASSES.index("none"), CLASSES.index("emblem"), CLASSES.index("numeral"), \
+    CLASSES.index("token")
+
+FOLDERS = {
+    "matteop65": "matteop65__Dice_Detection_Recognition",
+    "chase": "chaseelliottpatterson__dice-reader",
+    "burks": "burksbuilds__dicetower-dev",
+    "aws": "aws-samples__amazon-sagemaker-mxnet-dice-aim403-workshop-reinvent2019",
+    "nell": "nell-byler__dice_detection",
+    "lurig": "Ferwardo__dice_classifier",
+}
+#: sources the finder trains on (the others have no whole-frame photos with every die boxed)
+FINDER_SOURCES = ("matteop65", "aws", "nell", "burks", "lurig")
+
+
+@dataclass
+class Sample:
+    source: str
+    name: str
+    image: np.ndarray
+    objects: list[tuple[float, float, float, float, int]] = field(default_factory=list)
+    #: label -1 = a die whose face is unclear (kept for the finder, never for the face reader)
+    crop_only: bool = False     # chase: the whole image is one die's crop
+    group: str = ""             # what must be held out together (a Lurig video)
+
+
+def _segment_one(image: np.ndarray, dark_tray: bool) -> tuple[float, float, float, float] | None:
+    """The box of the single die of a photo: a bright blob on a dark tray, or what differs from the
+    border's colour (largest component, preferring the centre)."""
+    h, w = image.shape[:2]
+    small = cv2.resize(image, (w // 4, h // 4), interpolation=cv2.INTER_AREA)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+    border = np.concatenate([lab[:3].reshape(-1, 3), lab[-3:].reshape(-1, 3), lab[:, :3].reshape(-1, 3),
+                             lab[:, -3:].reshape(-1, 3)])
+    if dark_tray:
+        ref = np.median(lab[lab.shape[0] // 4: -lab.shape[0] // 4, lab.shape[1] // 4: -lab.shape[1] // 4]
+                        .reshape(-1, 3), axis=0)
+    else:
+        ref = np.median(border, axis=0)
+    diff = np.linalg.norm(lab - ref, axis=2)
+    mask = (diff > max(25.0, float(np.percentile(diff, 60)))).astype(np.uint8)
+    if dark_tray:
+        # the tray's own bright rim: keep the inner part only
+        m = mask.copy()
+        m[: m.shape[0] // 12] = 0
+        m[-m.shape[0] // 12:] = 0
+        m[:, : m.shape[1] // 12] = 0
+        m[:, -m.shape[1] // 12:] = 0
+        mask = m
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    n, lab_img, stats, cents = cv2.connectedComponentsWithStats(mask)
+    best, best_score = None, 0.0
+    for i in range(1, n):
+        x, y, bw, bh, area = stats[i]
+        if area < 30:
+            continue
+        if bw > 0.95 * small.shape[1] or bh > 0.95 * small.shape[0]:
+            continue
+        d = math.hypot(cents[i][0] - small.shape[1] / 2, cents[i][1] - small.shape[0] / 2)
+        score = area / (1.0 + d / (0.25 * small.shape[1])) ** 2
+        if score > best_score:
+            best, best_score = (x, y, bw, bh), score
+    if best is None:
+        return None
+    x, y, bw, bh = best
+    return ((x + bw / 2) * 4, (y + bh / 2) * 4, bw * 4.0, bh * 4.0)
+
+
+def _labels(folder: Path) -> dict:
+    return json.loads((folder / "labels.json").read_text(encoding="utf-8"))
+
+
+def load_source(name: str, *, limit: int | None = None) -> list[Sample]:
+    root = photos_dir()
+    if root is None:
+        raise FileNotFoundError("dice-photos folder not found")
+    folder = root / FOLDERS[name]
+    out = []
+    for entry in _labels(folder)["images"][:limit]:
+        image = cv2.imread(str(folder / entry["file"]), cv2.IMREAD_COLOR)
+        if image is None:
+            continue
+        s = Sample(name, entry["file"], image)
+        if name == "chase":
+            s.crop_only = True
+            h, w = image.shape[:2]
+            s.objects.append((w / 2, h / 2, float(w), float(h), int(entry["dice"][0]["value"])))
+        elif name in ("burks", "lurig"):
+            if not entry["dice"]:
+                out.append(s)   # burks' empty tray: a negative
+                continue
+            box = _segment_one(image, dark_tray=(name == "burks"))
+            if box is None:
+                continue
+            s.objects.append((*box, NUMERAL))
+            stem = Path(entry["file"]).stem
+            s.group = stem.rstrip("0123456789") if name == "lurig" else stem
+        else:
+            for d in entry["dice"]:
+                if d.get("bbox") is None:
+                    continue
+                x, y, w, h = (float(v) for v in d["bbox"])
+                value = d.get("value")
+                label = int(value) if value is not None and not d.get("unclear") else -1
+                s.objects.append((x + w / 2, y + h / 2, w, h, label))
+        out.append(s)
+    return out
+
+
+# --- renders -----------------------------------------------------------------------------------
+
+def _texture(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    """A tray: plain, felt, wood, granite, mesh, stripes or a printed board, in random colours."""
+    kind = rng.choice(["plain", "felt", "wood", "granite", "mesh", "print", "stripes", "cloth"])
+    base = rng.integers(0, 256, 3).astype(np.float32)
+    img = np.empty((h, w, 3), np.float32)
+    img[:] = base
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    if kind == "felt":
+        img += rng.normal(0, 6, img.shape)
+    elif kind == "wood":
+        f = rng.uniform(3, 10)
+        grain = np.sin(yy / f + rng.uniform(1, 5) * np.sin(xx / rng.uniform(40, 150))) * rng.uniform(8, 25)
+        img += grain[..., None]
+    elif kind == "granite":
+        img += rng.normal(0, 10, img.shape)
+        n = int(h * w / rng.uniform(30, 200))
+        ys, xs = rng.integers(0, h, n), rng.integers(0, w, n)
+        col = rng.integers(0, 256, (n, 3))
+        for y, x, c in zip(ys, xs, col, strict=True):
+            cv2.circle(img, (int(x), int(y)), int(rng.integers(1, 4)), c.tolist(), -1)
+    elif kind == "mesh":
+        p = rng.uniform(4, 16)
+        r = p * rng.uniform(0.2, 0.42)
+        hole = rng.integers(0, 256, 3).astype(np.float32)
+        d = np.hypot((xx % p) - p / 2, (yy % p) - p / 2)
+        img[d < r] = hole
+        ang = rng.uniform(0, 180)
+        m = cv2.getRotationMatrix2D((w / 2, h / 2), ang, 1.0)
+        img = cv2.warpAffine(img, m, (w, h), borderMode=cv2.BORDER_REFLECT)
+    elif kind == "print":
+        img = np.clip(img, 0, 255).astype(np.uint8)
+        for _ in range(int(rng.integers(5, 40))):
+            c = rng.integers(0, 256, 3).tolist()
+            t = rng.integers(0, 4)
+            p1 = (int(rng.integers(0, w)), int(rng.integers(0, h)))
+            if t == 0:
+                cv2.putText(img, str(rng.integers(0, 99999)), p1, int(rng.integers(0, 7)),
+                            float(rng.uniform(0.4, 3)), c, int(rng.integers(1, 4)))
+            elif t == 1:
+                cv2.circle(img, p1, int(rng.integers(2, 40)), c, int(rng.choice([-1, 1, 2])))
+            elif t == 2:
+                cv2.line(img, p1, (int(rng.integers(0, w)), int(rng.integers(0, h))), c, int(rng.integers(1, 5)))
+            else:
+                cv2.rectangle(img, p1, (p1[0] + int(rng.integers(5, 80)), p1[1] + int(rng.integers(5, 80))), c,
+                              int(rng.choice([-1, 1, 3])))
+    elif kind == "stripes":
+        p = rng.uniform(5, 40)
+        img += (np.sin((xx * rng.uniform(-1, 1) + yy) / p * math.pi) * rng.uniform(10, 50))[..., None]
+    elif kind == "cloth":
+        p = rng.uniform(2, 6)
+        img += ((np.sin(xx / p) * np.sin(yy / p)) * rng.uniform(5, 30))[..., None]
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+_LAYOUTS = {
+    1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
+    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)], 5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+    6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
+}
+
+
+def _colour(rng: np.random.Generator) -> tuple[float, float, float]:
+    hsv = np.uint8([[[rng.integers(0, 180), rng.integers(0, 256), rng.integers(20, 256)]]])
+    return tuple(float(v) for v in cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0])
+
+
+def _draw_object(img: np.ndarray, rng: np.random.Generator, cx: float, cy: float, size: float,
+                 tilt: tuple[float, float]) -> int:
+    """Draw one die (top face, and side faces when the camera is tilted) or token; return its class."""
+    kind = rng.choice(["d6", "d6", "d6", "d6", "emblem", "token", "numeral"])
+    ang = rng.uniform(0, 2 * math.pi)
+    c, s = math.cos(ang), math.sin(ang)
+    body = np.array(_colour(rng))
+    if rng.random() < 0.3:
+        body = np.array([rng.uniform(200, 250)] * 3)
+    ink = np.array(_colour(rng))
+    if rng.random() < 0.6:
+        ink = np.array([rng.uniform(0, 40)] * 3) if body.mean() > 110 else np.array([rng.uniform(200, 255)] * 3)
+    if np.abs(ink - body).sum() < 120:
+        ink = 255 - body
+    half = size / 2
+    # hard shadow from one lamp
+    sh = np.array([rng.uniform(-0.3, 0.3), rng.uniform(-0.3, 0.3)]) * size
+    if kind == "token":
+        cv2.circle(img, (int(cx + sh[0]), int(cy + sh[1])), int(half), (img[int(cy) % img.shape[0],
+                   int(cx) % img.shape[1]].astype(float) * 0.55).tolist(), -1, cv2.LINE_AA)
+        cv2.circle(img, (int(cx), int(cy)), int(half), body.tolist(), -1, cv2.LINE_AA)
+        for _ in range(int(rng.integers(2, 6))):
+            p = (int(cx + rng.uniform(-0.5, 0.5) * half), int(cy + rng.uniform(-0.5, 0.5) * half))
+            cv2.circle(img, p, max(1, int(rng.uniform(0.05, 0.3) * half)), _colour(rng), -1, cv2.LINE_AA)
+        return TOKEN
+    corners = np.array([[-half, -half], [half, -half], [half, half], [-half, half]]) @ np.array([[c, -s], [s, c]]).T
+    top = corners + [cx, cy]
+    rounding = rng.uniform(0, 0.25) * size
+    shadow_col = (img[int(cy) % img.shape[0], int(cx) % img.shape[1]].astype(float) * rng.uniform(0.3, 0.7)).tolist()
+    cv2.fillConvexPoly(img, np.round((top + sh) * 16).astype(np.int32), shadow_col, cv2.LINE_AA, 4)
+    # side faces: the top seen from a tilted camera shows the faces on the far side of the tilt
+    dx, dy = tilt[0] * size, tilt[1] * size
+    if abs(dx) + abs(dy) > 1:
+        base = top + [dx, dy]
+        hull = cv2.convexHull(np.round(np.vstack([top, base]) * 16).astype(np.int32))
+        cv2.fillConvexPoly(img, hull, (body * rng.uniform(0.5, 0.85)).tolist(), cv2.LINE_AA, 4)
+    if rounding > 1:
+        m = np.zeros(img.shape[:2], np.uint8)
+        cv2.fillConvexPoly(m, np.round(top).astype(np.int32), 255)
+        k = int(rounding) | 1
+        m = cv2.erode(m, np.ones((k, k), np.uint8))
+        m = cv2.dilate(m, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+        img[m > 0] = body.astype(np.uint8)
+    else:
+        cv2.fillConvexPoly(img, np.round(top * 16).astype(np.int32), body.tolist(), cv2.LINE_AA, 4)
+    rot = np.array([[c, -s], [s, c]])
+    if kind == "d6":
+        value = int(rng.integers(1, 7))
+        a = size * rng.uniform(0.24, 0.3)
+        r = size * rng.uniform(0.07, 0.11)
+        for px, py in np.array(_LAYOUTS[value], float) @ rot.T * a + [cx, cy]:
+            cv2.circle(img, (round(px * 16), round(py * 16)), round(r * 16), ink.tolist(), -1, cv2.LINE_AA, 4)
+        return value
+    if kind == "emblem":
+        for _ in range(int(rng.integers(1, 4))):
+            t = rng.integers(0, 3)
+            if t == 0:
+                pts = [(cx + size * rng.uniform(-0.35, 0.35), cy + size * rng.uniform(-0.35, 0.35))
+                       for _ in range(int(rng.integers(3, 8)))]
+                cv2.fillPoly(img, [np.round(np.array(pts) * 16).astype(np.int32)], ink.tolist(), cv2.LINE_AA, 4)
+            elif t == 1:
+                cv2.circle(img, (int(cx), int(cy)), int(size * rng.uniform(0.15, 0.4)), ink.tolist(),
+                           max(1, int(size * 0.05)), cv2.LINE_AA)
+            else:
+                cv2.putText(img, chr(int(rng.integers(65, 91))), (int(cx - size * 0.2), int(cy + size * 0.2)),
+                            int(rng.integers(0, 7)), size / 40, ink.tolist(), max(1, int(size / 15)), cv2.LINE_AA)
+        return EMBLEM
+    txt = str(int(rng.integers(1, 21)))
+    scale = size / 45 / max(1, len(txt) * 0.8)
+    (tw, th), _ = cv2.getTextSize(txt, cv2.FONT_HERSHEY_SIMPLEX, scale, max(1, int(size / 18)))
+    cv2.putText(img, txt, (int(cx - tw / 2), int(cy + th / 2)), cv2.FONT_HERSHEY_SIMPLEX, scale, ink.tolist(),
+                max(1, int(size / 18)), cv2.LINE_AA)
+    return NUMERAL
+
+
+def render(seed: int, size: tuple[int, int] = (512, 384)) -> Sample:
+    """One randomised tray photo with dice, emblems, numeral dice and tokens at known places."""
+    rng = np.random.default_rng(seed)
+    w, h = size
+    img = _texture(rng, h, w)
+    die = float(np.exp(rng.uniform(math.log(14), math.log(110))))
+    n = int(rng.integers(0, max(2, min(30, int(w * h / (die * die * 4))))))
+    tilt = (rng.uniform(-0.35, 0.35), rng.uniform(-0.35, 0.35)) if rng.random() < 0.5 else (0.0, 0.0)
+    objs: list[tuple[float, float, float, float, int]] = []
+    placed: list[tuple[float, float, float]] = []
+    for _ in range(n * 3):
+        if len(objs) >= n:
+            break
+        sz = die * rng.uniform(0.85, 1.15)
+        cx, cy = rng.uniform(sz * 0.3, w - sz * 0.3), rng.uniform(sz * 0.3, h - sz * 0.3)
+        if any(math.hypot(cx - x, cy - y) < 0.75 * (sz + s2) for x, y, s2 in placed):
+            continue
+        label = _draw_object(img, rng, cx, cy, sz, tilt)
+        placed.append((cx, cy, sz))
+        objs.append((cx, cy, sz * 1.2, sz * 1.2, label))
+    # one lamp: a gradient and a glare spot
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    img = img.astype(np.float32)
+    lx, ly = rng.uniform(0, w), rng.uniform(0, h)
+    fall = 1.0 - rng.uniform(0, 0.5) * np.hypot(xx - lx, yy - ly) / math.hypot(w, h)
+    img = img * fall[..., None] * rng.uniform(0.6, 1.3)
+    if rng.random() < 0.3:
+        img += (np.exp(-((xx - lx) ** 2 + (yy - ly) ** 2) / (2 * (rng.uniform(10, 80)) ** 2)) * 120)[..., None]
+    img += rng.normal(0, rng.uniform(0, 8), img.shape)
+    out = np.clip(img, 0, 255).astype(np.uint8)
+    if rng.random() < 0.5:
+        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.3, 1.5))
+    q = int(rng.integers(35, 95))
+    out = cv2.imdecode(cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, q])[1], cv2.IMREAD_COLOR)
+    return Sample("render", f"render-{seed}", out, objs)
+
+
+def load_all(sources: tuple[str, ...] = tuple(FOLDERS)) -> list[Sample]:
+    out: list[Sample] = []
+    for s in sources:
+        out += load_source(s)
+    return out
+
+
+if __name__ == "__main__":
+    import time
+    t = time.time()
+    for name in ():
+        ss = load_source(name)
+        print(name, len(ss), sum(len(s.objects) for s in ss), f"{time.time() - t:.1f}s")
+    grid = [cv2.resize(render(i).image, (256, 192)) for i in range(8)]
+    for i in range(8):
+        r = render(i)
+        for cx, cy, bw, bh, lab in r.objects:
+            cv2.rectangle(r.image, (int(cx - bw / 2), int(cy - bh / 2)), (int(cx + bw / 2), int(cy + bh / 2)),
+                          (0, 0, 255), 1)
+            cv2.putText(r.image, str(lab), (int(cx), int(cy)), 0, 0.5, (0, 255, 0), 1)
+        grid[i] = cv2.resize(r.image, (384, 288))
+    cv2.imwrite("/tmp/renders.png", np.vstack([np.hstack(grid[:4]), np.hstack(grid[4:])]))

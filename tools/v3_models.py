@@ -1,0 +1,77 @@
+"""The two Vision III networks (torch, training only; the product runs their ONNX export with cv2.dnn).
+
+Finder: a CenterNet-style one-stage detector. Input BGR/255 (N, 3, H, W), H and W multiples of 32.
+Output (N, 5, H/4, W/4): channel 0 the die-centre heatmap (sigmoid applied), 1-2 log(w/16), log(h/16) of
+the box, 3-4 the centre's sub-cell offset (sigmoid, 0..1 of a 4 px cell).
+
+Face reader: a small CNN on 40x40 crops. Output (N, 10 + 64): the class logits (``vision.faces.CLASSES``)
+followed by a 64-d L2-normalised embedding (teach mode reads by nearest taught embedding).
+"""
+
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+
+def cbr(cin: int, cout: int, k: int = 3, s: int = 1, groups: int = 1) -> nn.Sequential:
+    return nn.Sequential(nn.Conv2d(cin, cout, k, s, k // 2, groups=groups, bias=False), nn.BatchNorm2d(cout),
+                         nn.ReLU(inplace=True))
+
+
+def dws(cin: int, cout: int, s: int = 1) -> nn.Sequential:
+    """Depthwise-separable 3x3 conv."""
+    return nn.Sequential(cbr(cin, cin, 3, s, groups=cin), cbr(cin, cout, 1))
+
+
+class Finder(nn.Module):
+    def __init__(self, w: tuple[int, ...] = (16, 32, 64, 96, 128), head: int = 32) -> None:
+        super().__init__()
+        self.s2 = cbr(3, w[0], 3, 2)
+        self.s4 = nn.Sequential(dws(w[0], w[1], 2), dws(w[1], w[1]))
+        self.s8 = nn.Sequential(dws(w[1], w[2], 2), dws(w[2], w[2]), dws(w[2], w[2]))
+        self.s16 = nn.Sequential(dws(w[2], w[3], 2), dws(w[3], w[3]), dws(w[3], w[3]))
+        self.s32 = nn.Sequential(dws(w[3], w[4], 2), dws(w[4], w[4]), dws(w[4], w[4]))
+        self.l32 = cbr(w[4], head, 1)
+        self.l16 = cbr(w[3], head, 1)
+        self.l8 = cbr(w[2], head, 1)
+        self.l4 = cbr(w[1], head, 1)
+        self.m16 = dws(head, head)
+        self.m8 = dws(head, head)
+        self.m4 = dws(head, head)
+        self.hm = nn.Sequential(dws(head, head), nn.Conv2d(head, 1, 1))
+        self.box = nn.Sequential(dws(head, head), nn.Conv2d(head, 4, 1))
+        nn.init.constant_(self.hm[-1].bias, -2.19)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        a4 = self.s4(self.s2(x))
+        a8 = self.s8(a4)
+        a16 = self.s16(a8)
+        a32 = self.s32(a16)
+        p = self.l32(a32)
+        p = self.m16(F.interpolate(p, scale_factor=2.0, mode="nearest") + self.l16(a16))
+        p = self.m8(F.interpolate(p, scale_factor=2.0, mode="nearest") + self.l8(a8))
+        p = self.m4(F.interpolate(p, scale_factor=2.0, mode="nearest") + self.l4(a4))
+        hm = torch.sigmoid(self.hm(p))
+        b = self.box(p)
+        return torch.cat([hm, b[:, :2], torch.sigmoid(b[:, 2:])], 1)
+
+
+class FaceNet(nn.Module):
+    def __init__(self, n_classes: int = 10, emb: int = 64) -> None:
+        super().__init__()
+        self.f = nn.Sequential(
+            cbr(3, 16), cbr(16, 16), nn.MaxPool2d(2),        # 20
+            cbr(16, 32), cbr(32, 32), nn.MaxPool2d(2),       # 10
+            cbr(32, 64), cbr(64, 64), nn.MaxPool2d(2),       # 5
+            cbr(64, 128, 3),
+        )
+        self.emb = nn.Linear(128, emb)
+        self.cls = nn.Linear(128, n_classes)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        g = self.f(x).mean((2, 3))
+        e = self.emb(g)
+        e = e / (e.norm(dim=1, keepdim=True) + 1e-6)
+        return torch.cat([self.cls(g), e], 1)

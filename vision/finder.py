@@ -1,0 +1,169 @@
+"""The learned die finder (Vision III): where the dice and tokens lie in a frame, at any size.
+
+A small CenterNet-style network (``models/finder.onnx``, trained by ``tools/train_finder.py``, run by
+``cv2.dnn``) maps a BGR frame to a heatmap of object centres and each centre's box, at a quarter of the
+input's resolution. It reads dice best at about ``TARGET_SIDE`` px across (it was trained on 10 to
+150 px), so the frame is read at a scale chosen from the frame itself:
+
+1. a first look at two small sizes (long side ``FIRST_SIDES``) finds some objects at any size, from
+   dice a thirtieth of the frame to one die filling it;
+2. the frame is read again at the scale that brings the median object found to ``TARGET_SIDE`` px,
+   with the input capped at ``MAX_INPUT_PIXELS`` (a 12 MP photo of tiny dice is read at the cap).
+
+Images are BGR uint8 arrays of shape (H, W, 3); they are never modified. Work is bounded by the
+frame's size (the input is capped) and by ``MAX_OBJECTS``, never by what the frame shows.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+MODELS = Path(__file__).resolve().parent / "models"
+#: the die size (px, long side of its box) the finder reads best
+TARGET_SIDE = 30.0
+#: long sides of the first look; the coarse one sees one die filling the frame, the fine one dice a
+#: fortieth of the frame wide
+FIRST_SIDES = (160, 512)
+#: the second reading's input is at most this many pixels (its time on one core grows with it)
+MAX_INPUT_PIXELS = 900_000
+#: a heatmap peak at least this high is an object (fit on the training sources' own photos, see
+#: docs/vision.md); lower peaks are kept only as a hint for the scale
+SCORE = 0.3
+#: at most this many objects are returned per frame (the strongest)
+MAX_OBJECTS = 150
+#: the net's input sides must be multiples of this (five stride-2 stages)
+MULTIPLE = 32
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """One object: centre (cx, cy) and box size (w, h) in frame pixels, and the finder's score 0..1."""
+
+    cx: float
+    cy: float
+    w: float
+    h: float
+    score: float
+
+    @property
+    def side(self) -> float:
+        return max(self.w, self.h)
+
+    def box(self, frame_shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+        """The box (x, y, w, h) clipped to a frame of ``frame_shape``."""
+        fh, fw = frame_shape[:2]
+        x0 = max(0, round(self.cx - self.w / 2))
+        y0 = max(0, round(self.cy - self.h / 2))
+        x1 = min(fw, round(self.cx + self.w / 2))
+        y1 = min(fh, round(self.cy + self.h / 2))
+        return x0, y0, max(1, x1 - x0), max(1, y1 - y0)
+
+
+@cache
+def _net(path: str) -> Any:
+    return cv2.dnn.readNet(path)
+
+
+def model_path(name: str = "finder") -> Path:
+    """``models/<name>.onnx`` beside this module, or ``name`` itself when it is a path to an .onnx file
+    (the leave-one-out benchmark reads with models kept outside the package)."""
+    if name.endswith(".onnx"):
+        return Path(name)
+    return MODELS / f"{name}.onnx"
+
+
+def model_card(name: str = "finder") -> dict[str, Any]:
+    """The model's card (``models/<name>.json``): command, seed, data, measured numbers, hash."""
+    path = model_path(name).with_suffix(".json")
+    return dict(json.loads(path.read_text(encoding="utf-8"))) if path.is_file() else {}
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _input_size(w: int, h: int, scale: float) -> tuple[int, int]:
+    """Input (width, height) for a frame at ``scale``: multiples of 32, at most ``MAX_INPUT_PIXELS``."""
+    sw, sh = w * scale, h * scale
+    if sw * sh > MAX_INPUT_PIXELS:
+        k = math.sqrt(MAX_INPUT_PIXELS / (sw * sh))
+        sw, sh = sw * k, sh * k
+    return max(MULTIPLE, round(sw / MULTIPLE) * MULTIPLE), max(MULTIPLE, round(sh / MULTIPLE) * MULTIPLE)
+
+
+def _run(frame: np.ndarray, size: tuple[int, int], model: str, floor: float) -> list[Found]:
+    """Run the net on ``frame`` resized to ``size`` (w, h); peaks >= ``floor`` in frame pixels."""
+    h, w = frame.shape[:2]
+    iw, ih = size
+    interp = cv2.INTER_AREA if iw < w else cv2.INTER_LINEAR
+    blob = cv2.dnn.blobFromImage(cv2.resize(frame, (iw, ih), interpolation=interp), 1 / 255.0)
+    net = _net(str(model_path(model)))
+    net.setInput(blob)
+    maps = net.forward()[0]
+    heat = maps[0]
+    peaks = (heat >= floor) & (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8)))
+    ys, xs = np.nonzero(peaks)
+    if len(ys) > 4 * MAX_OBJECTS:
+        keep = np.argsort(-heat[ys, xs])[: 4 * MAX_OBJECTS]
+        ys, xs = ys[keep], xs[keep]
+    sx, sy = w / iw, h / ih
+    out = []
+    for y, x in zip(ys.tolist(), xs.tolist(), strict=True):
+        bw = math.exp(min(6.0, float(maps[1, y, x]))) * 16 * sx
+        bh = math.exp(min(6.0, float(maps[2, y, x]))) * 16 * sy
+        cx = (x + float(maps[3, y, x])) * 4 * sx
+        cy = (y + float(maps[4, y, x])) * 4 * sy
+        out.append(Found(cx, cy, bw, bh, float(heat[y, x])))
+    return out
+
+
+def _suppressed(found: list[Found]) -> list[Found]:
+    """Strongest first; a weaker centre inside a kept object's box (its middle half) is the same object."""
+    kept: list[Found] = []
+    for f in sorted(found, key=lambda f: -f.score):
+        if any(abs(f.cx - k.cx) < 0.4 * k.w and abs(f.cy - k.cy) < 0.4 * k.h for k in kept):
+            continue
+        kept.append(f)
+        if len(kept) >= MAX_OBJECTS:
+            break
+    return kept
+
+
+def find_objects(frame: np.ndarray, *, model: str = "finder", score: float = SCORE) -> list[Found]:
+    """Every die and token in ``frame`` (BGR uint8 (H, W, 3)), strongest first.
+
+    Returns an empty list when nothing scores ``score``; at most ``MAX_OBJECTS`` objects.
+    """
+    h, w = frame.shape[:2]
+    first: list[Found] = []
+    scales = []
+    for side in FIRST_SIDES:
+        s = side / max(w, h)
+        size = _input_size(w, h, s)
+        scales.append(size[0] / w)
+        first += _run(frame, size, model, score)
+    first = _suppressed(first)
+    if not first:
+        return []
+    sides = np.array([f.side for f in first])
+    weights = np.array([f.score for f in first])
+    order = np.argsort(sides)
+    cum = np.cumsum(weights[order])
+    median = float(sides[order][int(np.searchsorted(cum, cum[-1] / 2))])
+    scale = TARGET_SIDE / median
+    size = _input_size(w, h, scale)
+    if any(abs(math.log(size[0] / w / s)) < 0.2 for s in scales):
+        return first     # the first look was at this scale already
+    second = _run(frame, size, model, score)
+    # objects far bigger than the chosen scale sees are kept from the first look
+    big = [f for f in first if f.side * size[0] / w > 4.5 * TARGET_SIDE]
+    return _suppressed(second + big)

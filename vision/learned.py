@@ -1,0 +1,148 @@
+"""Vision III's reading of one view: the learned finder places the objects, the learned face reader says
+what each is; Vision II reads numeral dice and the pip counter of Vision I gives a second opinion that can
+only lower a d6's confidence, never raise it.
+
+Images are BGR uint8 arrays of shape (H, W, 3); they are never modified. The work per frame is bounded by
+the frame's size and by counts, never by what the frame shows: at most ``finder.MAX_OBJECTS`` objects,
+``MAX_POLY`` numeral dice read by Vision II and ``MAX_SECOND_OPINIONS`` pip counts; objects beyond those
+counts are returned with at most ``OVER_BUDGET`` confidence (the players are asked).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from vision.faces import CLASSES, FaceReading, crop, read_faces
+from vision.finder import Found, find_objects
+from vision.pips import find_pips, group_faces
+
+if TYPE_CHECKING:
+    from vision.teach import Calibration
+
+#: an object the face reader gives at least this probability of "none" is not reported
+NONE_DROP = 0.5
+#: a d6 value the pip counter reads otherwise is capped here (the players are asked)
+DISAGREE = 0.6
+#: an emblem nobody taught is reported as a d6 with no value, at this confidence
+EMBLEM_ASKED = 0.3
+#: objects read by Vision II at most per frame (about 12 ms each on one core)
+MAX_POLY = 30
+#: pip second opinions at most per frame
+MAX_SECOND_OPINIONS = 60
+#: confidence cap of what the budget left unchecked
+OVER_BUDGET = 0.5
+#: the pip counter reads a square crop this many times the die's side, scaled to ``PIP_WORK`` px
+PIP_CROP = 1.3
+PIP_WORK = 192
+#: Vision II reads a square crop this many times the box's long side
+POLY_CROP = 1.1
+#: a taught face or token wins when the embedding's cosine to a taught one is at least this; a taught
+#: face overrules the reader's own d6 value only where the reader is not sure (under ``SURE``)
+TAUGHT_COSINE = 0.8
+SURE = 0.8
+
+FoundDie = tuple[tuple[int, int, int, int], int | None, int | None, float, bool]
+FoundToken = tuple[tuple[int, int, int, int], str | None, float]
+
+
+def pip_count(frame: np.ndarray, f: Found) -> int | None:
+    """The pip counter's reading of the face at the centre of ``f``, or ``None`` when it sees none there."""
+    square = crop(frame, f, scale=PIP_CROP, size=PIP_WORK)
+    faces = [x for x in group_faces(find_pips(square), square) if x.value is not None]
+    if not faces:
+        return None
+    c = PIP_WORK / 2
+    best = min(faces, key=lambda x: (x.centre[0] - c) ** 2 + (x.centre[1] - c) ** 2)
+    if max(abs(best.centre[0] - c), abs(best.centre[1] - c)) > PIP_WORK / PIP_CROP / 4:
+        return None
+    return best.value
+
+
+def _poly_reader() -> Any:
+    try:
+        from vision.poly import read_polyhedral
+    except ImportError:   # Vision II is optional
+        return None
+    return read_polyhedral
+
+
+def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
+              models: tuple[str, str] = ("finder", "faces")) -> tuple[list[FoundDie], list[FoundToken]]:
+    """Dice as (box, sides, value, confidence, percentile) and tokens as (box, face, confidence), boxes
+    (x, y, w, h) in ``frame`` pixels. ``models``: the finder's and the face reader's names."""
+    found = find_objects(frame, model=models[0])
+    readings = read_faces(frame, found, model=models[1])
+    dice: list[FoundDie] = []
+    tokens: list[FoundToken] = []
+    poly = _poly_reader()
+    polys = opinions = 0
+    for f, r in zip(found, readings, strict=True):
+        if r.p("none") >= NONE_DROP:
+            continue
+        box = f.box(frame.shape)
+        label = _label(r)
+        taught = None if calibration is None else calibration.nearest(r.embedding, threshold=TAUGHT_COSINE)
+        if taught is not None and taught[0] == "token":
+            tokens.append((box, taught[1], taught[2]))
+            continue
+        if taught is not None and (label in ("emblem", "numeral", "token") or r.p(label) < SURE):
+            dice.append((box, 6, int(taught[1]), min(taught[2], 1.0 - r.p("none")), False))
+            continue
+        if label == "token":
+            old = _patch_taught(calibration, frame, f, "token")
+            tokens.append((box, *old) if old else (box, None, min(0.3, r.p("token"))))
+            continue
+        if label == "emblem":
+            old = _patch_taught(calibration, frame, f, "face")
+            if old is not None and old[0] is not None and old[0].isdigit():
+                dice.append((box, 6, int(old[0]), min(old[1], 1.0 - r.p("none")), False))
+            else:
+                dice.append((box, 6, None, min(EMBLEM_ASKED, r.p("emblem")), False))
+            continue
+        if label == "numeral":
+            polys += 1
+            if poly is None or polys > MAX_POLY:
+                dice.append((box, None, None, min(OVER_BUDGET, r.p("numeral")) * 0.2, False))
+                continue
+            got = poly(crop(frame, f, scale=POLY_CROP, size=max(32, min(256, round(POLY_CROP * f.side)))))
+            conf = min(float(got.sides_confidence), float(got.value_confidence), r.p("numeral"))
+            dice.append((box, int(got.sides), int(got.value), conf, bool(got.percentile)))
+            continue
+        value = int(label)
+        conf = r.p(label)
+        if conf >= DISAGREE:
+            opinions += 1
+            if opinions > MAX_SECOND_OPINIONS:
+                conf = min(conf, OVER_BUDGET)
+            else:
+                counted = pip_count(frame, f)
+                if counted is not None and counted != value:
+                    conf = min(conf, DISAGREE)
+        dice.append((box, 6, value, conf, False))
+    return dice, tokens
+
+
+def _patch_taught(calibration: Calibration | None, frame: np.ndarray, f: Found, kind: str
+                  ) -> tuple[str | None, float] | None:
+    """A calibration taught before Vision III (examples with no embedding, ``calibration.json`` files of
+    earlier versions) reads by its own patch comparison; ``None`` when it taught nothing of ``kind`` that
+    way."""
+    if calibration is None or not calibration.has(kind):  # type: ignore[arg-type]
+        return None
+    if any(e.embedding is not None for e in calibration.examples if e.kind == kind):
+        return None   # taught from found objects: ``nearest`` decides
+    got: tuple[str | None, float] = calibration.classify(crop(frame, f, scale=1.0, size=64),
+                                                         kind=kind)  # type: ignore[arg-type]
+    return got
+
+
+def _label(r: FaceReading) -> str:
+    """The most likely class other than "none"."""
+    p = r.probabilities.copy()
+    p[CLASSES.index("none")] = -1.0
+    return CLASSES[int(np.argmax(p))]
+
+
+__all__ = ["pip_count", "read_view"]
