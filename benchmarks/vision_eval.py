@@ -29,12 +29,13 @@ timed (this measures the resize to the working size plus the same reading).
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import statistics
 import sys
 import time
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import cv2
@@ -279,7 +280,8 @@ def time_sizes(photo: LabelledPhoto, reader: str = "learned", repeats: int = 15)
             ms.append((time.perf_counter() - t0) * 1000)
             cpu.append((time.process_time() - c0) * 1000)
         out[f"{w}x{h}"] = {"source": f"{photo.path.name} at {w}x{h}",
-                           "ms_median": round(statistics.median(ms), 2), "ms_p95": round(percentile(ms, 95), 2),
+                           "ms_median": round(statistics.median(ms), 2),
+                           "ms_p95": round(percentile(ms, 95), 2),
                            "cpu_ms_median": round(statistics.median(cpu), 2),
                            "cpu_ms_p95": round(percentile(cpu, 95), 2)}
     return out
@@ -328,17 +330,20 @@ def leave_out_models(name: str) -> tuple[str, str]:
 
 def reliability_table(r: dict[str, Any]) -> list[tuple[str, int, float | None]]:
     rows = []
-    for lo, hi in zip(BINS, BINS[1:], strict=False):
+    for lo, hi in itertools.pairwise(BINS):
         got = [ok for c, ok in r["reliability"] if lo <= c < hi]
-        rows.append((f"{lo:.2f}-{min(hi, 1.0):.2f}", len(got), round(100 * sum(got) / len(got), 1) if got else None))
+        pct = round(100 * sum(got) / len(got), 1) if got else None
+        rows.append((f"{lo:.2f}-{min(hi, 1.0):.2f}", len(got), pct))
     return rows
 
 
 def print_leave_out(results: list[dict[str, Any]]) -> None:
     print("== leave one out: each set read by models trained without it")
-    print("   set        frames  dice  found%  right%  wrong&sure%  sure-right%  phantoms/photo  ms median (CPU)")
+    print("   set        frames  dice  found%  right%  wrong&sure%  sure-right%  phantoms/photo  "
+          "ms median (CPU)")
     for r in results:
-        print(f"   {r['set']:<10} {r['frames']:>6} {r['labelled']:>5} {r['found_pct']:>7} {r['right_pct']:>7} "
+        print(f"   {r['set']:<10} {r['frames']:>6} {r['labelled']:>5} {r['found_pct']:>7} "
+              f"{r['right_pct']:>7} "
               f"{r['wrong_sure_pct']:>12} {r['sure_right_pct']!s:>12} {r['phantom_per_photo']:>15} "
               f"{r['cpu_ms_median']:>10}")
 

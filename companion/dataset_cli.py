@@ -87,8 +87,12 @@ def run_tune(config: str | None, *, dry_run: bool = False) -> dict[str, Any]:
     data, cfg = _dataset(config)
     photos = []
     for entry in data.labels()["images"]:
-        dice = [(tuple(float(v) for v in d["bbox"]), int(d["value"])) for d in entry.get("dice", [])
-                if d.get("sides") in (6, None) and isinstance(d.get("value"), int) and len(d.get("bbox", [])) == 4]
+        dice: list[tuple[tuple[float, float, float, float], int]] = []
+        for d in entry.get("dice", []):
+            box = d.get("bbox")
+            if d.get("sides") in (6, None) and isinstance(d.get("value"), int) and isinstance(box, list) \
+                    and len(box) == 4:
+                dice.append(((float(box[0]), float(box[1]), float(box[2]), float(box[3])), int(d["value"])))
         if dice:
             photos.append((read_image(data.root / entry["file"]), dice))
     if len(photos) < 5:

@@ -448,7 +448,8 @@ class Companion:
             self.worker = VisionWorker(self.session, self.holder, reader=reader, annotator=annotator,
                                        settle=settle, config=config, calibration=self.calibrator.current,
                                        zones=self.zones.current)
-            self.dataset = TableDataset(self.state_dir / DATASET_FOLDER, max_images=max(1, config.camera.keep_max),
+            self.dataset = TableDataset(self.state_dir / DATASET_FOLDER,
+                                        max_images=max(1, config.camera.keep_max),
                                         enabled=config.camera.keep_confirmed)
             self.session.on_reading_confirmed = self._keep_confirmed
             if config.buttons.enabled:

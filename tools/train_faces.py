@@ -28,11 +28,11 @@ import torch.nn.functional as F
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from train_finder import jitter  # noqa: E402
-from v3_data import FOLDERS, NONE, Sample, load_source, render  # noqa: E402
-from v3_models import FaceNet  # noqa: E402
+from train_finder import jitter
+from v3_data import FOLDERS, NONE, Sample, load_source, render
+from v3_models import FaceNet
 
-from vision.faces import CLASSES, CROP, CROP_SCALE  # noqa: E402
+from vision.faces import CLASSES, CROP, CROP_SCALE
 
 Item = tuple[Sample, float, float, float, int]   # sample, cx, cy, size, class
 
@@ -44,7 +44,7 @@ def items(samples: list[Sample], rng: np.random.Generator) -> list[Item]:
         for cx, cy, w, h, lab in s.objects:
             if lab >= 0:
                 out.append((s, cx, cy, max(w, h), lab))
-        if s.crop_only or not sizes and s.source != "burks":
+        if s.crop_only or (not sizes and s.source != "burks"):
             continue
         med = float(np.median(sizes)) if sizes else 150.0
         hh, ww = s.image.shape[:2]

@@ -24,8 +24,8 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from v3_data import FINDER_SOURCES, Sample, load_source, render  # noqa: E402
-from v3_models import Finder  # noqa: E402
+from v3_data import FINDER_SOURCES, Sample, load_source, render
+from v3_models import Finder
 
 WIN = 160
 STRIDE = 4
@@ -45,8 +45,8 @@ def jitter(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         out += rng.normal(0, rng.uniform(2, 10), out.shape)
     out = np.clip(out, 0, 255).astype(np.uint8)
     if rng.random() < 0.3:
-        out = cv2.imdecode(cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 90))])[1],
-                           cv2.IMREAD_COLOR)
+        q = int(rng.integers(30, 90))
+        out = cv2.imdecode(cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, q])[1], cv2.IMREAD_COLOR)
     return out
 
 
@@ -148,6 +148,9 @@ def main() -> None:
     ap.add_argument("--renders", type=int, default=800)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--batch", type=int, default=16)
+    ap.add_argument("--resume", type=Path, default=None, help="continue from these weights (.pt)")
+    ap.add_argument("--lr", type=float, default=2e-3)
+    ap.add_argument("--tag", default="")
     args = ap.parse_args()
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
@@ -159,9 +162,11 @@ def main() -> None:
     pools["render"] = [render(args.seed * 10_000 + i) for i in range(args.renders)]
     print({k: len(v) for k, v in pools.items()}, flush=True)
     model = Finder()
-    opt = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
+    if args.resume is not None:
+        model.load_state_dict(torch.load(args.resume))
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     args.out.mkdir(parents=True, exist_ok=True)
-    tag = f"finder{'-no-' + args.leave_out if args.leave_out else ''}"
+    tag = args.tag or f"finder{'-no-' + args.leave_out if args.leave_out else ''}"
     t0 = time.time()
     step = 0
     budget = args.minutes * 60
@@ -169,7 +174,7 @@ def main() -> None:
     while time.time() - t0 < budget:
         frac = (time.time() - t0) / budget
         for gr in opt.param_groups:
-            gr["lr"] = 2e-3 * (0.5 * (1 + math.cos(math.pi * min(1.0, frac)))) + 2e-5
+            gr["lr"] = args.lr * (0.5 * (1 + math.cos(math.pi * min(1.0, frac)))) + 2e-5
         x, hm, box, mask = batch(pools, rng, args.batch)
         out = model(x)
         l_hm = focal(out[:, :1], hm)

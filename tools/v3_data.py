@@ -24,8 +24,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from vision.data import photos_dir  # noqa: E402
-from vision.faces import CLASSES  # noqa: E402
+from vision.data import photos_dir
+from vision.faces import CLASSES
 
 NONE, EMBLEM, NUMERAL, TOKEN = CLASSES.index("none"), CLASSES.index("emblem"), CLASSES.index("numeral"), \
     CLASSES.index("token")
@@ -77,7 +77,7 @@ def _segment_one(image: np.ndarray, dark_tray: bool) -> tuple[float, float, floa
         m[:, -m.shape[1] // 12:] = 0
         mask = m
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-    n, lab_img, stats, cents = cv2.connectedComponentsWithStats(mask)
+    n, _, stats, cents = cv2.connectedComponentsWithStats(mask)
     best, best_score = None, 0.0
     for i in range(1, n):
         x, y, bw, bh, area = stats[i]
@@ -179,10 +179,11 @@ def _texture(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
             elif t == 1:
                 cv2.circle(img, p1, int(rng.integers(2, 40)), c, int(rng.choice([-1, 1, 2])))
             elif t == 2:
-                cv2.line(img, p1, (int(rng.integers(0, w)), int(rng.integers(0, h))), c, int(rng.integers(1, 5)))
+                p2 = (int(rng.integers(0, w)), int(rng.integers(0, h)))
+                cv2.line(img, p1, p2, c, int(rng.integers(1, 5)))
             else:
-                cv2.rectangle(img, p1, (p1[0] + int(rng.integers(5, 80)), p1[1] + int(rng.integers(5, 80))), c,
-                              int(rng.choice([-1, 1, 3])))
+                p2 = (p1[0] + int(rng.integers(5, 80)), p1[1] + int(rng.integers(5, 80)))
+                cv2.rectangle(img, p1, p2, c, int(rng.choice([-1, 1, 3])))
     elif kind == "stripes":
         p = rng.uniform(5, 40)
         img += (np.sin((xx * rng.uniform(-1, 1) + yy) / p * math.pi) * rng.uniform(10, 50))[..., None]
@@ -215,7 +216,8 @@ def _draw_object(img: np.ndarray, rng: np.random.Generator, cx: float, cy: float
         body = np.array([rng.uniform(200, 250)] * 3)
     ink = np.array(_colour(rng))
     if rng.random() < 0.6:
-        ink = np.array([rng.uniform(0, 40)] * 3) if body.mean() > 110 else np.array([rng.uniform(200, 255)] * 3)
+        grey = rng.uniform(0, 40) if body.mean() > 110 else rng.uniform(200, 255)
+        ink = np.array([grey] * 3)
     if np.abs(ink - body).sum() < 120:
         ink = 255 - body
     half = size / 2
@@ -229,15 +231,16 @@ def _draw_object(img: np.ndarray, rng: np.random.Generator, cx: float, cy: float
             p = (int(cx + rng.uniform(-0.5, 0.5) * half), int(cy + rng.uniform(-0.5, 0.5) * half))
             cv2.circle(img, p, max(1, int(rng.uniform(0.05, 0.3) * half)), _colour(rng), -1, cv2.LINE_AA)
         return TOKEN
-    corners = np.array([[-half, -half], [half, -half], [half, half], [-half, half]]) @ np.array([[c, -s], [s, c]]).T
-    top = corners + [cx, cy]
+    square = np.array([[-half, -half], [half, -half], [half, half], [-half, half]])
+    top = square @ np.array([[c, -s], [s, c]]).T + np.array([cx, cy])
     rounding = rng.uniform(0, 0.25) * size
-    shadow_col = (img[int(cy) % img.shape[0], int(cx) % img.shape[1]].astype(float) * rng.uniform(0.3, 0.7)).tolist()
+    under = img[int(cy) % img.shape[0], int(cx) % img.shape[1]].astype(float)
+    shadow_col = (under * rng.uniform(0.3, 0.7)).tolist()
     cv2.fillConvexPoly(img, np.round((top + sh) * 16).astype(np.int32), shadow_col, cv2.LINE_AA, 4)
     # side faces: the top seen from a tilted camera shows the faces on the far side of the tilt
     dx, dy = tilt[0] * size, tilt[1] * size
     if abs(dx) + abs(dy) > 1:
-        base = top + [dx, dy]
+        base = top + np.array([dx, dy])
         hull = cv2.convexHull(np.round(np.vstack([top, base]) * 16).astype(np.int32))
         cv2.fillConvexPoly(img, hull, (body * rng.uniform(0.5, 0.85)).tolist(), cv2.LINE_AA, 4)
     if rounding > 1:
@@ -263,13 +266,15 @@ def _draw_object(img: np.ndarray, rng: np.random.Generator, cx: float, cy: float
             if t == 0:
                 pts = [(cx + size * rng.uniform(-0.35, 0.35), cy + size * rng.uniform(-0.35, 0.35))
                        for _ in range(int(rng.integers(3, 8)))]
-                cv2.fillPoly(img, [np.round(np.array(pts) * 16).astype(np.int32)], ink.tolist(), cv2.LINE_AA, 4)
+                poly = np.round(np.array(pts) * 16).astype(np.int32)
+                cv2.fillPoly(img, [poly], ink.tolist(), cv2.LINE_AA, 4)
             elif t == 1:
                 cv2.circle(img, (int(cx), int(cy)), int(size * rng.uniform(0.15, 0.4)), ink.tolist(),
                            max(1, int(size * 0.05)), cv2.LINE_AA)
             else:
-                cv2.putText(img, chr(int(rng.integers(65, 91))), (int(cx - size * 0.2), int(cy + size * 0.2)),
-                            int(rng.integers(0, 7)), size / 40, ink.tolist(), max(1, int(size / 15)), cv2.LINE_AA)
+                at = (int(cx - size * 0.2), int(cy + size * 0.2))
+                cv2.putText(img, chr(int(rng.integers(65, 91))), at, int(rng.integers(0, 7)), size / 40,
+                            ink.tolist(), max(1, int(size / 15)), cv2.LINE_AA)
         return EMBLEM
     txt = str(int(rng.integers(1, 21)))
     scale = size / 45 / max(1, len(txt) * 0.8)
@@ -306,7 +311,8 @@ def render(seed: int, size: tuple[int, int] = (512, 384)) -> Sample:
     fall = 1.0 - rng.uniform(0, 0.5) * np.hypot(xx - lx, yy - ly) / math.hypot(w, h)
     img = img * fall[..., None] * rng.uniform(0.6, 1.3)
     if rng.random() < 0.3:
-        img += (np.exp(-((xx - lx) ** 2 + (yy - ly) ** 2) / (2 * (rng.uniform(10, 80)) ** 2)) * 120)[..., None]
+        glare = np.exp(-((xx - lx) ** 2 + (yy - ly) ** 2) / (2 * (rng.uniform(10, 80)) ** 2)) * 120
+        img += glare[..., None]
     img += rng.normal(0, rng.uniform(0, 8), img.shape)
     out = np.clip(img, 0, 255).astype(np.uint8)
     if rng.random() < 0.5:

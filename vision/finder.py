@@ -35,9 +35,12 @@ TARGET_SIDE = 30.0
 FIRST_SIDES = (160, 512)
 #: the second reading's input is at most this many pixels (its time on one core grows with it)
 MAX_INPUT_PIXELS = 900_000
+#: the sizes (px, in the net's input) at which an object found by the first look counts for the scale:
+#: smaller ones are as often texture (carpet specks, a mesh) as far dice
+SIZING_SIDES = (14.0, 130.0)
 #: a heatmap peak at least this high is an object (fit on the training sources' own photos, see
 #: docs/vision.md); lower peaks are kept only as a hint for the scale
-SCORE = 0.3
+SCORE = 0.2
 #: at most this many objects are returned per frame (the strongest)
 MAX_OBJECTS = 150
 #: the net's input sides must be multiples of this (five stride-2 stages)
@@ -145,25 +148,30 @@ def find_objects(frame: np.ndarray, *, model: str = "finder", score: float = SCO
     """
     h, w = frame.shape[:2]
     first: list[Found] = []
+    sizing: list[tuple[float, float]] = []     # (side in frame px, weight) of objects seen at a good size
     scales = []
     for side in FIRST_SIDES:
-        s = side / max(w, h)
-        size = _input_size(w, h, s)
-        scales.append(size[0] / w)
-        first += _run(frame, size, model, score)
+        size = _input_size(w, h, side / max(w, h))
+        k = size[0] / w
+        scales.append(k)
+        got = _run(frame, size, model, score)
+        first += got
+        sizing += [(f.side, f.score ** 2) for f in got if SIZING_SIDES[0] <= f.side * k <= SIZING_SIDES[1]]
     first = _suppressed(first)
     if not first:
         return []
-    sides = np.array([f.side for f in first])
-    weights = np.array([f.score for f in first])
+    if not sizing:
+        return first
+    sides = np.array([s for s, _ in sizing])
+    weights = np.array([wt for _, wt in sizing])
     order = np.argsort(sides)
     cum = np.cumsum(weights[order])
     median = float(sides[order][int(np.searchsorted(cum, cum[-1] / 2))])
-    scale = TARGET_SIDE / median
-    size = _input_size(w, h, scale)
-    if any(abs(math.log(size[0] / w / s)) < 0.2 for s in scales):
+    size = _input_size(w, h, TARGET_SIDE / median)
+    if any(abs(math.log(size[0] / w / k)) < 0.2 for k in scales):
         return first     # the first look was at this scale already
-    second = _run(frame, size, model, score)
+    k = size[0] / w
+    second = [f for f in _run(frame, size, model, score) if f.side * k >= SIZING_SIDES[0] * 0.7]
     # objects far bigger than the chosen scale sees are kept from the first look
-    big = [f for f in first if f.side * size[0] / w > 4.5 * TARGET_SIDE]
+    big = [f for f in first if f.side * k > 4.5 * TARGET_SIDE]
     return _suppressed(second + big)

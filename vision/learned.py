@@ -10,6 +10,7 @@ counts are returned with at most ``OVER_BUDGET`` confidence (the players are ask
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -61,11 +62,12 @@ def pip_count(frame: np.ndarray, f: Found) -> int | None:
 
 
 def _poly_reader() -> Any:
+    """``vision.poly.read_polyhedral`` (imported by name: Vision II is optional), else ``None``."""
     try:
-        from vision.poly import read_polyhedral
-    except ImportError:   # Vision II is optional
+        module = importlib.import_module("vision.poly")
+    except ImportError:
         return None
-    return read_polyhedral
+    return getattr(module, "read_polyhedral", None)
 
 
 def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,

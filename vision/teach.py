@@ -139,8 +139,8 @@ class Calibration:
         crop = object_crop(image)
         return Calibration((*self.examples, Example(kind, label.strip(), _patch(crop))))
 
-    def teach_found(self, frame: np.ndarray, *, kind: Kind, label: str, models: tuple[str, str] = ("finder", "faces")
-                    ) -> tuple[Calibration, int]:
+    def teach_found(self, frame: np.ndarray, *, kind: Kind, label: str,
+                    models: tuple[str, str] = ("finder", "faces")) -> tuple[Calibration, int]:
         """A new calibration with every object the finder found in ``frame`` taught as ``label``, and how
         many that is (0: nothing found, the calibration is unchanged).
 
@@ -211,7 +211,8 @@ class Calibration:
     def to_json(self) -> dict[str, Any]:
         examples: list[dict[str, Any]] = []
         for e in self.examples:
-            item = {"kind": e.kind, "label": e.label, "patch": base64.b64encode(e.patch.tobytes()).decode("ascii")}
+            item = {"kind": e.kind, "label": e.label,
+                    "patch": base64.b64encode(e.patch.tobytes()).decode("ascii")}
             if e.embedding is not None:
                 item["embedding"] = base64.b64encode(e.embedding.astype("<f4").tobytes()).decode("ascii")
             examples.append(item)
@@ -238,9 +239,11 @@ class Calibration:
                 try:
                     embedding = np.frombuffer(base64.b64decode(e["embedding"], validate=True), dtype="<f4")
                 except (TypeError, ValueError) as err:
-                    raise InvalidVisionInput(f"calibration: example {i}'s embedding is malformed ({err})") from None
+                    raise InvalidVisionInput(
+                        f"calibration: example {i}'s embedding is malformed ({err})") from None
                 if embedding.size != EMBEDDING or not np.all(np.isfinite(embedding)):
-                    raise InvalidVisionInput(f"calibration: example {i}'s embedding is not {EMBEDDING} numbers")
+                    raise InvalidVisionInput(
+                        f"calibration: example {i}'s embedding is not {EMBEDDING} numbers")
                 embedding = embedding.astype(np.float64)
             examples.append(Example(kind, label, patch.reshape(SIZE, SIZE).copy(), embedding))
         return cls(tuple(examples))

@@ -56,7 +56,8 @@ def _found(bbox: tuple[float, float, float, float]) -> Found:
     return Found(x + w / 2, y + h / 2, w, h, 1.0)
 
 
-def _score(photos: Sequence[tuple[np.ndarray, LabelledDice]], calibration: Calibration | None) -> tuple[int, int]:
+def _score(photos: Sequence[tuple[np.ndarray, LabelledDice]], calibration: Calibration | None
+           ) -> tuple[int, int]:
     """(right, wrong and sure) of ``read_table`` on the labelled dice of ``photos``, matched by centre."""
     from vision.table import read_table
 
@@ -90,14 +91,15 @@ def tune(photos: Sequence[tuple[np.ndarray, LabelledDice]], calibration: Calibra
     patches: dict[int, np.ndarray] = {}
     for image, dice in teach:
         crops = [crop(image, _found(b)) for b, _ in dice]
-        for (b, value), r, c in zip(dice, read_crops(crops), crops, strict=True):
+        for (_, value), r, c in zip(dice, read_crops(crops), crops, strict=True):
             by_value.setdefault(value, []).append(r.embedding)
             patches.setdefault(value, _patch(c))
     examples = []
     for value, embs in sorted(by_value.items()):
         mean = np.mean(embs, axis=0)
         mean /= np.linalg.norm(mean) + 1e-9
-        examples.append(Example("face", str(value), patches.get(value, np.zeros((SIZE, SIZE), np.uint8)), mean))
+        patch = patches.get(value, np.zeros((SIZE, SIZE), np.uint8))
+        examples.append(Example("face", str(value), patch, mean))
     tuned = Calibration((*base.examples, *examples))
     before = _score(held, calibration)
     after = _score(held, tuned)

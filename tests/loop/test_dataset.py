@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -21,7 +20,6 @@ from companion.serve import Companion
 from tests.loop import labelled
 from tests.loop.conftest import Clock, still
 from tests.loop.test_loop import Table
-
 
 CLOCK = Clock()
 
@@ -81,7 +79,8 @@ def test_the_oldest_photos_go_first(tmp_path: Path) -> None:
         data.add(jpeg, {"dice": [{"bbox": [0, 0, 4, 4], "sides": 6, "value": v}]}, width=8, height=8)
     images = data.labels()["images"]
     assert [e["dice"][0]["value"] for e in images] == [3, 4, 5]
-    assert sorted(p.name for p in (tmp_path / "d" / "images").iterdir()) == [Path(e["file"]).name for e in images]
+    kept = sorted(p.name for p in (tmp_path / "d" / "images").iterdir())
+    assert kept == [Path(e["file"]).name for e in images]
     assert data.add(jpeg, {"dice": []}, width=8, height=8) is None          # nothing to learn from
     assert data.add(None, {"dice": [{"bbox": [0, 0, 4, 4], "value": 1}]}, width=8, height=8) is None
 

@@ -35,7 +35,7 @@ def test_finder_maps_a_quarter_of_any_input_size(h, w):
     net.setInput(cv2.dnn.blobFromImage(np.full((h, w, 3), 128, np.uint8), 1 / 255.0))
     out = net.forward()
     assert out.shape == (1, 5, h // 4, w // 4)
-    assert 0.0 <= out[0, 0].min() and out[0, 0].max() <= 1.0     # the heatmap is a probability
+    assert out[0, 0].min() >= 0.0 and out[0, 0].max() <= 1.0     # the heatmap is a probability
 
 
 def test_face_reader_gives_probabilities_and_unit_embeddings():
