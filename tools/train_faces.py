@@ -63,6 +63,21 @@ def items(samples: list[Sample], rng: np.random.Generator) -> list[Item]:
     return out
 
 
+def hard_negatives(samples: list[Sample], finder: str, rng: np.random.Generator) -> list[Item]:
+    """What ``finder`` finds in the photos that is no labelled die (a screw hole, a carpet fleck, a
+    printed mark): ``none`` crops at the finder's own box, the mistakes the face reader must catch."""
+    from vision.finder import find_objects
+
+    out: list[Item] = []
+    for s in samples:
+        if s.crop_only or s.source in ("lurig", "render"):
+            continue
+        for f in find_objects(s.image, model=finder, score=0.1)[:60]:
+            if all(math.hypot(f.cx - o[0], f.cy - o[1]) > 0.5 * max(o[2], o[3], f.side) for o in s.objects):
+                out.append((s, f.cx, f.cy, f.side, NONE))
+    return out
+
+
 def crop(it: Item, rng: np.random.Generator | None, k: float = CROP_SCALE) -> np.ndarray:
     s, cx, cy, size, _ = it
     ang = 0.0
@@ -103,6 +118,8 @@ def main() -> None:
     ap.add_argument("--renders", type=int, default=800)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--batch", type=int, default=64)
+    ap.add_argument("--hard", default="", help="a finder .onnx whose false finds in the training photos "
+                                               "become 'none' crops (hard negatives)")
     args = ap.parse_args()
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
@@ -118,6 +135,10 @@ def main() -> None:
     train += renders[: args.renders * 9 // 10]
     val += renders[args.renders * 9 // 10:]
     tr = items(train, rng)
+    if args.hard:
+        hard = hard_negatives(train, args.hard, rng)
+        print("hard negatives", len(hard), flush=True)
+        tr += hard
     va = items(val, np.random.default_rng(1))
     by_class: dict[int, list[Item]] = {}
     for it in tr:

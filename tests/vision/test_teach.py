@@ -14,10 +14,24 @@ def _single(face, *, angle, gain, seed, kind="felt"):
 
 
 def _taught():
+    """Taught as the page does: every object the finder finds in the frame (Vision III)."""
+    cal = Calibration()
+    for k, face in enumerate(["alive", "dead"]):
+        cal, n = cal.teach_found(_single(face, angle=0, gain=1.0, seed=k), kind="token", label=face)
+        assert n == 1
+    return cal
+
+
+def test_a_calibration_taught_before_vision_iii_still_reads_with_the_rules():
+    """Examples taught as crops (no embedding: calibration files of earlier versions) keep working."""
     cal = Calibration()
     for k, face in enumerate(["alive", "dead"]):
         cal = cal.teach(_single(face, angle=0, gain=1.0, seed=k), kind="token", label=face)
-    return cal
+    img = synth.tray(kind="wood", seed=9)
+    synth.draw_token(img, 200, 240, 76, "alive", angle=40)
+    synth.draw_token(img, 440, 240, 76, "dead", angle=-50)
+    reading = read_table(img, calibration=cal, reader="rules")
+    assert [t.face for t in reading.tokens] == ["alive", "dead"]
 
 
 def test_teach_save_load_read_counts_alive_and_dead(tmp_path):
@@ -56,7 +70,8 @@ def test_taught_face_reads_an_emblem_die(tmp_path):
         synth.draw_die(img, 320, 240, 70, 1, pip=(235, 235, 235))   # blank face
         synth.draw_token(img, 320, 240, 44, "dead", paper=(235, 235, 235))
         return img
-    cal = Calibration().teach(emblem_die(1), kind="face", label="6")
+    cal, n = Calibration().teach_found(emblem_die(1), kind="face", label="6")
+    assert n == 1
     cal.save(tmp_path / "c.json")
     reading = read_table(emblem_die(2), calibration=Calibration.load(tmp_path / "c.json"))
     assert [d.value for d in reading.dice] == [6]

