@@ -19,8 +19,8 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import threading
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -71,9 +71,16 @@ class Found:
         return x0, y0, max(1, x1 - x0), max(1, y1 - y0)
 
 
-@cache
+_LOCAL = threading.local()
+
+
 def _net(path: str) -> Any:
-    return cv2.dnn.readNet(path)
+    """The network in ``path``, loaded once per thread: a ``cv2.dnn`` net holds its input and buffers,
+    so one net run from two threads at once (the camera's reader and a teach from the page) breaks."""
+    nets: dict[str, Any] = _LOCAL.__dict__.setdefault("nets", {})
+    if path not in nets:
+        nets[path] = cv2.dnn.readNet(path)
+    return nets[path]
 
 
 def model_path(name: str = "finder") -> Path:

@@ -55,3 +55,30 @@ def test_reading_a_frame_imports_neither_torch_nor_onnxruntime():
             "print(sorted(m for m in ('torch', 'onnxruntime') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_two_threads_read_at_once_and_agree():
+    """The camera's reader and a teach from the page run the networks at the same time."""
+    import threading
+
+    from companion.demo import DEMO_DIR
+    from vision import read_table
+
+    frame = cv2.imread(str(DEMO_DIR / "table_01.jpg"))
+    expected = read_table(frame).to_json()
+    got, errors = [], []
+
+    def work():
+        try:
+            for _ in range(4):
+                got.append(read_table(frame).to_json())
+        except Exception as error:  # pragma: no cover - the failure being tested
+            errors.append(error)
+
+    threads = [threading.Thread(target=work) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert got == [expected] * 12

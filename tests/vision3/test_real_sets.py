@@ -23,17 +23,18 @@ assert _spec is not None and _spec.loader is not None
 vision_eval = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(vision_eval)
 
-#: set -> (sample step, found %, right %, wrong-and-sure % at most, phantoms per photo at most)
+#: set -> (sample step, found %, right %, wrong-and-sure % at most, phantoms per photo at most); measured on
+#: these samples on 2026-11-25 (in the comment), floors a little under (or ceilings a little over)
 LEAVE_OUT_FLOORS = {
-    "matteop65": (8, 0, 0, 100, 100),
-    "chase": (5, 0, 0, 100, 100),
-    "aws": (10, 0, 0, 100, 100),
-    "nell": (8, 0, 0, 100, 100),
+    "matteop65": (8, 86, 62, 3.0, 2.3),     # measured 89.33, 66.67, 1.33, 1.8
+    "chase": (5, 91, 31, 1.0, 0.4),         # measured 94.64, 35.71, 0.0, 0.23
+    "aws": (10, 58, 40, 2.5, 7.5),          # measured 62.11, 44.18, 0.8, 6.45
+    "nell": (8, 64, 31, 3.5, 1.4),          # measured 68.42, 35.53, 1.75, 1.06
 }
 SHIPPED_FLOORS = {
-    "matteop65": (8, 0, 0, 100, 100),
-    "aws": (10, 0, 0, 100, 100),
-    "nell": (8, 0, 0, 100, 100),
+    "matteop65": (8, 97, 90, 1.5, 0.3),     # measured 99.33, 93.33, 0.67, 0.1
+    "aws": (10, 84, 80, 2.5, 0.3),          # measured 87.89, 84.34, 1.2, 0.10
+    "nell": (8, 90, 84, 1.0, 0.3),          # measured 92.98, 87.72, 0.0, 0.09
 }
 
 
