@@ -24,20 +24,14 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from vision.data import photos_dir
+from vision.data import SETS, photos_dir
 from vision.faces import CLASSES
 
 NONE, EMBLEM, NUMERAL, TOKEN = CLASSES.index("none"), CLASSES.index("emblem"), CLASSES.index("numeral"), \
     CLASSES.index("token")
 
-FOLDERS = {
-    "matteop65": "matteop65__Dice_Detection_Recognition",
-    "chase": "chaseelliottpatterson__dice-reader",
-    "burks": "burksbuilds__dicetower-dev",
-    "aws": "aws-samples__amazon-sagemaker-mxnet-dice-aim403-workshop-reinvent2019",
-    "nell": "nell-byler__dice_detection",
-    "lurig": "Ferwardo__dice_classifier",
-}
+#: the sets of ``vision.data.SETS`` (one list of folders for the product's loaders and for training)
+FOLDERS = SETS
 #: sources the finder trains on (the others have no whole-frame photos with every die boxed)
 FINDER_SOURCES = ("matteop65", "aws", "nell", "burks", "lurig")
 
@@ -320,13 +314,6 @@ def render(seed: int, size: tuple[int, int] = (512, 384)) -> Sample:
     q = int(rng.integers(35, 95))
     out = cv2.imdecode(cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, q])[1], cv2.IMREAD_COLOR)
     return Sample("render", f"render-{seed}", out, objs)
-
-
-def load_all(sources: tuple[str, ...] = tuple(FOLDERS)) -> list[Sample]:
-    out: list[Sample] = []
-    for s in sources:
-        out += load_source(s)
-    return out
 
 
 if __name__ == "__main__":

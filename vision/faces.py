@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
 
 import cv2
 import numpy as np
@@ -113,8 +112,3 @@ def read_faces(frame: np.ndarray, found: list[Found], *, model: str = "faces", t
     for i, r in zip(keep, again, strict=True):
         out[i] = r
     return out
-
-
-def embedding_of(frame: np.ndarray, f: Found) -> Any:
-    """The face reader's embedding of one found object (for teach mode)."""
-    return read_faces(frame, [f])[0].embedding

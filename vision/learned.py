@@ -10,9 +10,8 @@ counts are returned with at most ``OVER_BUDGET`` confidence (the players are ask
 
 from __future__ import annotations
 
-import importlib
 import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -75,15 +74,6 @@ def pip_count(frame: np.ndarray, f: Found) -> int | None:
     return best.value
 
 
-def _poly_reader() -> Any:
-    """``vision.poly.read_polyhedral`` (imported by name: Vision II is optional), else ``None``."""
-    try:
-        module = importlib.import_module("vision.poly")
-    except ImportError:
-        return None
-    return getattr(module, "read_polyhedral", None)
-
-
 def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
               models: tuple[str, str] = ("finder", "faces")) -> tuple[list[FoundDie], list[FoundToken]]:
     """Dice as (box, sides, value, confidence, percentile) and tokens as (box, face, confidence), boxes
@@ -92,6 +82,8 @@ def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
     readings = read_faces(frame, found, model=models[1], screen=SCREEN)
     dice: list[FoundDie] = []
     tokens: list[FoundToken] = []
+    from vision.table import _poly_reader  # one loader of Vision II (table imports this module)
+
     poly = _poly_reader()
     polys = opinions = 0
     for f, r in zip(found, readings, strict=True):
