@@ -184,6 +184,11 @@ MESSAGES: Mapping[str, str] = {
     "skirmish.error.d6": "a d6 shows 1 to 6, got {values}",
     "skirmish.error.order_heroism": "heroism points are not spent on deployment or first-card rolls",
     "skirmish.error.near": "model {model} of {band} is not in play to be near the dead",
+    "skirmish.error.nothing_held": "no roll is waiting for heroism points",
+    "skirmish.error.spend_first": "say first whether heroism points are spent on the roll just read",
+    "skirmish.error.not_in_play": "model {model} of {band} is not in play",
+    "skirmish.error.not_held": "the {kind} roll {values} is not held: heroism points cannot turn it",
+    "skirmish.error.spend_negative": "heroism points spent are 0 or more, got {spent}",
 }
 """Every line the core writes and every refusal, in English, by message key (see ``companion.messages``)."""
 
@@ -610,6 +615,24 @@ class Roll:
 
 
 @dataclass(frozen=True)
+class Hold:
+    """The dice of the roll awaited, read and held: the roll fails, and its hero may still turn it by
+    spending heroism points after seeing it (a ``Spend`` follows). Legal only when spending can turn it;
+    ``Roll`` settles the same dice at once."""
+
+    dice: tuple[int, ...]
+    type: Literal["hold"] = "hold"
+
+
+@dataclass(frozen=True)
+class Spend:
+    """The heroism points spent on the held roll (0: it stands, and fails); then the roll is settled."""
+
+    points: int
+    type: Literal["spend"] = "spend"
+
+
+@dataclass(frozen=True)
 class ChooseFirst:
     """The winner of the first-card roll says which band plays the first card."""
 
@@ -665,6 +688,15 @@ class Near:
 
 
 @dataclass(frozen=True)
+class MarkNear:
+    """One friend of the dead model marked as within 5 cm of it (marked again: unmarked), before ``Near``
+    answers with the friends marked."""
+
+    model: int
+    type: Literal["mark_near"] = "mark_near"
+
+
+@dataclass(frozen=True)
 class OffTable:
     """Whether the model that fled 3d6 cm left the table by its own edge."""
 
@@ -706,12 +738,15 @@ class EndGame:
 
 Event = (
     Roll
+    | Hold
+    | Spend
     | ChooseFirst
     | PlayCard
     | Shoot
     | Assault
     | Kill
     | Near
+    | MarkNear
     | OffTable
     | Disengage
     | EndCard
@@ -720,12 +755,15 @@ Event = (
 )
 EVENT_CLASSES = (
     Roll,
+    Hold,
+    Spend,
     ChooseFirst,
     PlayCard,
     Shoot,
     Assault,
     Kill,
     Near,
+    MarkNear,
     OffTable,
     Disengage,
     EndCard,
@@ -767,6 +805,12 @@ def parse_event(value: JSON) -> Event:
     if kind == "roll":
         heroism = _int(obj.get("heroism", 0), "heroism", event=kind)
         return Roll(_ints(obj.get("dice"), "dice", event=kind), heroism)
+    if kind == "hold":
+        return Hold(_ints(obj.get("dice"), "dice", event=kind))
+    if kind == "spend":
+        return Spend(_int(obj.get("points"), "points", event=kind))
+    if kind == "mark_near":
+        return MarkNear(_int(obj.get("model"), "model", event=kind))
     if kind == "choose_first":
         return ChooseFirst(_int(obj.get("band"), "band", event=kind))
     if kind == "play_card":
@@ -880,6 +924,10 @@ class Game:
     elapsed: int = 0
     outcome: Outcome | None = None
     log: tuple[str, ...] = field(default=(), compare=False)
+    held: tuple[int, ...] | None = None
+    """The dice of the roll awaited, held while its hero decides on heroism points (``Hold``)."""
+    near: tuple[int, ...] = ()
+    """The friends marked within 5 cm of the dead model so far (``MarkNear``), while a death waits."""
 
     @classmethod
     def new(cls, bands: Sequence[Band], time_limit: int | None = 3600) -> Game:
@@ -931,6 +979,9 @@ class Game:
             "time_limit": self.time_limit,
             "elapsed": self.elapsed,
             "outcome": None if self.outcome is None else self.outcome.to_json(),
+            # written only while set, so a state without them reads as before
+            **({"held": list(self.held)} if self.held is not None else {}),
+            **({"near": list(self.near)} if self.near else {}),
         }
 
     @classmethod
@@ -964,6 +1015,8 @@ class Game:
             opt["time_limit"],
             _int(obj.get("elapsed", 0), "state elapsed"),
             None if obj.get("outcome") is None else Outcome.from_json(obj["outcome"]),
+            held=None if obj.get("held") is None else _ints(obj["held"], "state held"),
+            near=_ints(obj.get("near", []), "state near"),
         )
         game.validate()
         return game
@@ -985,6 +1038,31 @@ class Game:
                     )
         if any(not 0 <= i < len(self.bands[self.to_play].models) for i in self.acted):
             raise InvalidInput(f"state: 'acted' names missing models {list(self.acted)!r}")
+        if self.held is not None and (not self.pending or heroism_need(self, self.held) is None):
+            raise InvalidInput(f"state: the roll {list(self.held)!r} is held, but heroism cannot turn it")
+        if self.near:
+            head = self.pending[0] if self.pending else None
+            if head is None or head.kind != "near" or len(set(self.near)) != len(self.near) or any(
+                not 0 <= i < len(self.bands[head.band].models) or not self.bands[head.band].models[i].in_play
+                for i in self.near
+            ):
+                raise InvalidInput(f"state: 'near' marks {list(self.near)!r}, but no death waits for them")
+
+
+def heroism_need(game: Game, dice: tuple[int, ...]) -> tuple[int, int] | None:
+    """(fewest heroism points that turn ``dice`` into a success, points the roller has) when the roll
+    awaited fails and its hero can turn it (rule 2: the points are spent after seeing the roll); else
+    None (it succeeds, the roller is no hero or has too few points, or it is not a test)."""
+    if not game.pending or len(dice) != game.pending[0].dice or any(not 1 <= d <= 6 for d in dice):
+        return None
+    head = game.pending[0]
+    if head.check is None or head.model is None or head.kind in ("deploy", "first"):
+        return None
+    points = game.bands[head.band].models[head.model].heroism
+    need = head.check.target - sum(dice)
+    if need <= 0 or points == 0 or need > points:
+        return None
+    return need, points
 
 
 class LegalEvents:
@@ -998,10 +1076,18 @@ class LegalEvents:
         g = self.game
         if g.outcome is not None:
             return
+        if g.held is not None:
+            need = heroism_need(g, g.held)
+            assert need is not None
+            yield Spend(0)
+            yield from (Spend(n) for n in range(need[0], need[1] + 1))
+            return
         if g.pending:
             p = g.pending[0]
             if p.kind == "near":
-                yield Near(())
+                band = g.bands[p.band]
+                yield from (MarkNear(i) for i, m in enumerate(band.models) if m.in_play)
+                yield Near(g.near)
                 return
             if p.kind == "off_table":
                 yield OffTable(True)
@@ -1009,6 +1095,8 @@ class LegalEvents:
                 return
             for dice in product(range(1, 7), repeat=p.dice):
                 yield Roll(dice)
+                if heroism_need(g, dice) is not None:
+                    yield Hold(dice)
             return
         if g.stage == "choose_first":
             yield ChooseFirst(0)
@@ -1070,6 +1158,12 @@ def apply(game: Game, event: Event) -> Game:
 def _apply(game: Game, event: Event) -> Game:
     if game.outcome is not None:
         raise IllegalAction(_say("skirmish.error.over", event=repr(event_to_json(event))))
+    if game.held is not None:
+        if not isinstance(event, Spend):
+            raise IllegalAction(_say("skirmish.error.spend_first"))
+        return _roll(replace(game, held=None), Roll(game.held, event.points))
+    if isinstance(event, Spend):
+        raise IllegalAction(_say("skirmish.error.nothing_held"))
     if isinstance(event, Clock):
         if event.elapsed < game.elapsed:
             raise IllegalAction(_say("skirmish.error.clock_back", elapsed=game.elapsed, to=event.elapsed))
@@ -1081,22 +1175,28 @@ def _apply(game: Game, event: Event) -> Game:
         return _end(replace(game, log=()), "points")
     if game.pending:
         head = game.pending[0]
-        expected = {"near": Near, "off_table": OffTable}.get(head.kind, Roll)
+        expected: tuple[type, ...] = {"near": (Near, MarkNear), "off_table": (OffTable,)}.get(
+            head.kind, (Roll, Hold)
+        )
         if not isinstance(event, expected):
             raise IllegalAction(
                 _say(
-                    f"skirmish.error.{'roll' if expected is Roll else 'answer'}_awaited",
+                    f"skirmish.error.{'roll' if Roll in expected else 'answer'}_awaited",
                     kind=_kind(head.kind),
                     event=repr(event_to_json(event)),
                 )
             )
         if isinstance(event, Roll):
             return _roll(game, event)
+        if isinstance(event, Hold):
+            return _hold(game, event)
         if isinstance(event, Near):
             return _near(game, event)
+        if isinstance(event, MarkNear):
+            return _mark_near(game, event)
         assert isinstance(event, OffTable)
         return _off_table(game, event)
-    if isinstance(event, Roll | Near | OffTable):
+    if isinstance(event, Roll | Hold | Near | MarkNear | OffTable):
         raise IllegalAction(_say("skirmish.error.nothing_awaited", event=repr(event_to_json(event))))
     if isinstance(event, ChooseFirst):
         if game.stage != "choose_first":
@@ -1248,6 +1348,8 @@ def _spend(game: Game, head: Pending, spent: int) -> tuple[Game, str]:
     """Heroism points spent on a roll: only the hero who rolls, from the pool of its level."""
     if spent == 0:
         return game, ""
+    if spent < 0:
+        raise InvalidInput(_say("skirmish.error.spend_negative", spent=spent))
     if head.model is None:
         raise IllegalAction(_say("skirmish.error.no_hero", kind=_kind(head.kind)))
     m = game.bands[head.band].models[head.model]
@@ -1351,6 +1453,15 @@ def _roll(game: Game, event: Roll) -> Game:
     raise InvalidInput(f"unexpected pending roll {head.kind!r}")
 
 
+def _hold(game: Game, event: Hold) -> Game:
+    """A failed roll held for its hero's heroism points (rule 2: spent after seeing the roll)."""
+    if heroism_need(game, event.dice) is None:
+        _roll(game, Roll(event.dice))  # a malformed roll is refused as a roll would be
+        raise IllegalAction(_say("skirmish.error.not_held", kind=_kind(game.pending[0].kind),
+                                 values=repr(list(event.dice))))
+    return replace(game, held=tuple(event.dice))
+
+
 def _order_roll(game: Game, head: Pending, dice: tuple[int, ...]) -> Game:
     a, b = dice
     names = (game.bands[0].name, game.bands[1].name)
@@ -1409,7 +1520,16 @@ def _near(game: Game, event: Near) -> Game:
         if not 0 <= i < len(band.models) or not band.models[i].in_play:
             raise IllegalAction(_say("skirmish.error.near", model=i, band=band.name))
     assert head.model is not None
-    return _triggers(replace(game, pending=rest, log=()), head.band, head.model, tuple(event.models))
+    game = replace(game, pending=rest, near=(), log=())
+    return _triggers(game, head.band, head.model, tuple(event.models))
+
+
+def _mark_near(game: Game, event: MarkNear) -> Game:
+    """One friend marked within 5 cm of the dead model (or unmarked), the death still waiting."""
+    band = game.bands[game.pending[0].band]
+    if not 0 <= event.model < len(band.models) or not band.models[event.model].in_play:
+        raise IllegalAction(_say("skirmish.error.not_in_play", model=event.model, band=band.name))
+    return replace(game, near=tuple(sorted(set(game.near) ^ {event.model})))
 
 
 def _first_below_half(band: Band) -> bool:
@@ -1504,6 +1624,8 @@ def _end(game: Game, why: Literal["points", "time", "annihilation"]) -> Game:
         game,
         stage="over",
         pending=(),
+        held=None,
+        near=(),
         outcome=Outcome(winner, why, pts),
         log=(*game.log, said),
     )

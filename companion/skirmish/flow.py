@@ -3,9 +3,11 @@
 The camera reads d6 dice: one slot per die of the roll the core awaits (two for the deployment and
 first-card rolls, one per band, in zones ``p0``/``p1``; two for the rout test; three for a flight; one
 or two for a charge; one for a test). Before every roll the page shows the target, every modifier and
-the exact chance. After a failed roll by a hero with heroism points, the flow holds the dice and offers
-to spend points (they may be spent after seeing the roll). Deaths call their morale and rout tests by
-themselves; the flow asks which friends stood within 5 cm of the dead model.
+the exact chance. After a failed roll that its hero's heroism points can turn, the reading is held
+(the core's ``hold``) and the choices offer to spend points (they may be spent after seeing the roll).
+Deaths call their morale and rout tests by themselves; the choices ask which friends stood within 5 cm
+of the dead model (``mark_near``, then ``near``). The state is the core's ``Game``; ``choices`` words
+``RULES.legal``.
 
 Shots and assaults depend on table measurements: the choices offer the common cases (one shooter at an
 enemy, an assault in base contact); the page's forms send the general actions (``view()["forms"]``).
@@ -14,7 +16,6 @@ enemy, an assault in base contact); the page's forms send the general actions (`
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.errors import IllegalAction, InvalidInput
@@ -25,15 +26,24 @@ from companion.skirmish.core import (
     CARD_NAMES,
     Assault,
     Band,
+    ChooseFirst,
+    EndCard,
+    EndGame,
+    Event,
     Game,
+    Hold,
     Line,
+    MarkNear,
     Near,
+    OffTable,
+    PlayCard,
     Roll,
     Shoot,
-    apply,
+    Spend,
     event_to_json,
-    parse_event,
+    heroism_need,
 )
+from companion.skirmish.rules import RULES
 
 JSON = Any
 
@@ -51,10 +61,6 @@ ROLL_PROMPTS = {
 
 
 MESSAGES = {
-    "skirmish.error.nothing_held": "no roll is waiting for heroism points",
-    "skirmish.error.spend_first": "say first whether heroism points are spent on the roll just read",
-    "skirmish.error.no_death": "no death is waiting for the friends within 5 cm",
-    "skirmish.error.not_in_play": "model {model} of {band} is not in play",
     "skirmish.error.no_dice": "no dice are awaited now",
 }
 """The flow's own refusals, in English, by message key (the core's are in ``core.MESSAGES``)."""
@@ -69,31 +75,63 @@ def _check(check: Check) -> JSON:
     return {**check.describe(), "label_message": message_json(check.label)}
 
 
-@dataclass(frozen=True)
-class Table:
-    """The flow's state: the game, a roll held while heroism may be spent, the friends marked near."""
-
-    game: Game
-    held: tuple[int, ...] | None = None
-    """Dice read and confirmed for a failed roll whose hero may still spend heroism points."""
-    near: tuple[int, ...] = ()
-    """Friends marked within 5 cm of the dead model, while the flow asks."""
-
-
-def _needed(game: Game, dice: tuple[int, ...]) -> tuple[int, int] | None:
-    """(fewest points that turn the roll, points available) when spending heroism could matter."""
-    head = game.pending[0]
-    if head.check is None or head.model is None or head.kind in ("deploy", "first"):
+def _label(game: Game, event: Event) -> Choice | None:
+    """A listed event in words, or None for what the players do not pick from a list (a roll is read
+    by the camera or typed in, the game's end has its form)."""
+    if isinstance(event, Roll | Hold | EndGame):
         return None
-    points = game.bands[head.band].models[head.model].heroism
-    need = head.check.target - sum(dice)
-    if need <= 0 or points == 0 or need > points:
-        return None
-    return need, points
+    action = event_to_json(event)
+    if isinstance(event, Spend):
+        if event.points == 0:
+            return Choice(action, "Keep the roll (it fails)", "heroism", "skirmish.keep", {"points": 0})
+        n = event.points
+        return Choice(action, f"Spend {n} heroism point{'s' if n > 1 else ''}", "heroism", "skirmish.spend",
+                      {"points": n})
+    if isinstance(event, MarkNear):
+        m, marked = game.bands[game.pending[0].band].models[event.model], event.model in game.near
+        return Choice(action, f"{m.name} was within 5 cm" + (" ✓" if marked else ""), "near",
+                      "skirmish.mark_near.marked" if marked else "skirmish.mark_near",
+                      {"model": m.name, "marked": marked})
+    if isinstance(event, Near):
+        return Choice(action, "Done: no other friend within 5 cm", "near", "skirmish.near_done")
+    if isinstance(event, OffTable):
+        head = game.pending[0]
+        name = game.bands[head.band].models[head.model or 0].name
+        if event.off:
+            return Choice(action, f"{name} left the table", "flee", "skirmish.off_table.yes",
+                          {"off": True, "model": name})
+        return Choice(action, f"{name} is still on the table", "flee", "skirmish.off_table.no",
+                      {"off": False, "model": name})
+    if isinstance(event, ChooseFirst):
+        band = game.bands[event.band].name
+        return Choice(action, f"{band} plays first", "order", "skirmish.choose_first", {"band": band})
+    if isinstance(event, PlayCard):
+        band, card = game.bands[game.to_play].name, CARD_NAMES[event.card]
+        return Choice(action, f"{band} plays {card}", "card", "skirmish.play_card", {"card": card})
+    if isinstance(event, EndCard):
+        assert game.card is not None
+        return Choice(action, f"End {CARD_NAMES[game.card]}", "card", "skirmish.end_card")
+    raise AssertionError(f"a listed skirmish event the flow cannot word: {event!r}")
+
+
+def _suggestion(game: Game, event: Shoot | Assault) -> Choice:
+    """A common shot or assault, in words (the legal view takes it; it is not listed)."""
+    band, enemy = game.bands[game.to_play], game.bands[1 - game.to_play]
+    action = event_to_json(event)
+    if isinstance(event, Assault):
+        m, e = band.models[event.attacker], enemy.models[event.target]
+        return Choice(action, f"{m.name} assaults {e.name} (in contact)", "assault", "skirmish.assault",
+                      {"attacker": m.name, "target": e.name})
+    line = event.lines[0]
+    m, e = band.models[line.shooter], enemy.models[event.target]
+    text = f"{m.name} shoots {e.name}" + (" in cover" if line.cover else "")
+    text += " (nearest, within 30 cm, moved 8 cm or less)"
+    return Choice(action, text, "shoot", "skirmish.shoot_cover" if line.cover else "skirmish.shoot",
+                  {"shooter": m.name, "target": e.name, "cover": line.cover})
 
 
 class SkirmishFlow:
-    """The table flow of the skirmish rules (``companion.flow.Flow``)."""
+    """The table flow of the skirmish rules (``companion.flow.Flow``) over the core's ``Game``."""
 
     game = "skirmish"
     title = "Skirmish rules"
@@ -125,7 +163,7 @@ class SkirmishFlow:
             ],
         }
 
-    def start(self, setup: Mapping[str, JSON]) -> Table:
+    def start(self, setup: Mapping[str, JSON]) -> Game:
         if not isinstance(setup, Mapping):
             raise InvalidInput(f"the setup must be a JSON object, got {setup!r}")
         bands = setup.get("bands")
@@ -134,42 +172,25 @@ class SkirmishFlow:
         minutes = setup.get("time_limit_min", 60)
         if isinstance(minutes, bool) or not isinstance(minutes, int) or minutes < 0:
             raise InvalidInput(f"setup 'time_limit_min' must be a whole number of minutes, got {minutes!r}")
-        return Table(Game.new([Band.from_json(b) for b in bands], minutes * 60 or None))
+        return Game.new([Band.from_json(b) for b in bands], minutes * 60 or None)
 
     # ------------------------------------------------------------------------------------------ actions
 
-    def apply(self, state: Table, action: Action) -> Table:
+    def apply(self, state: Game, action: Action) -> Game:
+        """A reading (held for heroism when the rules allow it, else rolled), or a core event; a stored
+        ``near_done`` (the flow's word before ``near`` was offered) answers with the friends marked."""
         if not isinstance(action, Mapping):
             raise InvalidInput(f"an action must be a JSON object, got {action!r}")
         kind = action.get("type")
-        game = state.game
         if kind == "reading":
-            return self._reading(state, action)
-        if kind == "spend":
-            if state.held is None:
-                raise IllegalAction(_say("skirmish.error.nothing_held"))
-            points = action.get("points")
-            if isinstance(points, bool) or not isinstance(points, int) or points < 0:
-                raise InvalidInput(f"'spend' needs a number of points, got {points!r}")
-            return Table(apply(game, Roll(state.held, points)))
-        if state.held is not None:
-            raise IllegalAction(_say("skirmish.error.spend_first"))
-        if kind == "mark_near":
-            if not game.pending or game.pending[0].kind != "near":
-                raise IllegalAction(_say("skirmish.error.no_death"))
-            model = action.get("model")
-            if isinstance(model, bool) or not isinstance(model, int):
-                raise InvalidInput(f"'mark_near' needs a model index, got {model!r}")
-            band = game.bands[game.pending[0].band]
-            if not 0 <= model < len(band.models) or not band.models[model].in_play:
-                raise IllegalAction(_say("skirmish.error.not_in_play", model=model, band=band.name))
-            marked = tuple(sorted(set(state.near) ^ {model}))
-            return replace(state, near=marked)
+            dice = self._reading(state, action)
+            hold = Hold(dice)
+            return RULES.apply(state, hold if hold in RULES.legal(state) else Roll(dice))
         if kind == "near_done":
-            return Table(apply(game, Near(state.near)))
-        return Table(apply(game, parse_event(action)))
+            return RULES.apply(state, Near(state.near))
+        return RULES.apply(state, RULES.event_from_json(state, action))
 
-    def _reading(self, state: Table, action: Action) -> Table:
+    def _reading(self, state: Game, action: Action) -> tuple[int, ...]:
         want = self.expects(state)
         if want is None:
             raise IllegalAction(_say("skirmish.error.no_dice"))
@@ -187,16 +208,13 @@ class SkirmishFlow:
         extra = set(values) - {s.key for s in want.slots}
         if extra:
             raise InvalidInput(f"the reading names slots that are not expected: {sorted(extra)!r}")
-        roll = tuple(dice)
-        if _needed(state.game, roll) is not None:
-            return Table(state.game, held=roll)
-        return Table(apply(state.game, Roll(roll)))
+        return tuple(dice)
 
     # ----------------------------------------------------------------------------------------- readings
 
-    def expects(self, state: Table) -> Expectation | None:
-        game = state.game
-        if state.held is not None or not game.pending or game.outcome is not None:
+    def expects(self, state: Game) -> Expectation | None:
+        game = state
+        if game.held is not None or not game.pending or game.outcome is not None:
             return None
         head = game.pending[0]
         if head.kind in ("near", "off_table"):
@@ -220,7 +238,7 @@ class SkirmishFlow:
             params["check"] = _check(game.check)
         return Expectation(kind="dice", prompt=f"skirmish.roll.{head.kind}", slots=slots, params=params)
 
-    def propose(self, state: Table, reading: Mapping[str, JSON]) -> Action | None:
+    def propose(self, state: Game, reading: Mapping[str, JSON]) -> Action | None:
         want = self.expects(state)
         if want is None or not isinstance(reading, Mapping) or not isinstance(reading.get("dice"), list):
             return None
@@ -245,144 +263,28 @@ class SkirmishFlow:
 
     # ------------------------------------------------------------------------------------------ choices
 
-    def choices(self, state: Table) -> Sequence[Choice]:
-        game = state.game
-        if game.outcome is not None:
-            return ()
-        if state.held is not None:
-            need = _needed(game, state.held)
-            assert need is not None
-            low, points = need
-            out = [
-                Choice(
-                    {"type": "spend", "points": 0},
-                    "Keep the roll (it fails)",
-                    "heroism",
-                    "skirmish.keep",
-                    {"points": 0},
-                )
-            ]
-            out += [
-                Choice(
-                    {"type": "spend", "points": n},
-                    f"Spend {n} heroism point{'s' if n > 1 else ''}",
-                    "heroism",
-                    "skirmish.spend",
-                    {"points": n},
-                )
-                for n in range(low, points + 1)
-            ]
-            return out
-        if game.pending:
-            head = game.pending[0]
-            band = game.bands[head.band]
-            if head.kind == "near":
-                out = [
-                    Choice(
-                        {"type": "mark_near", "model": i},
-                        f"{m.name} was within 5 cm" + (" ✓" if i in state.near else ""),
-                        "near",
-                        "skirmish.mark_near.marked" if i in state.near else "skirmish.mark_near",
-                        {"model": m.name, "marked": i in state.near},
-                    )
-                    for i, m in enumerate(band.models)
-                    if m.in_play
-                ]
-                out.append(
-                    Choice(
-                        {"type": "near_done"},
-                        "Done: no other friend within 5 cm",
-                        "near",
-                        "skirmish.near_done",
-                    )
-                )
-                return out
-            if head.kind == "off_table":
-                name = band.models[head.model or 0].name
-                return [
-                    Choice(
-                        {"type": "off_table", "off": True},
-                        f"{name} left the table",
-                        "flee",
-                        "skirmish.off_table.yes",
-                        {"off": True, "model": name},
-                    ),
-                    Choice(
-                        {"type": "off_table", "off": False},
-                        f"{name} is still on the table",
-                        "flee",
-                        "skirmish.off_table.no",
-                        {"off": False, "model": name},
-                    ),
-                ]
-            return ()  # a roll is awaited: the camera or the correction form
-        out = []
-        if game.stage == "choose_first":
-            for b in (0, 1):
-                out.append(
-                    Choice(
-                        {"type": "choose_first", "band": b},
-                        f"{game.bands[b].name} plays first",
-                        "order",
-                        "skirmish.choose_first",
-                        {"band": game.bands[b].name},
-                    )
-                )
-            return out
-        side = game.to_play
-        band, enemy = game.bands[side], game.bands[1 - side]
-        if game.stage == "play":
-            for card in band.hand:
-                out.append(
-                    Choice(
-                        {"type": "play_card", "card": card},
-                        f"{band.name} plays {CARD_NAMES[card]}",
-                        "card",
-                        "skirmish.play_card",
-                        {"card": CARD_NAMES[card]},
-                    )
-                )
-        if game.stage == "card" and game.card is not None:
-            targets = [(j, e) for j, e in enumerate(enemy.models) if e.in_play]
-            for i, m in enumerate(band.models):
-                if not m.in_play or i in game.acted:
-                    continue
-                for j, e in targets:
-                    tiro = game.card.startswith("tiro")
-                    if tiro and m.tiro is not None and len(game.acted) < int(game.card[-1]):  # 2/3 shooters
-                        for cover in (False, True):
-                            event = Shoot((Line(i, 0.0, cover=cover),), j)
-                            text = f"{m.name} shoots {e.name}" + (" in cover" if cover else "")
-                            text += " (nearest, within 30 cm, moved 8 cm or less)"
-                            out.append(
-                                Choice(
-                                    event_to_json(event),
-                                    text,
-                                    "shoot",
-                                    "skirmish.shoot_cover" if cover else "skirmish.shoot",
-                                    {"shooter": m.name, "target": e.name, "cover": cover},
-                                )
-                            )
-                    if game.card.startswith("assalto") and len(game.acted) < int(game.card[-1]):
-                        event2 = Assault(i, j)
-                        out.append(
-                            Choice(
-                                event_to_json(event2),
-                                f"{m.name} assaults {e.name} (in contact)",
-                                "assault",
-                                "skirmish.assault",
-                                {"attacker": m.name, "target": e.name},
-                            )
-                        )
-            out.append(
-                Choice({"type": "end_card"}, f"End {CARD_NAMES[game.card]}", "card", "skirmish.end_card")
-            )
+    def choices(self, state: Game) -> Sequence[Choice]:
+        """``RULES.legal`` labelled (rolls come from the camera, the end of the game from its form), and
+        the common shots and assaults (one shooter at an enemy within range, an assault in base contact)
+        that the legal view takes, as suggestions: the rules decide, the flow only words them."""
+        game = state
+        legal = RULES.legal(game)
+        out = [choice for event in legal if (choice := _label(game, event)) is not None]
+        if game.stage == "card" and game.card is not None and not game.pending and game.outcome is None:
+            band, enemy = game.bands[game.to_play], game.bands[1 - game.to_play]
+            suggested: list[Shoot | Assault] = []
+            for i in range(len(band.models)):
+                for j in range(len(enemy.models)):
+                    suggested += [Shoot((Line(i, 0.0, cover=cover),), j) for cover in (False, True)]
+                    suggested.append(Assault(i, j))
+            at = next(k for k, c in enumerate(out) if c.action["type"] == "end_card")
+            out[at:at] = [_suggestion(game, event) for event in suggested if event in legal]
         return out
 
     # --------------------------------------------------------------------------------------------- view
 
-    def view(self, state: Table) -> Mapping[str, JSON]:
-        game = state.game
+    def view(self, state: Game) -> Mapping[str, JSON]:
+        game = state
         bands = []
         for side, band in enumerate(game.bands):
             bands.append(
@@ -429,10 +331,10 @@ class SkirmishFlow:
                 "check": None if game.check is None else _check(game.check),
             }
         held: JSON = None
-        if state.held is not None:
-            need = _needed(game, state.held)
+        if game.held is not None:
+            need = heroism_need(game, game.held)
             held = {
-                "dice": list(state.held),
+                "dice": list(game.held),
                 "spend_at_least": need[0] if need else None,
                 "points": need[1] if need else 0,
             }
@@ -462,7 +364,7 @@ class SkirmishFlow:
             "awaiting": awaiting,
             "pending": pending,
             "held": held,
-            "near": list(state.near),
+            "near": list(game.near),
             "points": list(game.points),
             "turn": min(b.turns for b in game.bands) + 1,
             "clock": {"limit_s": game.time_limit, "elapsed_s": game.elapsed},
@@ -477,9 +379,9 @@ class SkirmishFlow:
         }
 
     @staticmethod
-    def _forms(state: Table) -> list[JSON]:
-        game = state.game
-        if game.outcome is not None or game.pending or state.held is not None:
+    def _forms(state: Game) -> list[JSON]:
+        game = state
+        if game.outcome is not None or game.pending or game.held is not None:
             return []
         forms: list[JSON] = [
             {"type": "clock", "fields": {"elapsed": "seconds since the game began"}},
@@ -525,5 +427,5 @@ class SkirmishFlow:
         return forms
 
 
-FLOW: Flow[Table] = SkirmishFlow()
+FLOW: Flow[Game] = SkirmishFlow()
 """The flow ``companion.games.find_game("skirmish")`` returns (typed so mypy checks the protocol)."""

@@ -17,7 +17,7 @@ def new_game(setup: Mapping[str, JSON]) -> Game:
     """The game of the table flow's setup (``bands``, ``time_limit_min``)."""
     from companion.skirmish.flow import FLOW  # the flow's setup, once: the flow does not import this module
 
-    return FLOW.start(setup).game
+    return FLOW.start(setup)
 
 
 def _event_json(event: Event) -> dict[str, JSON]:

@@ -169,3 +169,19 @@ def test_propose_and_bad_readings():
 
 def test_setup_schema_is_json():
     json.dumps(FLOW.setup_schema())
+
+
+def test_the_choices_are_the_legal_view_worded_and_old_logs_still_replay():
+    from companion.skirmish.rules import RULES
+
+    t = Table()
+    t.roll(1, 2, zones=["p0", "p1"]).roll(2, 1, zones=["p0", "p1"]).pick("Elfi plays first")
+    t.pick("plays Tiro 2")
+    t.do({"type": "shoot", "target": 2, "shooters": [{"model": 1, "distance": 20}]})
+    t.roll(6).roll(1)  # the Orco dies: which friends stood near?
+    legal = RULES.legal(t.state)
+    assert all(RULES.event_from_json(t.state, c.action) in legal for c in FLOW.choices(t.state))
+    assert [c.action for c in FLOW.choices(t.state)][-1] == {"type": "near", "models": []}
+    # a match stored before the decisions were core events said "near_done"; it replays the same
+    marked = FLOW.apply(t.state, {"type": "mark_near", "model": 1})
+    assert FLOW.apply(marked, {"type": "near_done"}) == FLOW.apply(marked, {"type": "near", "models": [1]})
