@@ -1,6 +1,6 @@
 """``goblin-companion serve``: the composition root that wires camera, vision, buttons, LED, session and page.
 
-    goblin-companion serve [--camera auto|picamera2[:N]|opencv[:N|:PATH]|replay[:PATH]] [--config FILE]
+    goblin-companion serve [--camera auto|picamera2[:N]|opencv[:N|:PATH]|replay[:PATH]|none] [--config FILE]
                            [--host HOST] [--port N] [--state-dir DIR] [--pin PIN] [--lang it|en]
                            [--no-buttons] [--no-led] [--reader MODULE:FUNCTION] [--print-config]
 
@@ -46,6 +46,7 @@ from companion.config import Config, ConfigError, load_config
 from companion.dataset import FOLDER as DATASET_FOLDER
 from companion.dataset import TableDataset
 from companion.errors import GoblinError
+from companion.photos import MAX_PHOTO_BYTES, PhotoDesk
 from companion.session import TableSession
 from companion.store import Store
 from companion.zones import ZoneKeeper
@@ -141,6 +142,10 @@ def load_reader(spec: str) -> Reader:
     return reader  # type: ignore[no-any-return]
 
 
+PHOTO_POLL = 0.1
+"""Seconds the vision worker waits for a camera frame before it looks for a phone's photo again."""
+
+
 def encode_jpeg(image: Frame, quality: int = 80) -> bytes | None:
     import cv2
 
@@ -172,6 +177,10 @@ class VisionWorker:
 
     Every reading offered carries ``"zones"``: the names of the zones in force, so a game can tell
     "no token in the toss zone" from "no toss zone".
+
+    A phone's photo (``companion.photos``, :meth:`submit_photo`) is read here too, between two camera
+    frames, by the same reader: a photo is a settled scene of its own. Its reading holds for its step:
+    the camera's scenes do not replace it until the table moves on (or another photo comes).
     """
 
     def __init__(
@@ -215,6 +224,9 @@ class VisionWorker:
         self._shown = 0
         #: the frame (not annotated) of the last reading offered: what a confirm keeps in the table's set
         self.last_read_frame: Frame | None = None
+        self._photo: Any = None  # the companion.photos.PhotoJob waiting to be read
+        self._photo_lock = threading.Lock()
+        self._photo_where: tuple[int | None, int] | None = None  # the step a photo's reading holds
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -222,6 +234,7 @@ class VisionWorker:
         where = (self.session.game_id, self.session.step)
         if where == self._where:
             return
+        self._photo_where = None
         game, step = where
         if game == self._where[0] and step > self._where[1]:
             self._scene_floor = self._scene + (0 if not self._was_settled else 1)  # needs a new scene
@@ -238,7 +251,7 @@ class VisionWorker:
         if settled and not self._was_settled:
             self._scene += 1
         self._was_settled = settled
-        if not settled or self._scene < self._scene_floor:
+        if not settled or self._scene < self._scene_floor or self._photo_where == self._where:
             return False
         key = (self._scene, *self._where)
         if key == self._offered:
@@ -266,13 +279,68 @@ class VisionWorker:
         self.offers += 1
         return True
 
+    def submit_photo(self, job: Any) -> None:
+        """Queue a phone's photo (a ``companion.photos.PhotoJob``) to be read before the next frame;
+        ``job.finish`` is called with the snapshot, or the error. One at a time (``PhotoDesk`` sees to it)."""
+        with self._photo_lock:
+            if self._photo is not None:
+                raise RuntimeError("a photo is already waiting to be read")
+            self._photo = job
+
+    def read_photo(self) -> bool:
+        """Read the photo waiting, if any (the worker's thread calls it); True when there was one."""
+        with self._photo_lock:
+            job, self._photo = self._photo, None
+        if job is None:
+            return False
+        try:
+            self._track_step()
+            if job.where != self._where:
+                raise self._moved(job)
+            started = time.perf_counter()
+            assert self.reader is not None  # PhotoDesk refuses a photo when there is no reader
+            result = self.reader(job.frame)
+            reading = result.to_json() if hasattr(result, "to_json") else dict(result)
+            reading.setdefault("zones", list(self.zones()))
+            image = job.frame
+            if self.annotator is not None:
+                try:
+                    image = self.annotator(job.frame, result)
+                except Exception:
+                    log.exception("annotating the photo failed; showing it bare")
+            job.read_ms = round((time.perf_counter() - started) * 1000, 1)
+            self._track_step()
+            if job.where != self._where:  # confirmed by hand, or a button, while it was read
+                raise self._moved(job)
+            snapshot = self.session.offer_reading(reading, image=encode_jpeg(image))
+            self.last_read_frame = job.frame
+            self._photo_where = self._where
+            self.offers += 1
+        except BaseException as error:
+            if not isinstance(error, GoblinError):
+                self.errors += 1
+                log.exception("vision worker: a phone's photo")
+            job.finish(error=error)
+        else:
+            job.finish(snapshot=snapshot)
+        return True
+
+    def _moved(self, job: Any) -> GoblinError:
+        from companion.messages import Message
+        from companion.photos import MESSAGES, PhotoMoved
+
+        return PhotoMoved(Message.of(MESSAGES, "error.photo.moved", step=job.where[1],
+                                     current=self._where[1]))
+
     def run(self) -> None:
         from hardware.errors import FramesEnded, FrameTimeout
 
         previous = 0
         while not self._stop.is_set():
+            self.read_photo()
             try:
-                previous, frame = self.holder.wait_for_frame(previous, timeout=self.timeout)
+                # short waits: a phone's photo waiting here is read within PHOTO_POLL seconds
+                previous, frame = self.holder.wait_for_frame(previous, timeout=min(self.timeout, PHOTO_POLL))
             except FrameTimeout:
                 continue
             except FramesEnded:
@@ -293,6 +361,62 @@ class VisionWorker:
         self._stop.set()
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(timeout)
+        with self._photo_lock:
+            job, self._photo = self._photo, None
+        if job is not None:  # its request must not wait for a worker that is gone
+            job.finish(error=RuntimeError("the table is stopping: the photo was not read"))
+
+
+# ------------------------------------------------------------------------------------- no camera
+
+
+NO_CAMERA = "none"
+"""``--camera none``: a table without a camera; the players' phones take the photos (``companion.photos``)."""
+
+
+@dataclass(frozen=True)
+class _Named:
+    name: str
+
+
+class NoCamera:
+    """Stands in for the capture loop on a table with no camera (``--camera none``): no frame ever comes,
+    the page shows no camera problem (the session's camera state stays ``none``), and the systemd watchdog,
+    which the capture loop pings with every frame, is pinged from a thread of its own."""
+
+    def __init__(self, on_heartbeat: Callable[[], None] | None = None, *, every: float = 5.0) -> None:
+        self.source = _Named(NO_CAMERA)
+        self.on_heartbeat = on_heartbeat
+        self.every = every
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.every):
+            if self.on_heartbeat is not None:
+                try:
+                    self.on_heartbeat()
+                except Exception:
+                    log.exception("watchdog ping failed")
+
+    def start(self) -> NoCamera:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="no-camera", daemon=True)
+            self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(2.0)
+
+
+def wants_no_camera(spec: str | None) -> bool:
+    """Whether the camera asked for (``--camera``, else the settings, else ``$GOBLIN_CAMERA``) is none."""
+    from hardware.camera import CAMERA_ENV
+
+    chosen = spec if spec else os.environ.get(CAMERA_ENV, "")
+    return chosen.strip().lower() == NO_CAMERA
 
 
 # ------------------------------------------------------------------------------------- buttons, LED
@@ -377,8 +501,10 @@ def lan_addresses() -> list[str]:
     return [] if address.startswith("127.") else [address]
 
 
-MAX_REQUEST_BODY = 256 * 1024
-"""Bytes of a request body waitress reads at most (the app answers 413 JSON over its 64 KB itself)."""
+MAX_REQUEST_BODY = MAX_PHOTO_BYTES + 64 * 1024
+"""Bytes of a request body waitress reads at most: a phone's photo (8 MB; the page sends under 1 MB). The
+app answers 413 JSON itself over 64 KB for every other request, and over 8 MB for a photo (from the
+Content-Length, before reading); waitress keeps a body over 512 KB in a temporary file, not in memory."""
 CONNECTION_LIMIT = 400
 """Connections waitress keeps open at once (its default, 100, is reached by 100 phones on live updates)."""
 OUTBUF_HIGH_WATERMARK = 4 * 1024 * 1024
@@ -430,24 +556,33 @@ class Companion:
         self.app: Any = None
         self.capture: Any = None
         self.worker: VisionWorker | None = None
+        self.photos: PhotoDesk | None = None
         try:
             replay = config.camera.replay or DEMO_DIR
             spec = camera or config.camera.source
-            with warnings.catch_warnings():  # the hardware modules log their own fallbacks
-                warnings.simplefilter("ignore")
-                choice = open_camera(spec, replay_default=replay, frame_interval=config.camera.frame_interval,
-                                     photo_seconds=config.camera.photo_seconds)
-            self.camera_reason = choice.reason
             self.holder = FrameHolder()
-            self.capture = CaptureLoop(
-                choice.source, self.holder,
-                on_status=lambda status: self.session.set_camera_status(camera_status_json(status)),
-                on_heartbeat=self._watchdog)
-            self.session.set_camera_status({"state": "starting", "message": f"camera {choice.source.name}",
-                                            "source": choice.source.name})
+            if wants_no_camera(spec):
+                self.camera_reason = "asked for no camera: the phones take the photos"
+                self.capture = NoCamera(on_heartbeat=self._watchdog)
+                self.session.set_camera_status({"state": "none", "source": NO_CAMERA,
+                                                "message": "no camera: photos from the phones"})
+            else:
+                with warnings.catch_warnings():  # the hardware modules log their own fallbacks
+                    warnings.simplefilter("ignore")
+                    choice = open_camera(spec, replay_default=replay,
+                                         frame_interval=config.camera.frame_interval,
+                                         photo_seconds=config.camera.photo_seconds)
+                self.camera_reason = choice.reason
+                self.capture = CaptureLoop(
+                    choice.source, self.holder,
+                    on_status=lambda status: self.session.set_camera_status(camera_status_json(status)),
+                    on_heartbeat=self._watchdog)
+                self.session.set_camera_status({"state": "starting", "source": choice.source.name,
+                                                "message": f"camera {choice.source.name}"})
             self.worker = VisionWorker(self.session, self.holder, reader=reader, annotator=annotator,
                                        settle=settle, config=config, calibration=self.calibrator.current,
                                        zones=self.zones.current)
+            self.photos = PhotoDesk(self.session, self.worker)
             self.dataset = TableDataset(self.state_dir / DATASET_FOLDER,
                                         max_images=max(1, config.camera.keep_max),
                                         enabled=config.camera.keep_confirmed)
@@ -476,10 +611,13 @@ class Companion:
             log.info("kept the confirmed reading as %s in the table's set", name)
 
     def _latest_frame(self) -> Frame | None:
-        """The camera's latest frame (what the players teach from), or None before the first."""
+        """The camera's latest frame (what the players teach from), else the last photo a phone sent
+        (a table with no camera), or None before either."""
         holder = getattr(self, "holder", None)
         latest = holder.latest() if holder is not None else None
-        return None if latest is None else latest[1]
+        if latest is None:
+            return self.worker.last_read_frame if self.worker is not None else None
+        return latest[1]
 
     def _buttons(self, pin_factory: Any, clock: Callable[[], float] | None, poll: float | None) -> Any:
         from hardware.buttons import TableButtons
@@ -515,7 +653,7 @@ class Companion:
                                "SSE_MAX_STREAMS": max(1, self.config.threads // 2),
                                "LISTEN_HOST": self.config.host},
                               session=self.session, settings=settings, calibrator=self.calibrator,
-                              zones=self.zones)
+                              zones=self.zones, photos=self.photos)
 
     def start(self) -> Companion:
         self.capture.start()
@@ -557,8 +695,9 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="goblin-companion serve", description="Run the companion: camera, buttons, page.")
     parser.add_argument("--config", help="TOML settings file (default: $GOBLIN_CONFIG, else the defaults)")
-    parser.add_argument("--camera", help="auto, picamera2[:N], opencv[:N|:PATH] or replay[:PATH] (default: "
-                                         "the config's camera.source, else $GOBLIN_CAMERA, else auto)")
+    parser.add_argument("--camera", help="auto, picamera2[:N], opencv[:N|:PATH], replay[:PATH] or none "
+                                         "(default: the config's camera.source, else $GOBLIN_CAMERA, "
+                                         "else auto)")
     parser.add_argument("--host", help="address to listen on (default 0.0.0.0: every interface)")
     parser.add_argument("--port", type=int, help="port of the page (default 8080; 0 picks a free one)")
     parser.add_argument("--state-dir", help="where the event log lives")
@@ -578,7 +717,7 @@ def check_camera(spec: str) -> str:
     from hardware.camera import parse_camera
     from hardware.errors import UnknownCamera
 
-    if spec.strip().lower() != "auto":
+    if spec.strip().lower() not in ("auto", NO_CAMERA):
         try:
             parse_camera(spec, replay_default="photos")
         except UnknownCamera as error:

@@ -314,6 +314,12 @@ class TableSession:
                 raise StaleStep(_say("error.session.stale_position", position=position,
                                      current=self._position()))
 
+    def check_position(self, step: int | None = None, position: str | None = None) -> None:
+        """Raise StaleStep unless ``step`` and ``position`` (each optional) are the table's now: for a
+        request whose work is done elsewhere first (a phone's photo is read on the vision worker)."""
+        with self._lock:
+            self._check_step(step, position)
+
     def _current_choices(self) -> list[Choice]:
         if self._choices is None:
             self._choices = [] if self._flow is None else list(self._flow.choices(self._state()))

@@ -33,6 +33,10 @@ class ImageFileError(HardwareError, ValueError):
     """A photo file that cannot be read: not a regular file, too large, not an image, unreadable."""
 
 
+class ImageTooLarge(ImageFileError):
+    """A photo with more bytes or pixels than allowed (a web upload answers it 413, not 400)."""
+
+
 Order = Literal["little", "big"]
 
 
@@ -145,6 +149,43 @@ def read_file_bytes(path: str | Path, *, max_bytes: int = MAX_FILE_BYTES) -> byt
     return data
 
 
+def decode_image_bytes(data: bytes, *, name: str = "the image", max_bytes: int = MAX_FILE_BYTES,
+                       max_pixels: int = MAX_PIXELS) -> Image:
+    """Decode an encoded photo (JPEG, PNG, BMP, WebP, TIFF, PNM) to BGR uint8 (H, W, 3), in bounded time
+    and memory: the size is read from the header *before* any pixel is decoded.
+
+    ``name`` is how messages call it (a path, "the photo"). Used for files (:func:`read_image_file`) and
+    for photos a phone uploads (``companion.photos``).
+
+    Raises
+    ------
+    ImageTooLarge
+        More than ``max_bytes`` bytes, or a header announcing more than ``max_pixels`` pixels.
+    ImageFileError
+        Empty, a format whose size the header does not tell, or not decodable (corrupt, cut short).
+    """
+    if len(data) > max_bytes:
+        raise ImageTooLarge(f"{name} is too large ({len(data)} bytes; at most {max_bytes})")
+    if not data:
+        raise ImageFileError(f"{name} is empty")
+    size = header_size(data)
+    if size is None:
+        raise ImageFileError(f"{name} is not an image OpenCV can decode safely: no JPEG, PNG, BMP, WebP, "
+                             "TIFF or PNM header telling its size (corrupt, cut short or another format)")
+    width, height = size
+    if width * height > max_pixels:
+        raise ImageTooLarge(f"{name} is too large ({width}x{height} pixels; at most {max_pixels}, "
+                            f"e.g. 4096x4096): scale it down first")
+    if width == 0 or height == 0:
+        raise ImageFileError(f"{name} says it is {width}x{height} pixels: corrupt")
+    image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_COLOR)
+    if image is None or image.size == 0:
+        raise ImageFileError(f"{name} is not an image OpenCV can decode (corrupt or another format)")
+    if image.shape[0] * image.shape[1] > max_pixels:  # a header that lied
+        raise ImageTooLarge(f"{name} is too large ({image.shape[1]}x{image.shape[0]} pixels)")
+    return np.asarray(image, dtype=np.uint8)
+
+
 def read_image_file(path: str | Path, *, max_bytes: int = MAX_FILE_BYTES,
                     max_pixels: int = MAX_PIXELS) -> Image:
     """Decode the photo at ``path`` to BGR uint8 (H, W, 3), in bounded time and memory.
@@ -153,23 +194,7 @@ def read_image_file(path: str | Path, *, max_bytes: int = MAX_FILE_BYTES,
     ------
     ImageFileError
         Saying why: not a regular file, more than ``max_bytes`` bytes, empty, a format whose size the
-        header does not tell, more than ``max_pixels`` pixels, or not decodable.
+        header does not tell, more than ``max_pixels`` pixels (:class:`ImageTooLarge`), or not decodable.
     """
-    name = str(path)
     data = read_file_bytes(path, max_bytes=max_bytes)
-    if not data:
-        raise ImageFileError(f"{name!r} is empty")
-    size = header_size(data)
-    if size is None:
-        raise ImageFileError(f"{name!r} is not an image OpenCV can decode safely: no JPEG, PNG, BMP, WebP, "
-                             "TIFF or PNM header telling its size (corrupt, cut short or another format)")
-    width, height = size
-    if width * height > max_pixels:
-        raise ImageFileError(f"{name!r} is too large ({width}x{height} pixels; at most {max_pixels}, "
-                             f"e.g. 4096x4096): scale it down first")
-    image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_COLOR)
-    if image is None or image.size == 0:
-        raise ImageFileError(f"{name!r} is not an image OpenCV can decode (corrupt or another format)")
-    if image.shape[0] * image.shape[1] > max_pixels:  # a header that lied
-        raise ImageFileError(f"{name!r} is too large ({image.shape[1]}x{image.shape[0]} pixels)")
-    return np.asarray(image, dtype=np.uint8)
+    return decode_image_bytes(data, name=repr(str(path)), max_bytes=max_bytes, max_pixels=max_pixels)

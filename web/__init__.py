@@ -31,7 +31,7 @@ from typing import Any, Final
 from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 
-from web import api, calibration, errors, guard, i18n, limits, pages, pin, stream
+from web import api, calibration, errors, guard, i18n, limits, pages, photo, pin, stream
 from web import zones as zones_api
 from web.stream import stop_streams
 
@@ -57,6 +57,7 @@ def create_app(
     settings: Mapping[str, Any] | None = None,
     calibrator: Any = None,
     zones: Any = None,
+    photos: Any = None,
     clock: Callable[[], float] | None = None,
 ) -> Flask:
     """The companion's Flask app.
@@ -75,6 +76,9 @@ def create_app(
     zones:
         The table's ``companion.zones.ZoneKeeper`` (Settings -> "Zone del vassoio" and ``/api/zones``);
         None: the zones are shown as configured, and those endpoints answer 404.
+    photos:
+        The table's ``companion.photos.PhotoDesk`` (a phone as the camera: the page's photo button and
+        ``POST /api/photo``); None: no photo button, and that endpoint answers 404.
     clock:
         Seconds, for the PIN's wrong-try limits (default ``time.monotonic``; tests pass their own).
     """
@@ -105,6 +109,7 @@ def create_app(
     app.extensions["goblin.settings"] = public_settings(settings or {})
     app.extensions[calibration.EXTENSION] = calibrator
     app.extensions[zones_api.EXTENSION] = zones
+    app.extensions[photo.EXTENSION] = photos
     app.extensions[stream.STOP] = threading.Event()
     app.extensions[stream.SLOTS] = stream.Slots(int(app.config["SSE_MAX_STREAMS"]))
     app.extensions[pin.EXTENSION] = pin.PinGuard(clock) if clock is not None else pin.PinGuard()
@@ -116,4 +121,5 @@ def create_app(
     app.register_blueprint(stream.bp)
     app.register_blueprint(calibration.bp)
     app.register_blueprint(zones_api.bp)
+    app.register_blueprint(photo.bp)
     return app

@@ -13,11 +13,15 @@ status  ``error``              when
                                tries; ``Retry-After`` and ``"retry_after"`` say how many seconds
 404     ``not-found``          no such endpoint, or no camera image yet
 405     ``method-not-allowed`` e.g. GET on a control action
-413     ``payload-too-large``  a body over ``MAX_CONTENT_LENGTH`` (64 KB), not read
+413     ``payload-too-large``  a body over ``MAX_CONTENT_LENGTH`` (64 KB), not read; a photo over
+                               8 MB or 4096x4096 pixels (``companion.photos``)
+415     ``unsupported-media-type``  a body that is not JSON (a photo: not ``image/*``)
 409     ``stale-step``         the page acted on an old step (``StaleStep``): nothing changed
 409     ``illegal-action``     well-formed, but the rules forbid it now (``IllegalAction``)
 409     ``nothing-to-teach``   teach mode: no token (or die) in the camera's picture
 409     ``no-picture``         teach mode: the camera has no picture yet
+409     ``nothing-to-read``    a phone's photo when the table expects no roll, or has no vision
+429     ``too-many-photos``    a photo while another is read, or past 30 a minute (``retry_after``)
 409     ``ambiguous-action``   the input could mean more than one thing (``AmbiguousAction``)
 500     ``internal-error``     a bug; the detail names the exception, never an HTML page
 ======  =====================  ==================================================================
@@ -39,6 +43,7 @@ from werkzeug.exceptions import HTTPException
 
 from companion.errors import AmbiguousAction, GoblinError, IllegalAction, InvalidInput
 from companion.messages import error_message
+from companion.photos import NothingToRead, PhotoBusy, PhotoTooLarge
 
 
 class PinError(GoblinError, PermissionError):
@@ -58,6 +63,12 @@ def domain_status(error: GoblinError) -> tuple[int, str]:
     """The HTTP status and error code of a domain error."""
     if isinstance(error, PinError):
         return (429 if error.code == "too-many-tries" else 403), error.code
+    if isinstance(error, PhotoTooLarge):
+        return 413, "payload-too-large"
+    if isinstance(error, PhotoBusy):
+        return 429, error.code
+    if isinstance(error, NothingToRead):
+        return 409, error.code
     if any(cls.__name__ == "StaleStep" for cls in type(error).__mro__):
         return 409, "stale-step"
     if isinstance(error, AmbiguousAction):
@@ -92,8 +103,8 @@ def init_app(app: Flask) -> None:
     def http_error(error: HTTPException) -> Any:
         if not _wants_json():
             return error
-        if error.code == 413:  # MAX_CONTENT_LENGTH: the body was not read
-            limit = current_app.config.get("MAX_CONTENT_LENGTH")
+        if error.code == 413:  # MAX_CONTENT_LENGTH (a photo's own limit on /api/photo): the body was not read
+            limit = request.max_content_length
             return _json_error(413, "payload-too-large",
                                f"the request body has {request.content_length or 'too many'} bytes; "
                                f"at most {limit}")

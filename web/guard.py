@@ -17,6 +17,9 @@ to the table's address. What keeps those requests out:
 - **Content type** (state-changing methods): a body must be sent as ``application/json``; a form or
   ``text/plain`` body (what another site's ``<form>`` or a "simple" cross-site fetch can send without
   the table's consent) is 415 ``unsupported-media-type``. An empty body with no Content-Type is allowed.
+  One exception: ``POST /api/photo`` (``web.photo``) takes the photo itself, ``image/jpeg``,
+  ``image/png`` or ``image/webp``, and nothing else (no JSON, no form: a multipart form is what another
+  site may post unasked; an ``image/*`` body needs a CORS preflight the table never answers).
 - **Headers on every response**: a Content-Security-Policy with nothing from outside the table
   (``default-src 'self'``; no inline script, no inline style attribute; ``frame-ancestors 'none'``),
   ``X-Frame-Options: DENY`` and ``X-Content-Type-Options: nosniff``.
@@ -50,6 +53,9 @@ HOSTS: Final = "goblin.allowed-hosts"
 """``app.extensions[HOSTS]``: the host names (lower case, no port) the table answers to."""
 
 JSON_TYPES: Final = frozenset({"application/json"})
+PHOTO_PATH: Final = "/api/photo"
+PHOTO_TYPES: Final = frozenset({"image/jpeg", "image/png", "image/webp"})
+"""What ``POST /api/photo`` takes instead of JSON: the photo's own bytes (``web.photo``)."""
 
 
 def host_name(host: str) -> str:
@@ -120,6 +126,13 @@ def check_request() -> Response | None:
         return _refuse(403, "cross-origin", "a request from another site may not act on the table")
     kind = request.mimetype
     sent = kind or request.content_length or request.headers.get("Transfer-Encoding")
+    if request.path == PHOTO_PATH:
+        if kind in PHOTO_TYPES:
+            return None
+        return _refuse(415, "unsupported-media-type",
+                       "a photo is sent as its own bytes with Content-Type: "
+                       f"{', '.join(sorted(PHOTO_TYPES))}; "
+                       f"not {request.headers.get('Content-Type', 'no type')[:100]!r}")
     if kind not in JSON_TYPES and sent:
         return _refuse(415, "unsupported-media-type",
                        f"a control action's body must be JSON sent as Content-Type: application/json, "
