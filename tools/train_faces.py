@@ -31,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from train_finder import jitter
 from v3_data import FOLDERS, NONE, Sample, load_source, render
 from v3_models import FaceNet
+from v3_train import budgeted_steps
 
 from vision.faces import CLASSES, CROP, CROP_SCALE
 
@@ -150,13 +151,8 @@ def main() -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     tag = f"faces{'-no-' + args.leave_out if args.leave_out else ''}"
     t0 = time.time()
-    budget = args.minutes * 60
-    step = 0
     losses: list[float] = []
-    while time.time() - t0 < budget:
-        frac = (time.time() - t0) / budget
-        for gr in opt.param_groups:
-            gr["lr"] = 2e-3 * (0.5 * (1 + math.cos(math.pi * min(1.0, frac)))) + 2e-5
+    for step, elapsed in budgeted_steps(opt, args.minutes, 2e-3):
         batch = []
         for _ in range(args.batch):
             pool = by_class[classes[int(rng.integers(len(classes)))]]
@@ -171,9 +167,8 @@ def main() -> None:
         loss.backward()
         opt.step()
         losses.append(loss.item())
-        step += 1
-        if step % 100 == 0:
-            print(f"{tag} step {step} {time.time() - t0:.0f}s loss {np.mean(losses[-100:]):.3f}", flush=True)
+        if (step + 1) % 100 == 0:
+            print(f"{tag} step {step + 1} {elapsed:.0f}s loss {np.mean(losses[-100:]):.3f}", flush=True)
     model.eval()
     # temperature on the kept-aside photos of the training sources (quarter-turn averaged, as read)
     with torch.no_grad():
@@ -205,12 +200,13 @@ def main() -> None:
                       opset_version=17, dynamo=False, input_names=["crops"], output_names=["out"],
                       dynamic_axes={"crops": {0: "n"}, "out": {0: "n"}})
     (args.out / f"{tag}.train.json").write_text(json.dumps({
-        "command": "python3 tools/train_faces.py " + " ".join(sys.argv[1:]), "seed": args.seed, "steps": step,
+        "command": "python3 tools/train_faces.py " + " ".join(sys.argv[1:]), "seed": args.seed,
+        "steps": len(losses),
         "batch": args.batch, "minutes": round((time.time() - t0) / 60, 1), "left_out": args.leave_out,
         "temperature": round(best[0], 3), "val_accuracy": round(acc, 4), "val_crops": len(va),
         "train_crops": {CLASSES[k]: len(v) for k, v in sorted(by_class.items())}, "torch": torch.__version__},
         indent=1))
-    print("done", tag, step, "T", best, "val acc", acc, flush=True)
+    print("done", tag, len(losses), "T", best, "val acc", acc, flush=True)
 
 
 if __name__ == "__main__":

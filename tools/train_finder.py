@@ -26,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from v3_data import FINDER_SOURCES, Sample, load_source, render
 from v3_models import Finder
+from v3_train import budgeted_steps
 
 WIN = 160
 STRIDE = 4
@@ -169,12 +170,8 @@ def main() -> None:
     tag = args.tag or f"finder{'-no-' + args.leave_out if args.leave_out else ''}"
     t0 = time.time()
     step = 0
-    budget = args.minutes * 60
     losses: list[float] = []
-    while time.time() - t0 < budget:
-        frac = (time.time() - t0) / budget
-        for gr in opt.param_groups:
-            gr["lr"] = args.lr * (0.5 * (1 + math.cos(math.pi * min(1.0, frac)))) + 2e-5
+    for step, elapsed in budgeted_steps(opt, args.minutes, args.lr):
         x, hm, box, mask = batch(pools, rng, args.batch)
         out = model(x)
         l_hm = focal(out[:, :1], hm)
@@ -185,19 +182,18 @@ def main() -> None:
         loss.backward()
         opt.step()
         losses.append(float(loss))
-        step += 1
-        if step % 100 == 0:
-            print(f"{tag} step {step} {time.time() - t0:.0f}s loss {np.mean(losses[-100:]):.3f}", flush=True)
-        if step % 1000 == 0:
+        if (step + 1) % 100 == 0:
+            print(f"{tag} step {step + 1} {elapsed:.0f}s loss {np.mean(losses[-100:]):.3f}", flush=True)
+        if (step + 1) % 1000 == 0:
             torch.save(model.state_dict(), args.out / f"{tag}.pt")
     torch.save(model.state_dict(), args.out / f"{tag}.pt")
     export(model, args.out / f"{tag}.onnx")
     (args.out / f"{tag}.train.json").write_text(json.dumps({
         "command": "python3 tools/train_finder.py " + " ".join(sys.argv[1:]), "seed": args.seed,
-        "steps": step, "batch": args.batch, "minutes": round((time.time() - t0) / 60, 1),
+        "steps": len(losses), "batch": args.batch, "minutes": round((time.time() - t0) / 60, 1),
         "sources": sorted(k for k in pools), "final_loss": round(float(np.mean(losses[-200:])), 4),
         "torch": torch.__version__}, indent=1))
-    print("done", tag, step, flush=True)
+    print("done", tag, len(losses), flush=True)
 
 
 if __name__ == "__main__":
