@@ -1,7 +1,10 @@
-"""``goblin-companion scan IMAGE... [--json] [--annotate DIR] [--calibration FILE] [--zones JSON]``.
+"""``goblin-companion scan IMAGE... [--json] [--annotate DIR] [--calibration FILE] [--zones JSON]``
+[``--percentile``].
 
 Reads dice and tokens in photo files. Per image, one line on stdout: with ``--json`` the reading as JSON
-(``file``, ``width``, ``height``, ``ms``, ``dice``, ``tokens``), else a short text summary. A file that
+(``file``, ``width``, ``height``, ``ms``, ``dice``, ``tokens``, and with ``--percentile`` also
+``percentile``: each percentile d10 and plain d10 rolled together as one 1-100 result,
+``vision.percentile``), else a short text summary. A file that
 cannot be read (missing, empty, corrupt, not an image, too large, not a regular file) gets an error line
 of its own (``{"file": ..., "error": ...}``) and the other files are still read; the exit status is then 2
 (0 when every file was read). Usage errors (no image, a bad calibration or zones file) are one stderr
@@ -31,6 +34,8 @@ def _parser() -> Parser:
     p.add_argument("--annotate", metavar="DIR", help="write an annotated copy of each image into DIR")
     p.add_argument("--calibration", metavar="FILE", help="taught faces (tokens, icon dice) from teach mode")
     p.add_argument("--zones", metavar="JSON", help='zones file or inline JSON {"p0": [[x, y], ...], ...}')
+    p.add_argument("--percentile", action="store_true",
+                   help="also read each percentile d10 and plain d10 rolled together as one 1-100 result")
     return p
 
 
@@ -62,6 +67,7 @@ def main(argv: Sequence[str]) -> int:
         import cv2
 
         from vision import Calibration, Zones, annotate, read_table
+        from vision.percentile import percentile_rolls
 
         calibration = Calibration.load(args.calibration) if args.calibration else None
         zones = Zones.from_json(read_json(args.zones)) if args.zones else None
@@ -86,6 +92,8 @@ def main(argv: Sequence[str]) -> int:
             body = reading.to_json()
             result.update(width=body["width"], height=body["height"], ms=ms, dice=body["dice"],
                           tokens=body["tokens"])
+            if args.percentile:
+                result["percentile"] = [r.to_json() for r in percentile_rolls(reading.dice)]
             if out_dir is not None:
                 target = out_dir / (Path(name).stem + ".annotated.jpg")
                 if not cv2.imwrite(str(target), annotate(image, reading)):
