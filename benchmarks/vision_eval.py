@@ -45,7 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vision import read_table
 from vision._cv import set_threads
-from vision.data import LabelledPhoto, iter_split, photo_set
+from vision.data import LabelledPhoto, iter_split, match_boxes, photo_set
 from vision.reading import Die
 
 #: a wrong value read with at least this confidence is "wrong and sure": the players are not asked
@@ -53,24 +53,8 @@ SURE = 0.8
 
 
 def match(labels: list[tuple[float, float, float, float]], dets: list[Die]) -> list[tuple[int, int]]:
-    """Greedy one-to-one matching of label boxes to detections by centre distance (see module doc)."""
-    pairs = []
-    for i, (lx, ly, lw, lh) in enumerate(labels):
-        for j, d in enumerate(dets):
-            dx, dy, dw, dh = d.bbox
-            dist = float(np.hypot(lx + lw / 2 - dx - dw / 2, ly + lh / 2 - dy - dh / 2))
-            if dist <= 0.6 * max(lw, lh, dw, dh):
-                pairs.append((dist, i, j))
-    pairs.sort()
-    used_l: set[int] = set()
-    used_d: set[int] = set()
-    out = []
-    for _, i, j in pairs:
-        if i not in used_l and j not in used_d:
-            used_l.add(i)
-            used_d.add(j)
-            out.append((i, j))
-    return out
+    """Greedy one-to-one matching of label boxes to detections by centre (``vision.data.match_boxes``)."""
+    return match_boxes(labels, [d.bbox for d in dets])
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -51,29 +51,6 @@ def decode_image(data: bytes) -> np.ndarray | None:
     return np.asarray(image)
 
 
-def image_size(data: bytes) -> tuple[int, int] | None:
-    """(width, height) read from a PNG or JPEG header without decoding the pixels, or ``None``."""
-    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
-        return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
-    if data[:2] == b"\xff\xd8":
-        i = 2
-        while i + 9 < len(data):
-            if data[i] != 0xFF:
-                i += 1
-                continue
-            marker = data[i + 1]
-            if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:
-                i += 2
-                continue
-            length = int.from_bytes(data[i + 2 : i + 4], "big")
-            if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
-                height = int.from_bytes(data[i + 5 : i + 7], "big")
-                width = int.from_bytes(data[i + 7 : i + 9], "big")
-                return width, height
-            i += 2 + length
-    return None
-
-
 def set_threads(n: int) -> None:
     """Limit OpenCV's own worker threads (the benchmark measures one core)."""
     cv2.setNumThreads(n)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -85,3 +85,45 @@ def iter_split(photos: list[LabelledPhoto], split: str) -> Iterator[LabelledPhot
     for p in photos:
         if split == "all" or (split == "held-out") == p.held_out:
             yield p
+
+
+#: the folds of the Lurig set that hold out whole videos, by what they show (``lurig_fold``)
+LURIG_FOLDS = ("wood", "color", "other")
+
+
+def lurig_video(path: Path | str) -> str:
+    """The video a Lurig photo is a frame of: its file name without the frame number (``d20_wood``)."""
+    return Path(path).stem.rstrip("0123456789")
+
+
+def lurig_fold(path: Path | str) -> str:
+    """Which fold of ``LURIG_FOLDS`` holds a Lurig photo out: every type's video on a wooden table
+    (``wood``), its colour videos (``color``), or the rest (top, off-angle, 45-degree, the plain d4 video)."""
+    video = lurig_video(path)
+    return "wood" if "wood" in video else "color" if "color" in video else "other"
+
+
+Box = tuple[float, float, float, float]
+
+
+def match_boxes(labels: Sequence[Box], found: Sequence[Box], *, reach: float = 0.6) -> list[tuple[int, int]]:
+    """Greedy one-to-one matching of labelled boxes to found boxes (x, y, w, h), nearest centres first: a pair
+    counts when the centres lie within ``reach`` times the largest side of the two boxes. Returns
+    (label index, found index) pairs. The rule of the benchmark (``benchmarks/vision_eval.py``) and of
+    ``vision.tune``."""
+    pairs = []
+    for i, (lx, ly, lw, lh) in enumerate(labels):
+        for j, (dx, dy, dw, dh) in enumerate(found):
+            dist = float(np.hypot(lx + lw / 2 - dx - dw / 2, ly + lh / 2 - dy - dh / 2))
+            if dist <= reach * max(lw, lh, dw, dh):
+                pairs.append((dist, i, j))
+    pairs.sort()
+    used_l: set[int] = set()
+    used_f: set[int] = set()
+    out = []
+    for _, i, j in pairs:
+        if i not in used_l and j not in used_f:
+            used_l.add(i)
+            used_f.add(j)
+            out.append((i, j))
+    return out

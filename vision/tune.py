@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from vision.data import match_boxes
 from vision.faces import crop, read_crops
 from vision.finder import Found
 from vision.teach import SIZE, Calibration, Example, _patch
@@ -58,19 +59,15 @@ def _found(bbox: tuple[float, float, float, float]) -> Found:
 
 def _score(photos: Sequence[tuple[np.ndarray, LabelledDice]], calibration: Calibration | None
            ) -> tuple[int, int]:
-    """(right, wrong and sure) of ``read_table`` on the labelled dice of ``photos``, matched by centre."""
+    """(right, wrong and sure) of ``read_table`` on the labelled dice of ``photos``, matched as the benchmark
+    matches (``vision.data.match_boxes``)."""
     from vision.table import read_table
 
     right = sure_wrong = 0
     for image, dice in photos:
         got = list(read_table(image, calibration=calibration).dice)
-        for (x, y, w, h), value in dice:
-            cx, cy = x + w / 2, y + h / 2
-            near = [d for d in got if abs(d.bbox[0] + d.bbox[2] / 2 - cx) <= 0.6 * max(w, h, d.bbox[2])
-                    and abs(d.bbox[1] + d.bbox[3] / 2 - cy) <= 0.6 * max(w, h, d.bbox[3])]
-            if not near:
-                continue
-            d = max(near, key=lambda d: d.confidence)
+        for i, j in match_boxes([box for box, _ in dice], [d.bbox for d in got]):
+            value, d = dice[i][1], got[j]
             right += d.value == value
             sure_wrong += d.value != value and d.confidence >= SURE
     return right, sure_wrong
