@@ -1,4 +1,4 @@
-"""Percentile rolls: a percentile d10 and a plain d10 read together as one 1-100 result (vision.percentile)."""
+"""Percentile rolls: a percentile d10 and a plain d10 read as one 1-100 result (vision.percentile)."""
 
 import pytest
 
