@@ -13,9 +13,9 @@ taken.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal, TypeAlias, get_args
+from typing import Any, Final, Literal, TypeAlias, get_args
 
 from companion.errors import IllegalAction, InvalidInput
 from companion.messages import Message, word
@@ -1144,19 +1144,15 @@ def _player(game: Game, player: int) -> Army:
 
 
 def apply(game: Game, event: Event) -> Game:
-    """The game after ``event``. Raises ``IllegalAction`` when the rules do not allow it now."""
+    """The game after ``event``. Raises ``IllegalAction`` when the rules do not allow it now.
+
+    In order: the end (only the tie-break's shout), the card effects any army may suffer at any time
+    but during a toss, the decision the game waits for (``game.awaiting``, see ``_AWAITED``), then the
+    event of the army whose turn it is (``_TURN``: one handler per event type).
+    """
     wait = game.awaiting
     if game.outcome is not None:
-        if isinstance(event, Shout) and wait == "shout":
-            if event.player not in game.outcome.winners:
-                raise IllegalAction(
-                    _say("goblins.error.not_tied", player=event.player, tied=repr(list(game.outcome.winners)))
-                )
-            name = game.armies[event.player].name
-            return replace(
-                game, outcome=Outcome((event.player,), "shout"), log=(_say("goblins.log.shout", army=name),)
-            )
-        raise IllegalAction(_say("goblins.error.over", event=repr(event_to_json(event))))
+        return _shout(game, event, wait)
     if isinstance(event, Shout):
         raise IllegalAction(_say("goblins.error.no_tie"))
     if isinstance(event, Adjust | DiscardHero | DiscardMachine):
@@ -1173,134 +1169,172 @@ def apply(game: Game, event: Event) -> Game:
         return _toss(game, event)
     if isinstance(event, Toss):
         raise IllegalAction(_say("goblins.error.no_toss"))
-    if wait == "fire_cannon":
-        if not isinstance(event, FireCannon):
-            raise IllegalAction(_say("goblins.error.cannon_first", event=repr(event_to_json(event))))
-        return _fire(game, event)
-    if wait == "declare":
-        if not isinstance(event, Declare):
-            raise IllegalAction(_say("goblins.error.declare_first", event=repr(event_to_json(event))))
-        return _declare(game, event)
-    if wait == "choose_heroes":
-        if not isinstance(event, ChooseHeroes):
-            raise IllegalAction(_say("goblins.error.heroes_first", event=repr(event_to_json(event))))
-        return _choose_heroes(game, event)
+    decision = _AWAITED.get(wait or "")
+    if decision is not None:
+        kind, refusal, step = decision
+        if not isinstance(event, kind):
+            raise IllegalAction(_say(refusal, event=repr(event_to_json(event))))
+        return step(game, event)
     if isinstance(event, FireCannon | Declare | ChooseHeroes):
         raise IllegalAction(_say("goblins.error.not_awaited", event=repr(event.type)))
-    army = game.armies[game.current]
-    if isinstance(event, Reinforce):
-        if game.phase != "A" or game.reinforced:
-            raise IllegalAction(_say("goblins.error.reinforce_once"))
-        if not 0 <= event.goblins <= 2:
-            raise IllegalAction(_say("goblins.error.reinforce_count", goblins=event.goblins))
-        new = replace(army, troops=army.troops + event.goblins)
-        return replace(
-            game,
-            armies=_set_army(game, game.current, new),
-            reinforced=True,
-            log=(
-                _say(
-                    f"goblins.log.reinforce.{event.goblins}",
-                    army=army.name,
-                    goblins=event.goblins,
-                    cards=2 - event.goblins,
-                ),
-            ),
-        )
-    if isinstance(event, PlayHero | PlayMachine):
-        if game.phase != "A":
-            raise IllegalAction(_say("goblins.error.play_phase_a"))
-        if isinstance(event, PlayHero):
-            if army.troops < event.hero.cost:
-                raise IllegalAction(
-                    _say(
-                        "goblins.error.hero_cost",
-                        hero=repr(event.hero.name),
-                        cost=event.hero.cost,
-                        army=army.name,
-                        troops=army.troops,
-                    )
-                )
-            new = replace(army, troops=army.troops - event.hero.cost, heroes=(*army.heroes, event.hero))
-            text = _say("goblins.log.play_hero", army=army.name, hero=event.hero.name, cost=event.hero.cost)
-        else:
-            m = event.machine
-            if army.troops < m.crew_size:
-                raise IllegalAction(
-                    _say(
-                        "goblins.error.machine_crew",
-                        machine=repr(m.name),
-                        crew=m.crew_size,
-                        army=army.name,
-                        troops=army.troops,
-                    )
-                )
-            new = replace(
-                army,
-                troops=army.troops - m.crew_size,
-                machines=(*army.machines, replace(m, crew=m.crew_size)),
-            )
-            text = _say("goblins.log.play_machine", army=army.name, machine=m.name, crew=m.crew_size)
-        return replace(game, armies=_set_army(game, game.current, new), log=(text,))
-    if isinstance(event, Face):
-        if game.phase not in ("A", "B", "C"):
-            raise IllegalAction(_say("goblins.error.face_phase"))
-        return _face(game, event.terrain)
-    if isinstance(event, Brawl):
-        return _brawl(game, event.defender)
-    if isinstance(event, NoCombat):
-        if game.phase not in ("A", "B"):
-            raise IllegalAction(_say("goblins.error.no_combat_phase"))
-        return replace(game, phase="D", log=(_say("goblins.log.no_combat", army=army.name),))
-    if isinstance(event, Recrew):
-        if game.phase != "D":
-            raise IllegalAction(_say("goblins.error.recrew_phase"))
-        if not 0 <= event.machine < len(army.machines):
-            raise IllegalAction(_say("goblins.error.no_machine", army=army.name, machine=event.machine))
-        m = army.machines[event.machine]
-        need = m.crew_size - m.crew
-        if need == 0:
-            raise IllegalAction(_say("goblins.error.crewed", machine=repr(m.name)))
-        if army.troops < need:
+    turn = _TURN.get(type(event))
+    if turn is None:
+        raise InvalidInput(f"not a Goblins event: {event!r}")
+    return turn(game, game.armies[game.current], event)
+
+
+def _shout(game: Game, event: Event, wait: str | None) -> Game:
+    """After the end, only the shout that breaks a tie («chi urla più forte»)."""
+    assert game.outcome is not None
+    if isinstance(event, Shout) and wait == "shout":
+        if event.player not in game.outcome.winners:
             raise IllegalAction(
-                _say(
-                    "goblins.error.recrew_troops",
-                    machine=repr(m.name),
-                    need=need,
-                    army=army.name,
-                    troops=army.troops,
-                )
+                _say("goblins.error.not_tied", player=event.player, tied=repr(list(game.outcome.winners)))
             )
-        machines = tuple(
-            replace(x, crew=x.crew_size) if i == event.machine else x for i, x in enumerate(army.machines)
-        )
-        new = replace(army, troops=army.troops - need, machines=machines)
+        name = game.armies[event.player].name
         return replace(
-            game,
-            armies=_set_army(game, game.current, new),
-            log=(_say("goblins.log.recrew", army=army.name, machine=m.name),),
+            game, outcome=Outcome((event.player,), "shout"), log=(_say("goblins.log.shout", army=name),)
         )
-    if isinstance(event, EndTurn):
-        if game.phase != "D":
-            raise IllegalAction(_say("goblins.error.end_phase", phase=game.phase))
-        kept = tuple(m for m in army.machines if m.crewed)
-        lost = [m.name for m in army.machines if not m.crewed]
-        new = replace(army, machines=kept)
-        nxt = (game.current + 1) % len(game.armies)
-        text = (
-            _say("goblins.log.end_turn_discarding", army=army.name, machines=", ".join(lost))
-            if lost
-            else _say("goblins.log.end_turn", army=army.name)
+    raise IllegalAction(_say("goblins.error.over", event=repr(event_to_json(event))))
+
+
+def _reinforce(game: Game, army: Army, event: Reinforce) -> Game:
+    if game.phase != "A" or game.reinforced:
+        raise IllegalAction(_say("goblins.error.reinforce_once"))
+    if not 0 <= event.goblins <= 2:
+        raise IllegalAction(_say("goblins.error.reinforce_count", goblins=event.goblins))
+    new = replace(army, troops=army.troops + event.goblins)
+    return replace(
+        game,
+        armies=_set_army(game, game.current, new),
+        reinforced=True,
+        log=(
+            _say(
+                f"goblins.log.reinforce.{event.goblins}",
+                army=army.name,
+                goblins=event.goblins,
+                cards=2 - event.goblins,
+            ),
+        ),
+    )
+
+
+def _play_hero(game: Game, army: Army, event: PlayHero) -> Game:
+    if game.phase != "A":
+        raise IllegalAction(_say("goblins.error.play_phase_a"))
+    if army.troops < event.hero.cost:
+        raise IllegalAction(
+            _say(
+                "goblins.error.hero_cost",
+                hero=repr(event.hero.name),
+                cost=event.hero.cost,
+                army=army.name,
+                troops=army.troops,
+            )
         )
-        return replace(
-            game,
-            armies=_set_army(game, game.current, new),
-            current=nxt,
-            phase="A",
-            reinforced=False,
-            log=(text, _say("goblins.log.turn", army=game.armies[nxt].name)),
+    new = replace(army, troops=army.troops - event.hero.cost, heroes=(*army.heroes, event.hero))
+    text = _say("goblins.log.play_hero", army=army.name, hero=event.hero.name, cost=event.hero.cost)
+    return replace(game, armies=_set_army(game, game.current, new), log=(text,))
+
+
+def _play_machine(game: Game, army: Army, event: PlayMachine) -> Game:
+    if game.phase != "A":
+        raise IllegalAction(_say("goblins.error.play_phase_a"))
+    m = event.machine
+    if army.troops < m.crew_size:
+        raise IllegalAction(
+            _say(
+                "goblins.error.machine_crew",
+                machine=repr(m.name),
+                crew=m.crew_size,
+                army=army.name,
+                troops=army.troops,
+            )
         )
-    raise InvalidInput(f"not a Goblins event: {event!r}")
+    new = replace(
+        army,
+        troops=army.troops - m.crew_size,
+        machines=(*army.machines, replace(m, crew=m.crew_size)),
+    )
+    text = _say("goblins.log.play_machine", army=army.name, machine=m.name, crew=m.crew_size)
+    return replace(game, armies=_set_army(game, game.current, new), log=(text,))
+
+
+def _face_event(game: Game, army: Army, event: Face) -> Game:
+    if game.phase not in ("A", "B", "C"):
+        raise IllegalAction(_say("goblins.error.face_phase"))
+    return _face(game, event.terrain)
+
+
+def _no_combat(game: Game, army: Army, event: NoCombat) -> Game:
+    if game.phase not in ("A", "B"):
+        raise IllegalAction(_say("goblins.error.no_combat_phase"))
+    return replace(game, phase="D", log=(_say("goblins.log.no_combat", army=army.name),))
+
+
+def _recrew(game: Game, army: Army, event: Recrew) -> Game:
+    if game.phase != "D":
+        raise IllegalAction(_say("goblins.error.recrew_phase"))
+    if not 0 <= event.machine < len(army.machines):
+        raise IllegalAction(_say("goblins.error.no_machine", army=army.name, machine=event.machine))
+    m = army.machines[event.machine]
+    need = m.crew_size - m.crew
+    if need == 0:
+        raise IllegalAction(_say("goblins.error.crewed", machine=repr(m.name)))
+    if army.troops < need:
+        raise IllegalAction(
+            _say(
+                "goblins.error.recrew_troops",
+                machine=repr(m.name),
+                need=need,
+                army=army.name,
+                troops=army.troops,
+            )
+        )
+    machines = tuple(
+        replace(x, crew=x.crew_size) if i == event.machine else x for i, x in enumerate(army.machines)
+    )
+    new = replace(army, troops=army.troops - need, machines=machines)
+    return replace(
+        game,
+        armies=_set_army(game, game.current, new),
+        log=(_say("goblins.log.recrew", army=army.name, machine=m.name),),
+    )
+
+
+def _end_turn(game: Game, army: Army, event: EndTurn) -> Game:
+    if game.phase != "D":
+        raise IllegalAction(_say("goblins.error.end_phase", phase=game.phase))
+    kept = tuple(m for m in army.machines if m.crewed)
+    lost = [m.name for m in army.machines if not m.crewed]
+    new = replace(army, machines=kept)
+    nxt = (game.current + 1) % len(game.armies)
+    text = (
+        _say("goblins.log.end_turn_discarding", army=army.name, machines=", ".join(lost))
+        if lost
+        else _say("goblins.log.end_turn", army=army.name)
+    )
+    return replace(
+        game,
+        armies=_set_army(game, game.current, new),
+        current=nxt,
+        phase="A",
+        reinforced=False,
+        log=(text, _say("goblins.log.turn", army=game.armies[nxt].name)),
+    )
+
+
+_TURN: Final[Mapping[type, Callable[[Game, Army, Any], Game]]] = {
+    Reinforce: _reinforce,
+    PlayHero: _play_hero,
+    PlayMachine: _play_machine,
+    Face: _face_event,
+    Brawl: lambda game, army, event: _brawl(game, event.defender),
+    NoCombat: _no_combat,
+    Recrew: _recrew,
+    EndTurn: _end_turn,
+}
+"""The events of the army whose turn it is, when nothing else is awaited: one handler each."""
 
 
 def _card_effect(game: Game, event: Adjust | DiscardHero | DiscardMachine) -> Game:
@@ -1653,3 +1687,12 @@ def _toss(game: Game, event: Toss) -> Game:
 def new_game(names: Sequence[str], centre: int = 1) -> Game:
     """Shorthand for ``Game.new``."""
     return Game.new(names, centre)
+
+
+_AWAITED: Final[Mapping[str, tuple[type, str, Callable[[Game, Any], Game]]]] = {
+    "fire_cannon": (FireCannon, "goblins.error.cannon_first", _fire),
+    "declare": (Declare, "goblins.error.declare_first", _declare),
+    "choose_heroes": (ChooseHeroes, "goblins.error.heroes_first", _choose_heroes),
+}
+"""The decisions the game waits for (``game.awaiting``): the event taken, the refusal of any other, and
+its handler."""
