@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,8 @@ def run(argv: list[str], stdin: str = "") -> dict[str, Any]:
     """``goblin-companion ARGV < STDIN`` in this process: exit status, stdout and stderr."""
     out, err = io.StringIO(), io.StringIO()
     saved = sys.stdin
+    columns = os.environ.get("COLUMNS")
+    os.environ["COLUMNS"] = "80"  # argparse wraps --help to the terminal's width: one width for all
     sys.stdin = io.TextIOWrapper(io.BytesIO(stdin.encode("utf-8")), encoding="utf-8")
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
@@ -36,6 +39,10 @@ def run(argv: list[str], stdin: str = "") -> dict[str, Any]:
                 code = done.code if isinstance(done.code, int) else 2
     finally:
         sys.stdin = saved
+        if columns is None:
+            os.environ.pop("COLUMNS", None)
+        else:
+            os.environ["COLUMNS"] = columns
     return {"argv": argv, "stdin": stdin, "code": code, "stdout": out.getvalue(), "stderr": err.getvalue()}
 
 
@@ -100,6 +107,82 @@ def commands() -> list[tuple[list[str], str]]:
     cmds.append((["rules", "dadoteck", "new", '{"players": ["Anna", "Bruno"]}'], ""))
     declare = "declare player=2 join=false"
     cmds.append((["rules", "gobcon", "apply", "--state", json.dumps(gob), "--event", declare], ""))
+    # ---- added before the five command lines were folded into one (issue 17): every documented
+    # command and its usual errors, so the fold is checked byte for byte
+    position_json = json.dumps({"players": [
+        {"name": "Lobo", "dice": [{"sides": 4, "value": 2}, {"sides": 6, "value": 2}]},
+        {"name": "SdP", "dice": [{"sides": 8, "value": 5}]}]})
+    cmds.append((["button-goblin", "analyze"], position_json))
+    cmds.append((["button-goblin", "apply"], json.dumps({"position": json.loads(position_json),
+                                                          "attack": {"type": "pass"}})))
+    cmds.append((["button-goblin", "apply", "--position", POSITION], "{not json"))
+    cmds.append((["button-goblin", "apply", "--position", POSITION], json.dumps({"attack": {}, "x": 1})))
+    cmds.append((["button-goblin", "launch"], ""))
+    cmds.append((["button-goblin", "analyze", "--speed"], ""))
+    cmds.append((["button-goblin", "--help"], ""))
+    cmds.append((["dadoteck", "new", "Anna", "Bruno"], ""))
+    cmds.append((["dadoteck", "apply", "--state", json.dumps(dado), "--event",
+                  json.dumps({"type": "roll", "player": "Anna", "value": 13})], ""))
+    cmds.append((["dadoteck", "apply", "-"], json.dumps({"state": dado, "event": "roll 0 13"})))
+    cmds.append((["dadoteck", "apply", "--state", json.dumps(dado)], ""))
+    cmds.append((["dadoteck", "apply"], json.dumps({"state": dado, "events": []})))
+    cmds.append((["dadoteck", "show", json.dumps(dado)], ""))
+    cmds.append((["dadoteck", "show"], "{"))
+    cmds.append((["dadoteck", "new", "Anna"], ""))
+    cmds.append((["dadoteck"], ""))
+    cmds.append((["dadoteck", "--help"], ""))
+    cmds.append((["dadoteck", "apply", "--help"], ""))
+    cmds.append((["gobcon", "new", "Anna", "Bruno", "--no-target", "--timed", "--deck-end", "--first", "1"],
+                 ""))
+    cmds.append((["gobcon", "new", "Anna", "Bruno", "--target", "x"], ""))
+    cmds.append((["gobcon", "apply", "--state", json.dumps(gob), "--event",
+                  json.dumps({"type": "declare", "player": 2, "join": True})], ""))
+    cmds.append((["gobcon", "apply", "--state", json.dumps(gob), "--event", "declare player=2 join=true"],
+                 ""))
+    cmds.append((["gobcon", "show", json.dumps(gob)], ""))
+    cmds.append((["gobcon", "frobnicate"], ""))
+    cmds.append((["gobcon", "--help"], ""))
+    cmds.append((["gobcon", "new", "--help"], ""))
+    cmds.append((["goblins", "new", json.dumps({"players": ["A", "B", "C"], "centre": 2, "troops": 7})], ""))
+    cmds.append((["goblins", "apply", "-"], json.dumps({"state": gobl, "event": {"type": "reinforce",
+                                                                                  "goblins": 2}})))
+    cmds.append((["goblins", "legal", json.dumps({"state": gobl})], ""))
+    cmds.append((["goblins", "apply", json.dumps({"state": gobl, "event": {"type": "toss", "alive": 1,
+                                                                             "dead": 0}})], ""))
+    cmds.append((["goblins", "apply", json.dumps({"state": gobl})], ""))
+    cmds.append((["goblins", "new", json.dumps({"players": ["A", "B"], "troops": -1})], ""))
+    cmds.append((["goblins", "combat", "{"], ""))
+    cmds.append((["goblins", "legal", "[]"], ""))
+    cmds.append((["goblins"], ""))
+    cmds.append((["goblins", "fight"], ""))
+    cmds.append((["goblins", "--help"], ""))
+    cmds.append((["skirmish", "new", json.dumps({**SKIRMISH, "time_limit_min": None})], ""))
+    cmds.append((["skirmish", "legal", json.dumps({"state": sk})], ""))
+    cmds.append((["skirmish", "apply", "-"],
+                 json.dumps({"state": sk, "event": {"type": "roll", "dice": [3, 4]}})))
+    cmds.append((["skirmish", "apply", json.dumps({"state": sk, "event": {"type": "end_card"}})], ""))
+    cmds.append((["skirmish", "shoot", json.dumps({"band": SKIRMISH["bands"][0], "target": "Orco|A4|S5|P6",
+                                                    "card": "tiro2", "shooters": [
+                                                        {"model": 0, "distance": 12},
+                                                        {"model": 1, "distance": 20, "cover": True}]})], ""))
+    cmds.append((["skirmish", "shoot", json.dumps({"band": SKIRMISH["bands"][0], "target": "Orco|A4|S5|P6",
+                                                    "shooters": [{"model": 1, "distance": 12, "moved": 9}]})],
+                 ""))
+    cmds.append((["skirmish", "new", json.dumps({"bands": []})], ""))
+    cmds.append((["skirmish", "test", "[1]"], ""))
+    cmds.append((["skirmish", "apply", "a", "b"], ""))
+    cmds.append((["skirmish"], ""))
+    cmds.append((["skirmish", "--help"], ""))
+    cmds.append((["rules", "dadoteck", "show", json.dumps({"state": dado})], ""))
+    cmds.append((["rules", "dadoteck", "apply"], json.dumps({"state": dado, "events": ["roll 0 13",
+                                                                                       "square 13"]})))
+    cmds.append((["rules", "skirmish", "new", json.dumps(SKIRMISH)], ""))
+    cmds.append((["rules", "goblins", "show", json.dumps(gobl)], ""))
+    cmds.append((["rules", "button-goblin", "new", json.dumps({"position": POSITION})], ""))
+    cmds.append((["rules", "chess", "new", "{}"], ""))
+    cmds.append((["rules", "gobcon", "apply", "--state", json.dumps(gob), "--event", "fly"], ""))
+    cmds.append((["rules"], ""))
+    cmds.append((["rules", "--help"], ""))
     cmds.append((["nonsense"], ""))
     return cmds
 
