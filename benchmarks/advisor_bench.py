@@ -21,10 +21,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout, not an installed copy
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from button_goblin_bench import PAIRINGS, roll  # noqa: E402
+from button_goblin_bench import PAIRINGS, roll
 
-from companion.button_goblin import Position  # noqa: E402
-from companion.button_goblin.advisor import TURN_BUDGET, advise  # noqa: E402
+from companion.button_goblin import Position
+from companion.button_goblin.advisor import TURN_BUDGET, advise
 
 
 def p95(values: list[float]) -> float:

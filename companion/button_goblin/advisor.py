@@ -710,3 +710,92 @@ def advise(position: Position, *, seed: int = 0, simulations: int | None = None)
             classes=stats.classes, exact=stats.exact, expected_reply=stats.expected,
             pass_probability=stats.pass_probability, replies=stats.replies, win=win))
     return Advice(position, seed, simulations, tuple(out))
+
+
+# ------------------------------------------------------------------------------------------------ JSON
+
+
+def _number(value: Fraction) -> float:
+    return round(float(value), 6)
+
+
+def _dice_names(dice: Sequence[Die], indices: Sequence[int], *, values: bool) -> str:
+    """``"d6 #2 (4) + d8"``: each die by size, which of that size when there are several, and its value."""
+    words = []
+    for i in indices:
+        die = dice[i]
+        same = [j for j, d in enumerate(dice) if d.size_text() == die.size_text()]
+        nth = f" #{same.index(i) + 1}" if len(same) > 1 else ""
+        words.append(f"{die.size_text()}{nth}" + (f" ({die.value})" if values else ""))
+    return " + ".join(words)
+
+
+def _reply_json(reply: Reply, after: Position, rerolled: Sequence[int]) -> dict[str, object]:
+    """A reply, with its words: the opponent's dice with their values, the mover's without (re-rolled)."""
+    out: dict[str, object] = {
+        "captures": list(reply.captures), "gain": reply.gain,
+        "probability": _number(reply.probability), "probability_exact": str(reply.probability),
+    }
+    if reply.example is None:
+        out.update(attack=None, message={"key": "bg.advice.reply_pass", "params": {},
+                                         "text": "the opponent has no attack and passes"})
+        return out
+    attack = reply.example
+    attackers = _dice_names(after.mover.dice, attack.attackers, values=True)
+    mine = after.opponent.dice
+    targets = " + ".join(_dice_names(mine, (j,), values=j not in rerolled) for j in attack.targets)
+    out["attack"] = {"type": attack.kind, "attackers": list(attack.attackers),
+                     "targets": list(attack.targets), "fire": attack.fire_points(after)}
+    out["message"] = {"key": "bg.advice.reply", "params": {"kind": attack.kind, "attackers": attackers,
+                                                           "targets": targets},
+                      "text": f"{attack.kind}: their {attackers} takes your {targets}"}
+    return out
+
+
+def to_json(advice: Advice) -> dict[str, object]:
+    """The advice as the JSON ``goblin-companion button-goblin advise`` prints (see ``docs/cli.md``)."""
+    position = advice.position
+    best = advice.best
+    attacks = []
+    for item in advice.attacks:
+        entry: dict[str, object] = {
+            "attack": {"type": item.attack.kind, "attackers": list(item.attack.attackers),
+                       "targets": list(item.attack.targets), "fire": item.attack.fire_points(position)},
+            "text": item.text,
+            "score_change": item.score_change,
+            "points": list(item.points),
+            "rerolled": list(item.rerolled),
+            "outcomes": item.outcomes,
+            "analysed": item.analysed,
+            "best": item is best,
+        }
+        if item.analysed and item.expected_reply is not None and item.pass_probability is not None \
+                and item.expected_net is not None and item.win is not None:
+            after = apply(position, item.attack)
+            low, high = item.win.interval
+            entry["expected_net"] = _number(item.expected_net)
+            entry["expected_net_exact"] = str(item.expected_net)
+            entry["reply"] = {
+                "expected_gain": _number(item.expected_reply),
+                "expected_gain_exact": str(item.expected_reply),
+                "pass_probability": _number(item.pass_probability),
+                "pass_probability_exact": str(item.pass_probability),
+                "exact": item.exact,
+                "classes": item.classes,
+                "likeliest": [_reply_json(r, after, item.rerolled) for r in item.replies],
+            }
+            entry["win"] = {"probability": round(item.win.probability, 4), "low": round(low, 4),
+                            "high": round(high, 4), "ties": item.win.ties, "wins": item.win.wins,
+                            "simulations": item.win.simulations}
+        attacks.append(entry)
+    return {
+        "position": position.format(),
+        "player": position.to_move,
+        "name": position.mover.name,
+        "policy": POLICY,
+        "seed": advice.seed,
+        "simulations": advice.simulations,
+        "turn_budget": TURN_BUDGET if advice.simulations is None else None,
+        "must_pass": advice.must_pass,
+        "attacks": attacks,
+    }
