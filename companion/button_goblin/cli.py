@@ -1,8 +1,9 @@
-"""``goblin-companion button-goblin analyze|apply [--position NOTATION]``: JSON in, JSON out.
+"""``goblin-companion button-goblin analyze|apply|advise [--position NOTATION]``: JSON in, JSON out.
 
 ``analyze`` reads a position and prints the initiative, the legal attacks of the player to move and
 the scores if the round ended now. ``apply`` reads a position and an attack and prints the position
-after it with the dice to re-roll. Bad input exits 2 with one line on stderr.
+after it with the dice to re-roll. ``advise`` reads a position and prints what each legal attack is
+worth (``companion.button_goblin.advisor``). Bad input exits 2 with one line on stderr.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
+from companion.button_goblin import advisor
 from companion.button_goblin.core import PASS, Position, apply, initiative, rerolls, scores
 from companion.button_goblin.jsonio import (
     JSON,
@@ -25,6 +27,8 @@ from companion.errors import GoblinError, InvalidInput
 from companion.jsoncli import loads, read_text
 
 USAGE = "usage: goblin-companion button-goblin analyze|apply [--position NOTATION] < input.json"
+ADVISE_USAGE = ("usage: goblin-companion button-goblin advise [--position NOTATION] [--seed N] "
+                "[--simulations N] < position.json")
 
 
 def analyze(position: Position) -> dict[str, JSON]:
@@ -56,8 +60,42 @@ def _read_json(stdin: TextIO, what: str) -> JSON:
     return loads(text, "stdin", wording="malformed JSON on")
 
 
+def _int_flag(flag: str, raw: str) -> int:
+    text = raw.strip()
+    if not text.lstrip("-").isdigit() or len(text) > 12:
+        raise InvalidInput(f"{flag} takes a whole number, not {raw[:20]!r}; {ADVISE_USAGE}")
+    return int(text)
+
+
+def advise_command(argv: Sequence[str], stdin: TextIO) -> dict[str, JSON]:
+    """``advise``: every legal attack of the position with its worth (see ``docs/cli.md``)."""
+    rest = list(argv)
+    notation: str | None = None
+    seed, simulations = 0, None
+    while rest:
+        flag = rest.pop(0)
+        name, eq, inline = flag.partition("=")
+        if name not in ("--position", "--seed", "--simulations"):
+            raise InvalidInput(f"unexpected argument {flag!r}; {ADVISE_USAGE}")
+        if not eq:
+            if not rest:
+                raise InvalidInput(f"{name} needs a value; {ADVISE_USAGE}")
+            inline = rest.pop(0)
+        if name == "--position":
+            notation = inline
+        elif name == "--seed":
+            seed = _int_flag(name, inline)
+        else:
+            simulations = _int_flag(name, inline)
+    position = Position.parse(notation) if notation is not None else \
+        position_from_json(_read_json(stdin, "a position"))
+    return advisor.to_json(advisor.advise(position, seed=seed, simulations=simulations))
+
+
 def run(argv: Sequence[str], stdin: TextIO) -> dict[str, JSON]:
     args = list(argv)
+    if args[:1] == ["advise"]:
+        return advise_command(args[1:], stdin)
     if not args or args[0] not in ("analyze", "apply"):
         raise InvalidInput(f"expected 'analyze' or 'apply', got {args[0] if args else 'nothing'!r}; {USAGE}")
     command, rest = args[0], args[1:]
@@ -94,6 +132,9 @@ def run(argv: Sequence[str], stdin: TextIO) -> dict[str, JSON]:
 def main(argv: Sequence[str]) -> int:
     if list(argv[:1]) in (["-h"], ["--help"]):
         print(USAGE)
+        return 0
+    if list(argv[:1]) == ["advise"] and any(a in ("-h", "--help") for a in argv[1:]):
+        print(ADVISE_USAGE)
         return 0
     try:
         out = run(argv, sys.stdin)

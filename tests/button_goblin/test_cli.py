@@ -122,3 +122,45 @@ def test_pass_through_apply_only_without_attacks():
         {"name": "B", "dice": [{"sides": 6, "value": 6, "skills": []}], "captured": []}]}, "reroll": []}
     refused = run("apply", "--position", "> A: d6=6 | B: d6=1", stdin='{"attack": {"type": "pass"}}')
     assert refused.returncode == 2 and "may not pass" in refused.stderr
+
+
+def test_advise_prints_every_legal_attack_with_its_worth():
+    notation = "> A: d4=3 d6=2 d4=1[FU] | B: d6=4 d4=2 d3=3[VA]"
+    done = run("advise", "--position", notation, "--seed", "5", "--simulations", "50")
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    analyzed = json.loads(run("analyze", "--position", notation).stdout)
+    assert [a["attack"] for a in out["attacks"]] == analyzed["attacks"]
+    assert out["seed"] == 5 and out["simulations"] == 50 and out["policy"] == "greedy"
+    assert sum(a["best"] for a in out["attacks"]) == 1
+    for item in out["attacks"]:
+        assert item["win"]["simulations"] == 50
+        assert item["win"]["low"] <= item["win"]["probability"] <= item["win"]["high"]
+        assert item["expected_net"] == pytest.approx(item["score_change"] - item["reply"]["expected_gain"])
+    again = json.loads(run("advise", "--position", notation, "--seed", "5", "--simulations", "50").stdout)
+    assert again == out  # reproducible by seed
+    # the same from JSON on stdin, with the default turn budget
+    done = run("advise", stdin=json.dumps(POSITION))
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["turn_budget"] == 8000
+
+
+@pytest.mark.parametrize("args, stdin, words", [
+    (["advise", "--position", "A: 3 | B: 4"], "", "needs every die's size"),
+    (["advise", "--position", "> A: d6=3 | B: d4=4 ; passes 2"], "", "round is over"),
+    (["advise", "--seed", "x", "--position", "> A: d6=3 | B: d4=4"], "", "--seed takes a whole number"),
+    (["advise", "--simulations", "-5", "--position", "> A: d6=3 | B: d4=4"], "", "simulations must be"),
+    (["advise", "--fast"], "", "unexpected argument '--fast'"),
+    (["advise"], "{oops", "malformed JSON"),
+    (["advise"], "", "expected a position"),
+])
+def test_advise_errors_are_one_line_and_exit_2(args, stdin, words):
+    done = run(*args, stdin=stdin)
+    assert done.returncode == 2 and done.stdout == ""
+    assert words in done.stderr and done.stderr.count("\n") == 1
+
+
+def test_advise_help_and_the_old_usage_unchanged():
+    assert "advise [--position NOTATION] [--seed N]" in run("advise", "--help").stdout
+    usage = "usage: goblin-companion button-goblin analyze|apply [--position NOTATION] < input.json\n"
+    assert run("--help").stdout == usage  # recorded in tests/cli_corpus
