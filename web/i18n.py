@@ -17,9 +17,15 @@ from flask import Flask, Response, current_app, g, request
 LANGUAGES: Final = ("it", "en")
 COOKIE: Final = "lang"
 CATALOGUES: Final = Path(__file__).with_name("i18n")
+PHOTO_CARD: Final = "photo-card"
+"""Not a page: the table page's photo card (``static/photo.js``), whose words ride in a block of their own
+that only a table taking photos renders (:func:`own_catalogue`), so other tables download none of them."""
 #: Keys only one page's script uses (prefix -> page): the other pages leave them out of the catalogue they
 #: embed, so the table page a phone loads stays light. Templates (``t``) always have every key.
 PAGE_ONLY: Final = {"setup.": "setup", "matches.": "setup", "teach.": "settings", "zones.": "settings",
+                    "photo.": PHOTO_CARD, "error.photo.": PHOTO_CARD, "error.too-many-photos": PHOTO_CARD,
+                    "error.nothing-to-read": PHOTO_CARD, "error.payload-too-large": PHOTO_CARD,
+                    "error.unsupported-media-type": PHOTO_CARD,
                     "settings.": "settings", "join.": "join", "correct.seen": "correct",
                     "correct.hint": "correct", "correct.nothing": "correct", "correct.save": "correct",
                     "correct.bg_die": "correct", "correct.camera_read": "correct",
@@ -41,6 +47,14 @@ def page_catalogue(lang: str, page: str) -> dict[str, str]:
     """What page ``page`` embeds for its script: :func:`catalogue` without the keys of other pages."""
     return {key: text for key, text in catalogue(lang).items()
             if all(not key.startswith(prefix) or only == page for prefix, only in PAGE_ONLY.items())}
+
+
+@cache
+def own_catalogue(lang: str, page: str) -> dict[str, str]:
+    """Only the keys :data:`PAGE_ONLY` gives ``page`` (the photo card's block: ``own_catalogue(lang,
+    PHOTO_CARD)``)."""
+    return {key: text for key, text in catalogue(lang).items()
+            if any(key.startswith(prefix) and only == page for prefix, only in PAGE_ONLY.items())}
 
 
 def current_lang() -> str:
@@ -71,7 +85,8 @@ def init_app(app: Flask) -> None:
     def inject() -> dict[str, Any]:
         lang = current_lang()
         return {"t": translate, "lang": lang, "languages": LANGUAGES, "messages": catalogue(lang),
-                "page_messages": lambda page: page_catalogue(lang, str(page))}
+                "page_messages": lambda page: page_catalogue(lang, str(page)),
+                "own_messages": lambda page: own_catalogue(lang, str(page))}
 
     @app.after_request
     def remember(response: Response) -> Response:

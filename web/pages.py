@@ -12,6 +12,7 @@ from markupsafe import Markup
 from web.api import table, table_url
 from web.calibration import EXTENSION as CALIBRATION
 from web.i18n import translate
+from web.photo import EXTENSION as PHOTOS
 from web.zones import EXTENSION as ZONES
 
 bp = Blueprint("pages", __name__)
@@ -40,7 +41,7 @@ def _page(name: str, **context: Any) -> str:
     calibration = calibrator.state() if calibrator is not None else None  # every page: an unreadable file
     return render_template(f"{name}.html", page=name, game=game, game_title=game_title,
                            has_pin=bool(current_app.config.get("TABLE_PIN")), calibration=calibration,
-                           **context)
+                           photos=current_app.extensions.get(PHOTOS) is not None, **context)
 
 
 @bp.get("/")

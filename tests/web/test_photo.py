@@ -271,7 +271,7 @@ def test_every_photo_message_is_in_both_catalogues() -> None:
                                .read_text(encoding="utf-8"))
         for key, english in MESSAGES.items():
             assert key in catalogue, (lang, key)
-            assert names(catalogue[key]) == names(english), (lang, key)
+            assert names(catalogue[key]) <= names(english), (lang, key)  # the reason stays in "detail"
         for code in ("payload-too-large", "unsupported-media-type", "too-many-photos", "nothing-to-read"):
             assert f"error.{code}" in catalogue, (lang, code)
 

@@ -119,9 +119,9 @@
   const log = [];  // [{version, at}] for every snapshot received over the stream (tests read it)
   // rerender: the games' own catalogue arrived (static/games.js), so every part of the page (the roll's check,
   // the history, the forms' hints) is drawn again in the page's language, not only the game's view
-  // el, show, showError and act are for the setup page's list of matches (static/matches.js)
+  // el, show, showError and act are for the setup page's list of matches (static/matches.js); the rest for photo.js
   window.goblin = { log, get state() { return state; }, t, loadGameMessages, rerender() { if (state) for (const l of listeners) l(state); },
-                    el, show, showError, act: (path, payload) => act(path, payload) };
+                    el, show, showError, act: (path, payload) => act(path, payload), apply, askPin, refresh, listeners };
 
   function apply(snapshot) {
     if (!snapshot || typeof snapshot.version !== "number") return;
