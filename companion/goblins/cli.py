@@ -14,41 +14,26 @@ allow now): exit status 2 and one line on stderr.
 
 from __future__ import annotations
 
-import json
-import sys
-from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from companion.errors import GoblinError, InvalidInput
+from companion.errors import InvalidInput
+from companion.gamecli import AnyRules, ArgumentCli, json_object
 from companion.goblins.core import (
     Army,
     Game,
     Terrain,
-    apply,
     brawl_tosses,
     epic_death_allowed,
     event_to_json,
     loss_tosses,
     modified_defence,
-    parse_event,
     requirements_met,
     wins,
 )
-from companion.jsoncli import read_argument
+from companion.goblins.rules import RULES
 
 JSON = Any
 PROG = "goblin-companion goblins"
-
-
-def read_input(args: Sequence[str]) -> JSON:
-    """The JSON input: the argument, ``@FILE``, or stdin."""
-    return read_argument(args)
-
-
-def _obj(value: JSON, what: str) -> Mapping[str, JSON]:
-    if not isinstance(value, Mapping):
-        raise InvalidInput(f"{what} must be a JSON object, got {value!r}"[:200])
-    return value
 
 
 def answer(game: Game) -> dict[str, JSON]:
@@ -63,8 +48,8 @@ def answer(game: Game) -> dict[str, JSON]:
     }
 
 
-def cmd_new(data: JSON) -> JSON:
-    obj = _obj(data, "input")
+def _new(data: JSON) -> Game:
+    obj = json_object(data, "input")
     players = obj.get("players")
     if not isinstance(players, list):
         raise InvalidInput(f"'new' needs \"players\": a list of 2 to 6 names, got {players!r}")
@@ -72,37 +57,17 @@ def cmd_new(data: JSON) -> JSON:
     troops = obj.get("troops", 5)
     if isinstance(troops, bool) or not isinstance(troops, int) or troops < 0:
         raise InvalidInput(f"'troops' must be a non-negative integer, got {troops!r}")
-    return answer(Game.new(players, centre, troops))
+    return Game.new(players, centre, troops)
 
 
-def cmd_apply(data: JSON) -> JSON:
-    obj = _obj(data, "input")
-    game = Game.from_json(obj.get("state"))
-    if "events" in obj:
-        events = obj["events"]
-        if not isinstance(events, list):
-            raise InvalidInput(f"'events' must be a list of events, got {events!r}")
-    elif "event" in obj:
-        events = [obj["event"]]
-    else:
-        raise InvalidInput('\'apply\' needs "event" (or "events") next to "state"')
-    log: list[str] = []
-    for event in events:
-        game = apply(game, parse_event(event))
-        log.extend(game.log)
-    out = answer(game)
-    out["log"] = log
-    return out
-
-
-def cmd_legal(data: JSON) -> JSON:
-    game = Game.from_json(_obj(data, "input").get("state"))
+def _legal(_rules: AnyRules, game: Game) -> JSON:
+    """What the game waits for, and the core's legal events (a toss: every alive/dead split)."""
     return {"awaiting": game.awaiting, "legal": [event_to_json(e) for e in game.legal]}
 
 
 def cmd_combat(data: JSON) -> JSON:
     """Evaluates a combat against a terrain once the machines are known."""
-    obj = _obj(data, "input")
+    obj = json_object(data, "input")
     army = Army.from_json(obj.get("army"))
     terrain = Terrain.from_json(obj.get("terrain"))
     if "reduction" in obj:
@@ -134,7 +99,7 @@ def cmd_combat(data: JSON) -> JSON:
 
 
 def cmd_brawl(data: JSON) -> JSON:
-    obj = _obj(data, "input")
+    obj = json_object(data, "input")
     att, dfn = Army.from_json(obj.get("attacker")), Army.from_json(obj.get("defender"))
     va, vd = att.brawl_attack, dfn.brawl_attack
     winner = "tie" if va == vd else ("attacker" if va > vd else "defender")
@@ -149,34 +114,17 @@ def cmd_brawl(data: JSON) -> JSON:
     }
 
 
-COMMANDS: dict[str, Callable[[JSON], JSON]] = {
-    "new": cmd_new,
-    "apply": cmd_apply,
-    "legal": cmd_legal,
-    "combat": cmd_combat,
-    "brawl": cmd_brawl,
-}
-
-USAGE = f"usage: {PROG} {{{','.join(COMMANDS)}}} [JSON | @FILE | -]"
-
-
-def main(argv: Sequence[str]) -> int:
-    args = list(argv)
-    if not args:
-        print(f"{PROG}: missing command; {USAGE}", file=sys.stderr)
-        return 2
-    if args[0] in ("-h", "--help", "help"):
-        print(USAGE + "\n\n" + (__doc__ or "").split("\n\n", 1)[1].rstrip())
-        return 0
-    command, rest = args[0], args[1:]
-    if command not in COMMANDS:
-        print(f"{PROG}: unknown command {command!r}; one of: {', '.join(COMMANDS)}", file=sys.stderr)
-        return 2
-    try:
-        result = COMMANDS[command](read_input(rest))
-    except (GoblinError, ValueError) as exc:
-        message = " ".join(str(exc).split())
-        print(f"{PROG} {command}: {message}", file=sys.stderr)
-        return 2
-    print(json.dumps(result, ensure_ascii=False))
-    return 0
+CLI = ArgumentCli(
+    program=PROG,
+    doc=__doc__ or "",
+    rules=RULES,
+    new=_new,
+    answer=answer,
+    log=lambda game: list(game.log),
+    legal=_legal,
+    extras={"combat": cmd_combat, "brawl": cmd_brawl},
+)
+main = CLI.main
+cmd_new, cmd_apply, cmd_legal = CLI.cmd_new, CLI.cmd_apply, CLI.cmd_legal
+COMMANDS = CLI.commands
+USAGE = CLI.usage

@@ -15,108 +15,77 @@ notation. Output is one JSON object on stdout; bad input: exit status 2 and one 
 
 from __future__ import annotations
 
-import json
-import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from companion.errors import GoblinError, InvalidInput
-from companion.jsoncli import read_argument
+from companion.errors import InvalidInput
+from companion.gamecli import AnyRules, ArgumentCli, json_object, listed
 from companion.skirmish.checks import Check, Modifier
 from companion.skirmish.core import (
     CARDS,
     Band,
     Game,
     Model,
-    apply,
     assault_check,
     charge_check,
-    event_to_json,
     parse_event,
     save_check,
     shooting_check,
 )
+from companion.skirmish.rules import RULES
 
 JSON = Any
 PROG = "goblin-companion skirmish"
+MAX_LEGAL = 216
+"""The most events ``legal`` lists (every roll of three dice)."""
 
 
-def read_input(args: Sequence[str]) -> JSON:
-    """The JSON input: the argument, ``@FILE``, or stdin."""
-    return read_argument(args)
-
-
-def _obj(value: JSON, what: str) -> Mapping[str, JSON]:
-    if not isinstance(value, Mapping):
-        raise InvalidInput(f"{what} must be a JSON object, got {value!r}"[:200])
-    return value
-
-
-def answer(game: Game) -> dict[str, JSON]:
-    """The referee's answer: state, log, the roll or answer awaited (with its odds), the outcome."""
+def awaiting(game: Game) -> JSON:
+    """The roll or answer awaited, with its odds; when nothing is owed, the stage and the band to play."""
     head = game.pending[0] if game.pending else None
-    awaiting: JSON = None
     if head is not None:
-        awaiting = {
+        return {
             "kind": head.kind,
             "band": head.band,
             "model": head.model,
             "dice": head.dice,
             "check": None if game.check is None else game.check.describe(),
         }
-    elif game.outcome is None:
-        awaiting = {"kind": game.stage, "band": game.to_play}
+    return None if game.outcome is not None else {"kind": game.stage, "band": game.to_play}
+
+
+def answer(game: Game) -> dict[str, JSON]:
+    """The referee's answer: state, log, the roll or answer awaited (with its odds), the outcome."""
     return {
         "state": game.to_json(),
         "log": list(game.log),
-        "awaiting": awaiting,
+        "awaiting": awaiting(game),
         "points": list(game.points),
         "outcome": None if game.outcome is None else game.outcome.to_json(),
     }
 
 
-def cmd_new(data: JSON) -> JSON:
-    obj = _obj(data, "input")
+def _new(data: JSON) -> Game:
+    obj = json_object(data, "input")
     bands = obj.get("bands")
     if not isinstance(bands, list) or len(bands) != 2:
         raise InvalidInput(f"'new' needs \"bands\": a list of two bands, got {bands!r}"[:200])
     minutes = obj.get("time_limit_min", 60)
     if minutes is not None and (isinstance(minutes, bool) or not isinstance(minutes, int) or minutes <= 0):
         raise InvalidInput(f"'time_limit_min' must be a positive number of minutes or null, got {minutes!r}")
-    return answer(Game.new([Band.from_json(b) for b in bands], None if minutes is None else minutes * 60))
+    return Game.new([Band.from_json(b) for b in bands], None if minutes is None else minutes * 60)
 
 
-def cmd_apply(data: JSON) -> JSON:
-    obj = _obj(data, "input")
-    game = Game.from_json(obj.get("state"))
-    if "events" in obj:
-        events = obj["events"]
-        if not isinstance(events, list):
-            raise InvalidInput(f"'events' must be a list of events, got {events!r}")
-    elif "event" in obj:
-        events = [obj["event"]]
-    else:
-        raise InvalidInput('\'apply\' needs "event" (or "events") next to "state"')
-    log: list[str] = []
-    for event in events:
-        game = apply(game, parse_event(event))
-        log.extend(game.log)
-    out = answer(game)
-    out["log"] = log
-    return out
-
-
-def cmd_legal(data: JSON) -> JSON:
-    game = Game.from_json(_obj(data, "input").get("state"))
-    return {"legal": [event_to_json(e) for e in list(game.legal)[:216]]}
+def _legal(rules: AnyRules, game: Game) -> JSON:
+    return {"legal": listed(rules, game, MAX_LEGAL)}
 
 
 def cmd_test(data: JSON) -> JSON:
-    return Check.from_json(dict(_obj(data, "input"))).describe()
+    return Check.from_json(dict(json_object(data, "input"))).describe()
 
 
 def cmd_shoot(data: JSON) -> JSON:
-    obj = _obj(data, "input")
+    obj = json_object(data, "input")
     band = Band.from_json(obj.get("band"))
     target = Model.from_json(obj.get("target"))
     card = obj.get("card", "tiro3")
@@ -140,7 +109,7 @@ def save_answer(target: Model, mods: Sequence[Modifier]) -> JSON:
 
 
 def cmd_assault(data: JSON) -> JSON:
-    obj = _obj(data, "input")
+    obj = json_object(data, "input")
     attacker, target = Model.from_json(obj.get("attacker")), Model.from_json(obj.get("target"))
     event = parse_event(
         {
@@ -163,34 +132,17 @@ def cmd_assault(data: JSON) -> JSON:
     return {"charge": charge, "test": check.describe(), "save": save_answer(target, save)}
 
 
-COMMANDS: dict[str, Callable[[JSON], JSON]] = {
-    "new": cmd_new,
-    "apply": cmd_apply,
-    "legal": cmd_legal,
-    "test": cmd_test,
-    "shoot": cmd_shoot,
-    "assault": cmd_assault,
-}
-
-USAGE = f"usage: {PROG} {{{','.join(COMMANDS)}}} [JSON | @FILE | -]"
-
-
-def main(argv: Sequence[str]) -> int:
-    args = list(argv)
-    if not args:
-        print(f"{PROG}: missing command; {USAGE}", file=sys.stderr)
-        return 2
-    if args[0] in ("-h", "--help", "help"):
-        print(USAGE + "\n\n" + (__doc__ or "").split("\n\n", 1)[1].rstrip())
-        return 0
-    command, rest = args[0], args[1:]
-    if command not in COMMANDS:
-        print(f"{PROG}: unknown command {command!r}; one of: {', '.join(COMMANDS)}", file=sys.stderr)
-        return 2
-    try:
-        result = COMMANDS[command](read_input(rest))
-    except (GoblinError, ValueError) as exc:
-        print(f"{PROG} {command}: {' '.join(str(exc).split())}", file=sys.stderr)
-        return 2
-    print(json.dumps(result, ensure_ascii=False))
-    return 0
+CLI = ArgumentCli(
+    program=PROG,
+    doc=__doc__ or "",
+    rules=RULES,
+    new=_new,
+    answer=answer,
+    log=lambda game: list(game.log),
+    legal=_legal,
+    extras={"test": cmd_test, "shoot": cmd_shoot, "assault": cmd_assault},
+)
+main = CLI.main
+cmd_new, cmd_apply, cmd_legal = CLI.cmd_new, CLI.cmd_apply, CLI.cmd_legal
+COMMANDS = CLI.commands
+USAGE = CLI.usage
