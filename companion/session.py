@@ -29,6 +29,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
+from companion.dice import rolls_of
 from companion.errors import GoblinError, IllegalAction, InvalidInput
 from companion.flow import Action, Choice, Expectation, Flow
 from companion.games import available_games, find_game
@@ -511,7 +512,8 @@ class TableSession:
         event = self.store.append(
             self._game_id, len(self._events) + 1, plain, source=source,
             proposal=None if proposal is None else proposal.get("action"),
-            reading=None if proposal is None else proposal.get("reading"))
+            reading=None if proposal is None else proposal.get("reading"),
+            rolls=rolls_of(flow.expects(self._state()), plain, source))  # the players' dice (companion.dice)
         self._states.append(new_state)
         self._events.append(event)
         self._reset_turn()

@@ -15,8 +15,20 @@ in the same transaction, and an archived match that was not finished can be resu
 The *current* game is the one not archived; there is at most one. ``summary`` caches what the list of
 matches shows (players, over, winners) as JSON, written when a game is archived.
 
+The players' physical dice and their rolls (``companion.dice``; version 3)::
+
+    dice(id, name, sides, colour, at_table, created)
+    rolls(id, die_id, sides, value, hand, event_id, at)
+
+A roll is one die's value in a confirmed reading (``event_id``: its step, written in the same
+transaction as the step) or one entered on the dice page (``event_id`` NULL). ``die_id`` is NULL until
+the roll is attributed to a named die. A roll counts while its step stands: the rolls of an undone
+step stay in the file and are left out of every count (:data:`LIVE_ROLLS`).
+
 Schema versions: 1 had no ``archived`` or ``summary``; opening such a file adds both columns and archives
-every game but the newest, in one transaction (a crash leaves the file as it was).
+every game but the newest. 2 had no ``dice`` or ``rolls``; opening it adds both, empty (the steps
+confirmed before are not counted as rolls: a step's action does not say each value's die type). Each
+migration is one transaction with the rest (a crash leaves the file as it was).
 
 Durability: WAL journal with ``synchronous=FULL``, one transaction per write. After a ``kill -9`` or a
 power cut, reopening the file gives exactly the events whose write returned.
@@ -28,7 +40,7 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, Literal
@@ -43,7 +55,7 @@ Source = Literal["camera", "choice", "manual"]
 or a person's own entry (a correction)."""
 SOURCES: Final[tuple[Source, ...]] = ("camera", "choice", "manual")
 
-SCHEMA_VERSION: Final = 2
+SCHEMA_VERSION: Final = 3
 _SCHEMA: Final = """
 CREATE TABLE IF NOT EXISTS games (
     id       INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -68,7 +80,29 @@ CREATE TABLE IF NOT EXISTS events (
     undone_at REAL
 );
 CREATE UNIQUE INDEX IF NOT EXISTS live_step ON events (game_id, step) WHERE undone IS NULL;
+CREATE TABLE IF NOT EXISTS dice (
+    id       INTEGER PRIMARY KEY AUTOINCREMENT,
+    name     TEXT NOT NULL UNIQUE,
+    sides    INTEGER NOT NULL CHECK (sides BETWEEN 2 AND 100),
+    colour   TEXT NOT NULL DEFAULT '',
+    at_table INTEGER NOT NULL DEFAULT 1 CHECK (at_table IN (0, 1)),
+    created  REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS rolls (
+    id       INTEGER PRIMARY KEY AUTOINCREMENT,
+    die_id   INTEGER REFERENCES dice(id),
+    sides    INTEGER NOT NULL CHECK (sides BETWEEN 2 AND 100),
+    value    INTEGER NOT NULL CHECK (value BETWEEN 1 AND sides),
+    hand     INTEGER NOT NULL CHECK (hand IN (0, 1)),
+    event_id INTEGER REFERENCES events(id),
+    at       REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS rolls_die ON rolls (die_id, value);
+CREATE INDEX IF NOT EXISTS rolls_event ON rolls (event_id);
 """
+#: The rolls that count: entered on the dice page, or of a step that was not taken back.
+LIVE_ROLLS: Final = ("(r.event_id IS NULL OR EXISTS "
+                     "(SELECT 1 FROM events e WHERE e.id = r.event_id AND e.undone IS NULL))")
 #: Version 1 -> 2: keep every match; all but the newest become archived (when: their last event, or start).
 _MIGRATE_2: Final = (
     "ALTER TABLE games ADD COLUMN archived REAL",
@@ -122,6 +156,51 @@ class GameRecord:
     @property
     def step(self) -> int:
         return len(self.events)
+
+
+@dataclass(frozen=True)
+class NewRoll:
+    """A roll to record with a confirmed step: a d``sides`` showing ``value``; ``hand`` when a person
+    entered it; ``die_id`` when the camera already knows which named die it was."""
+
+    sides: int
+    value: int
+    hand: bool
+    die_id: int | None = None
+
+
+@dataclass(frozen=True)
+class NamedDie:
+    """One of the players' physical dice, as stored."""
+
+    id: int
+    name: str
+    sides: int
+    colour: str
+    at_table: bool
+    created: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "name": self.name, "sides": self.sides, "colour": self.colour,
+                "at_table": self.at_table, "created": self.created}
+
+
+def attribute(rolls: Sequence[NewRoll], at_table: Mapping[int, Sequence[int]]) -> list[int | None]:
+    """Which named die each roll of one reading is (None: the players say, on the dice page).
+
+    A roll the camera attributed keeps its die. Otherwise a d``s`` roll is the named die at the table
+    with ``s`` sides when that die is the only one of its sides at the table *and* the reading holds
+    only one d``s`` (two d6 rolled together with one named d6: which of the two was it?).
+    ``at_table``: sides -> ids of the named dice at the table."""
+    alone = {s for s in {r.sides for r in rolls} if sum(1 for r in rolls if r.sides == s) == 1}
+    out: list[int | None] = []
+    for roll in rolls:
+        if roll.die_id is not None:
+            out.append(roll.die_id)
+            continue
+        ids = at_table.get(roll.sides, ())
+        out.append(ids[0] if len(ids) == 1 and roll.sides in alone else None)
+    return out
 
 
 def _dumps(value: object, what: str) -> str:
@@ -351,8 +430,10 @@ class Store:
         source: Source,
         proposal: Mapping[str, Any] | None = None,
         reading: Mapping[str, Any] | None = None,
+        rolls: Sequence[NewRoll] = (),
     ) -> Event:
-        """Record the confirmed action of ``step`` (which must be the next one)."""
+        """Record the confirmed action of ``step`` (which must be the next one), and the dice ``rolls``
+        it holds, attributed to the named dice (:func:`attribute`), in the same transaction."""
         if source not in SOURCES:
             raise InvalidInput(f"source must be one of {', '.join(SOURCES)}, not {source!r}")
         at = self._clock()
@@ -370,6 +451,8 @@ class Store:
                 cursor = db.execute(
                     "INSERT INTO events (game_id, step, action, source, manual, proposal, reading, at) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", args)
+                if rolls:
+                    self._insert_rolls(db, cursor.lastrowid, rolls, at)
             except BaseException:
                 db.execute("ROLLBACK")
                 raise
@@ -385,3 +468,173 @@ class Store:
             (reason, self._clock(), game_id, step)).rowcount
         if changed == 0:
             raise IllegalAction(f"step {step} is not in the log, nothing to take back")
+
+    # -- the players' dice -------------------------------------------------------------------------
+
+    def _insert_rolls(self, db: sqlite3.Connection, event_id: int | None, rolls: Sequence[NewRoll],
+                      at: float) -> None:
+        at_table: dict[int, list[int]] = {}
+        known: dict[int, int] = {}
+        for die_id, sides, here in db.execute("SELECT id, sides, at_table FROM dice"):
+            known[die_id] = sides
+            if here:
+                at_table.setdefault(sides, []).append(die_id)
+        dice = attribute(rolls, at_table)
+        rows = []
+        for roll, die_id in zip(rolls, dice, strict=True):
+            if die_id is not None and known.get(die_id) != roll.sides:
+                die_id = None  # a die removed meanwhile, or one of other sides: the players say
+            rows.append((die_id, roll.sides, roll.value, int(roll.hand), event_id, at))
+        db.executemany("INSERT INTO rolls (die_id, sides, value, hand, event_id, at) "
+                       "VALUES (?, ?, ?, ?, ?, ?)", rows)
+
+    def add_die(self, name: str, sides: int, colour: str = "", *, at_table: bool = True,
+                most: int = 64) -> NamedDie:
+        """Name a physical die (at most ``most`` dice; names are unique). IllegalAction when full or taken."""
+
+        def work(db: sqlite3.Connection) -> int:
+            if db.execute("SELECT COUNT(*) FROM dice").fetchone()[0] >= most:
+                raise IllegalAction(f"the table already has {most} named dice: remove one first")
+            if db.execute("SELECT 1 FROM dice WHERE name = ?", (name,)).fetchone():
+                raise IllegalAction(f"a die is already named {name!r}")
+            cursor = db.execute("INSERT INTO dice (name, sides, colour, at_table, created) "
+                                "VALUES (?, ?, ?, ?, ?)", (name, sides, colour, int(at_table), self._clock()))
+            assert cursor.lastrowid is not None
+            return cursor.lastrowid
+
+        die = self.die(int(self._transaction(work)))
+        assert die is not None
+        return die
+
+    def die(self, die_id: int) -> NamedDie | None:
+        with self._lock:
+            row = self.db.execute("SELECT id, name, sides, colour, at_table, created FROM dice WHERE id = ?",
+                                  (die_id,)).fetchone()
+        return None if row is None else NamedDie(row[0], row[1], row[2], row[3], bool(row[4]), row[5])
+
+    def named_dice(self) -> list[NamedDie]:
+        """Every named die, in the order they were named."""
+        with self._lock:
+            rows = self.db.execute(
+                "SELECT id, name, sides, colour, at_table, created FROM dice ORDER BY id").fetchall()
+        return [NamedDie(r[0], r[1], r[2], r[3], bool(r[4]), r[5]) for r in rows]
+
+    def update_die(self, die_id: int, *, name: str | None = None, colour: str | None = None,
+                   at_table: bool | None = None) -> NamedDie:
+        """Rename a die, change its colour, or say whether it is at the table."""
+
+        def work(db: sqlite3.Connection) -> None:
+            if db.execute("SELECT 1 FROM dice WHERE id = ?", (die_id,)).fetchone() is None:
+                raise IllegalAction(f"no die {die_id}")
+            if name is not None:
+                if db.execute("SELECT 1 FROM dice WHERE name = ? AND id != ?", (name, die_id)).fetchone():
+                    raise IllegalAction(f"a die is already named {name!r}")
+                db.execute("UPDATE dice SET name = ? WHERE id = ?", (name, die_id))
+            if colour is not None:
+                db.execute("UPDATE dice SET colour = ? WHERE id = ?", (colour, die_id))
+            if at_table is not None:
+                db.execute("UPDATE dice SET at_table = ? WHERE id = ?", (int(at_table), die_id))
+
+        self._transaction(work)
+        die = self.die(die_id)
+        assert die is not None
+        return die
+
+    def remove_die(self, die_id: int) -> int:
+        """Forget a named die; its rolls are kept, no longer attributed (the players may give them to
+        another die). Returns how many rolls it had."""
+
+        def work(db: sqlite3.Connection) -> int:
+            if db.execute("SELECT 1 FROM dice WHERE id = ?", (die_id,)).fetchone() is None:
+                raise IllegalAction(f"no die {die_id}")
+            moved = db.execute("UPDATE rolls SET die_id = NULL WHERE die_id = ?", (die_id,)).rowcount
+            db.execute("DELETE FROM dice WHERE id = ?", (die_id,))
+            return int(moved)
+
+        return int(self._transaction(work))
+
+    def roll_counts(self) -> list[tuple[int | None, int, int, int, int]]:
+        """``(die_id, sides, value, rolls, of them by hand)`` of the rolls that count (:data:`LIVE_ROLLS`)."""
+        with self._lock:
+            rows = self.db.execute(
+                f"SELECT r.die_id, r.sides, r.value, COUNT(*), SUM(r.hand) FROM rolls r WHERE {LIVE_ROLLS} "
+                "GROUP BY r.die_id, r.sides, r.value").fetchall()
+        return [(r[0], r[1], r[2], r[3], r[4]) for r in rows]
+
+    def add_rolls(self, die_id: int, values: Sequence[int]) -> int:
+        """Rolls of a named die entered by hand on the dice page, all in one transaction."""
+
+        def work(db: sqlite3.Connection) -> int:
+            row = db.execute("SELECT sides FROM dice WHERE id = ?", (die_id,)).fetchone()
+            if row is None:
+                raise IllegalAction(f"no die {die_id}")
+            self._insert_rolls(db, None, [NewRoll(row[0], v, True, die_id) for v in values], self._clock())
+            return len(values)
+
+        return int(self._transaction(work))
+
+    def undo_hand_rolls(self, die_id: int) -> int:
+        """Take back the last rolls entered by hand on the dice page for ``die_id`` (one entry: they share
+        their time); how many. Rolls of confirmed steps are never deleted here."""
+
+        def work(db: sqlite3.Connection) -> int:
+            last = db.execute("SELECT MAX(at) FROM rolls WHERE die_id = ? AND event_id IS NULL AND hand = 1",
+                              (die_id,)).fetchone()[0]
+            if last is None:
+                raise IllegalAction(f"no roll of die {die_id} was entered on the dice page")
+            return int(db.execute("DELETE FROM rolls WHERE die_id = ? AND event_id IS NULL AND hand = 1 "
+                                  "AND at = ?", (die_id, last)).rowcount)
+
+        return int(self._transaction(work))
+
+    def assign_rolls(self, roll_ids: Sequence[int], die_id: int | None) -> int:
+        """Attribute rolls to named die ``die_id`` (None: to no die), all or none: every roll must exist
+        and have the die's sides."""
+
+        def work(db: sqlite3.Connection) -> int:
+            sides = None
+            if die_id is not None:
+                row = db.execute("SELECT sides FROM dice WHERE id = ?", (die_id,)).fetchone()
+                if row is None:
+                    raise IllegalAction(f"no die {die_id}")
+                sides = row[0]
+            for roll_id in roll_ids:
+                found = db.execute("SELECT sides FROM rolls WHERE id = ?", (roll_id,)).fetchone()
+                if found is None:
+                    raise IllegalAction(f"no roll {roll_id}")
+                if sides is not None and found[0] != sides:
+                    raise IllegalAction(f"roll {roll_id} is of a d{found[0]}, not of a d{sides}")
+                db.execute("UPDATE rolls SET die_id = ? WHERE id = ?", (die_id, roll_id))
+            return len(roll_ids)
+
+        return int(self._transaction(work))
+
+    def unattributed(self, *, limit: int = 200) -> list[dict[str, Any]]:
+        """Rolls that count but belong to no named die yet, newest first (at most ``limit``): ``id``,
+        ``sides``, ``value``, ``hand``, ``game_id``, ``step`` (None: entered on the dice page), ``at``."""
+        with self._lock:
+            rows = self.db.execute(
+                "SELECT r.id, r.sides, r.value, r.hand, e.game_id, e.step, r.at FROM rolls r "
+                f"LEFT JOIN events e ON e.id = r.event_id WHERE r.die_id IS NULL AND {LIVE_ROLLS} "
+                "ORDER BY r.id DESC LIMIT ?", (limit,)).fetchall()
+        return [{"id": r[0], "sides": r[1], "value": r[2], "hand": bool(r[3]), "game_id": r[4], "step": r[5],
+                 "at": r[6]} for r in rows]
+
+    def roll_rows(self, die_id: int | None = None, *, batch: int = 2000) -> Iterator[tuple[Any, ...]]:
+        """Every roll that counts (of die ``die_id``, or all), oldest first, for the export: ``(roll id,
+        die id, die name, sides, colour, value, hand, game id, step, at)``; read ``batch`` rows at a time,
+        so a long history is never held at once."""
+        where = LIVE_ROLLS + ("" if die_id is None else " AND r.die_id = ?")
+        last = 0
+        while True:
+            args: tuple[Any, ...] = (last,) if die_id is None else (last, die_id)
+            with self._lock:
+                rows = self.db.execute(
+                    "SELECT r.id, r.die_id, d.name, r.sides, d.colour, r.value, r.hand, e.game_id, e.step, "
+                    "r.at FROM rolls r LEFT JOIN dice d ON d.id = r.die_id "
+                    "LEFT JOIN events e ON e.id = r.event_id "
+                    f"WHERE r.id > ? AND {where} ORDER BY r.id LIMIT {int(batch)}", args).fetchall()
+            yield from (tuple(r) for r in rows)
+            if len(rows) < batch:
+                return
+            last = rows[-1][0]

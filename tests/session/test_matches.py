@@ -118,7 +118,7 @@ def test_a_file_written_before_the_list_is_migrated_and_keeps_every_step(db: Pat
     raw.close()
     for _ in range(2):  # opening twice migrates once
         with Store(old) as store:
-            assert store.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+            assert store.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
             assert store.db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
             session = TableSession(store)
             assert session.game_id == second and session.step == 3  # the newest was at the table

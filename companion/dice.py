@@ -1,0 +1,300 @@
+"""The players' own dice: named once, their rolls kept across matches, and how fair each one is.
+
+- **Naming**: "il d20 rosso" is a name (at most :data:`MAX_DIE_NAME` characters, unique), the die's sides
+  and optionally a colour (:data:`COLOURS`). At most :data:`MAX_DICE` dice per table.
+- **Rolls**: every confirmed dice reading (``{"type": "reading", "values": {...}}`` of a flow that expects
+  dice) is a roll of each die in it, written with its step (:func:`rolls_of`, ``Store.append``); a step
+  a person entered or fixed (``source`` ``"manual"``) gives hand-entered rolls. Players may also enter
+  rolls by hand on the dice page (a list of values, or a tally per face), marked hand-entered too.
+- **Which die**: a roll goes to the named die *at the table* that is the only one of its sides there,
+  when the reading holds only one die of those sides (``companion.store.attribute``); any other roll
+  waits, unattributed, until the players give it to a die on the dice page (:meth:`DiceBook.assign`).
+- **Fairness**: :mod:`companion.dicestats` on each die's face counts (:meth:`DiceBook.report`), also as
+  CSV (:meth:`DiceBook.csv`).
+
+Every method checks its input and raises ``InvalidInput`` (malformed), :class:`UnknownDie` or
+``IllegalAction``; nothing is half written (each change is one transaction of the store).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, Final
+
+from companion import dicestats
+from companion.errors import IllegalAction, InvalidInput
+from companion.flow import Action, Expectation
+from companion.store import NamedDie, NewRoll, Source, Store
+
+#: The most dice one table may name.
+MAX_DICE: Final = 64
+#: The most characters of a die's name.
+MAX_DIE_NAME: Final = 40
+#: Sides a named die may have: the usual polyhedra, and anything from a coin (2) to a d100.
+SIDES: Final = (dicestats.MIN_SIDES, dicestats.MAX_SIDES)
+#: Colours a die may be given (the page names them in its language: ``dice.colour.<name>``).
+COLOURS: Final = ("", "red", "blue", "green", "yellow", "orange", "purple", "pink", "white", "black", "grey",
+                  "brown", "gold", "clear")
+#: The most rolls one hand entry (values or a tally) may add.
+MAX_ENTRY: Final = 10_000
+#: The most rolls one request may give to a die.
+MAX_ASSIGN: Final = 500
+#: Unattributed rolls the dice page lists (the newest).
+UNATTRIBUTED_SHOWN: Final = 200
+
+#: The CSV export's columns, in order.
+CSV_COLUMNS: Final = ("roll", "die_id", "die", "sides", "colour", "value", "entered", "game_id", "step",
+                      "at_utc")
+
+
+class UnknownDie(IllegalAction):
+    """A die number the table never named (or has forgotten)."""
+
+    code = "unknown-die"
+
+
+def rolls_of(expectation: Expectation | None, action: Action, source: Source) -> list[NewRoll]:
+    """The rolls a confirmed ``action`` holds: one per die slot of ``expectation`` (what the flow
+    expected before it) whose value the reading action gives, when the slot names its die's sides
+    (2..100) and the value is a face of it (1..sides; a percentile die's 0..90 is not a face). Rolls of a
+    ``"manual"`` step are hand-entered."""
+    if expectation is None or expectation.kind != "dice" or action.get("type") != "reading":
+        return []
+    values = action.get("values")
+    if not isinstance(values, Mapping):
+        return []
+    out = []
+    for slot in expectation.slots:
+        value, sides = values.get(slot.key), slot.sides
+        if (isinstance(sides, int) and dicestats.MIN_SIDES <= sides <= dicestats.MAX_SIDES
+                and isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= sides):
+            out.append(NewRoll(sides, value, source == "manual"))
+    return out
+
+
+def _int(value: object, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidInput(f"{what} must be a whole number, not {value!r:.60}")
+    return value
+
+
+def check_name(name: object) -> str:
+    """A die's name: 1..:data:`MAX_DIE_NAME` characters of printable Unicode, spaces at the ends removed."""
+    if not isinstance(name, str):
+        raise InvalidInput(f"a die's name is text, not {name!r:.60}")
+    name = " ".join(name.split())
+    if not name:
+        raise InvalidInput("a die needs a name, such as \"il d20 rosso\"")
+    if len(name) > MAX_DIE_NAME:
+        raise InvalidInput(f"a die's name has at most {MAX_DIE_NAME} characters, not {len(name)} "
+                           f"({name[:MAX_DIE_NAME]!r}...)")
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InvalidInput(f"a die's name must be valid Unicode, not {name!r:.60}") from None
+    if not name.isprintable():
+        raise InvalidInput(f"a die's name has no control characters: {name!r:.60}")
+    return name
+
+
+def check_sides(sides: object) -> int:
+    sides = _int(sides, "sides")
+    if not SIDES[0] <= sides <= SIDES[1]:
+        raise InvalidInput(f"a die has {SIDES[0]}..{SIDES[1]} sides, not {sides}")
+    return sides
+
+
+def check_colour(colour: object) -> str:
+    if colour is None:
+        return ""
+    if not isinstance(colour, str) or colour not in COLOURS:
+        raise InvalidInput(f"colour must be one of {', '.join(c for c in COLOURS if c)} (or none), "
+                           f"not {colour!r:.60}")
+    return colour
+
+
+def check_flag(value: object, what: str) -> bool:
+    if not isinstance(value, bool):
+        raise InvalidInput(f"{what} must be true or false, not {value!r:.60}")
+    return value
+
+
+def entry_values(sides: int, *, values: object = None, counts: object = None) -> list[int]:
+    """The rolls of one hand entry of a d``sides``: ``values`` (a list of faces, in the order rolled), or
+    ``counts`` (a tally: a list of ``sides`` counts, face 1 first, or ``{"face": count}``), not both."""
+    if (values is None) == (counts is None):
+        raise InvalidInput("give the rolls as \"values\" (the faces rolled) or \"counts\" (a tally per face)")
+    out: list[int] = []
+    if values is not None:
+        if not isinstance(values, list) or not values:
+            raise InvalidInput(f"\"values\" must be a list of the faces rolled, not {values!r:.60}")
+        if len(values) > MAX_ENTRY:
+            raise InvalidInput(f"one entry holds at most {MAX_ENTRY} rolls, not {len(values)}")
+        for n, value in enumerate(values):
+            value = _int(value, f"roll {n + 1}")
+            if not 1 <= value <= sides:
+                raise InvalidInput(f"roll {n + 1}: a d{sides} shows 1..{sides}, not {value}")
+            out.append(value)
+        return out
+    if isinstance(counts, list):
+        if len(counts) != sides:
+            raise InvalidInput(f"a tally of a d{sides} has {sides} counts (face 1 first), not {len(counts)}")
+        tally = {face: count for face, count in enumerate(counts, start=1)}
+    elif isinstance(counts, Mapping):
+        tally = {}
+        for key, count in counts.items():
+            face = int(key) if isinstance(key, str) and key.isascii() and key.isdigit() else None
+            if face is None or not 1 <= face <= sides:
+                raise InvalidInput(f"a tally of a d{sides} counts faces 1..{sides}, not {key!r:.20}")
+            tally[face] = count
+    else:
+        raise InvalidInput(f"\"counts\" must be a list of {sides} counts or {{\"face\": count}}, "
+                           f"not {counts!r:.60}")
+    total = 0
+    for face, count in sorted(tally.items()):
+        count = _int(count, f"the count of face {face}")
+        if count < 0:
+            raise InvalidInput(f"the count of face {face} cannot be negative ({count})")
+        total += count
+        if total > MAX_ENTRY:
+            raise InvalidInput(f"one entry holds at most {MAX_ENTRY} rolls")
+        out.extend([face] * count)
+    if not out:
+        raise InvalidInput("the tally holds no roll")
+    return out
+
+
+def _at_utc(at: float) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(at))
+
+
+class DiceBook:
+    """The table's named dice and their rolls, over the session's :class:`~companion.store.Store`."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def _die(self, die_id: object) -> NamedDie:
+        die_id = _int(die_id, "die")
+        die = self.store.die(die_id)
+        if die is None:
+            raise UnknownDie(f"no die {die_id}: the table's dice are "
+                             f"{', '.join(str(d.id) for d in self.store.named_dice()) or 'none yet'}")
+        return die
+
+    # -- naming ------------------------------------------------------------------------------------
+
+    def name_die(self, name: object, sides: object, colour: object = "", *,
+                 at_table: object = True) -> dict[str, Any]:
+        """Name a physical die; its :meth:`report` entry."""
+        die = self.store.add_die(check_name(name), check_sides(sides), check_colour(colour),
+                                 at_table=check_flag(at_table, "at_table"), most=MAX_DICE)
+        return self.die_report(die.id)
+
+    def update_die(self, die_id: object, *, name: object = None, colour: object = None,
+                   at_table: object = None) -> dict[str, Any]:
+        """Rename a die, change its colour, or put it at the table or away (None: unchanged)."""
+        die = self._die(die_id)
+        self.store.update_die(die.id, name=None if name is None else check_name(name),
+                              colour=None if colour is None else check_colour(colour),
+                              at_table=None if at_table is None else check_flag(at_table, "at_table"))
+        return self.die_report(die.id)
+
+    def remove_die(self, die_id: object) -> dict[str, Any]:
+        """Forget a die; its rolls are kept, waiting for a die (``{"removed": id, "rolls_kept": n}``)."""
+        die = self._die(die_id)
+        return {"removed": die.id, "rolls_kept": self.store.remove_die(die.id)}
+
+    # -- rolls -------------------------------------------------------------------------------------
+
+    def enter_rolls(self, die_id: object, *, values: object = None, counts: object = None) -> dict[str, Any]:
+        """Rolls of a die entered by hand (see :func:`entry_values`); the die's report with ``added``."""
+        die = self._die(die_id)
+        added = self.store.add_rolls(die.id, entry_values(die.sides, values=values, counts=counts))
+        return {**self.die_report(die.id), "added": added}
+
+    def undo_entry(self, die_id: object) -> dict[str, Any]:
+        """Take back the last hand entry of a die on the dice page; the report with ``removed``."""
+        die = self._die(die_id)
+        removed = self.store.undo_hand_rolls(die.id)
+        return {**self.die_report(die.id), "removed": removed}
+
+    def assign(self, roll_ids: object, die_id: object) -> dict[str, Any]:
+        """Give unattributed (or misattributed) rolls to die ``die_id`` (None: to no die)."""
+        if not isinstance(roll_ids, list) or not roll_ids:
+            raise InvalidInput(f"\"rolls\" must be a list of roll numbers, not {roll_ids!r:.60}")
+        if len(roll_ids) > MAX_ASSIGN:
+            raise InvalidInput(f"at most {MAX_ASSIGN} rolls at a time, not {len(roll_ids)}")
+        ids = [_int(r, "a roll number") for r in roll_ids]
+        target = None if die_id is None else self._die(die_id).id
+        assigned = self.store.assign_rolls(ids, target)
+        return {"assigned": assigned, "die": target, **self.report()}
+
+    # -- reports -----------------------------------------------------------------------------------
+
+    def _counts(self) -> tuple[dict[int | None, dict[int, list[int]]], dict[int | None, int]]:
+        """die id -> sides -> counts per face, and die id -> rolls entered by hand."""
+        counts: dict[int | None, dict[int, list[int]]] = {}
+        hand: dict[int | None, int] = {}
+        for die_id, sides, value, n, by_hand in self.store.roll_counts():
+            faces = counts.setdefault(die_id, {}).setdefault(sides, [0] * sides)
+            faces[value - 1] += n
+            hand[die_id] = hand.get(die_id, 0) + by_hand
+        return counts, hand
+
+    def _entry(self, die: NamedDie, counts: Mapping[int, list[int]], hand: int) -> dict[str, Any]:
+        faces = counts.get(die.sides, [0] * die.sides)
+        stats = dicestats.report(die.sides, faces).to_json()
+        return {**die.to_json(), "hand": hand, "camera": stats["rolls"] - hand, **stats}
+
+    def die_report(self, die_id: object) -> dict[str, Any]:
+        """One die: its name, sides, colour, rolls (``hand`` of them entered by hand) and fairness
+        (:func:`companion.dicestats.report`'s JSON)."""
+        die = self._die(die_id)
+        counts, hand = self._counts()
+        return self._entry(die, counts.get(die.id, {}), hand.get(die.id, 0))
+
+    def report(self) -> dict[str, Any]:
+        """Every named die (:meth:`die_report` each) and the rolls that wait for a die, by sides."""
+        counts, hand = self._counts()
+        dice = [self._entry(die, counts.get(die.id, {}), hand.get(die.id, 0))
+                for die in self.store.named_dice()]
+        waiting = {str(sides): sum(faces) for sides, faces in sorted(counts.get(None, {}).items())}
+        return {"format": "goblin-companion/dice-1", "alpha": dicestats.ALPHA,
+                "threshold": dicestats.THRESHOLD, "confidence": dicestats.CONFIDENCE, "dice": dice,
+                "unattributed": {"rolls": sum(waiting.values()), "by_sides": waiting}}
+
+    def unattributed(self) -> list[dict[str, Any]]:
+        """The newest :data:`UNATTRIBUTED_SHOWN` rolls that wait for a die."""
+        return self.store.unattributed(limit=UNATTRIBUTED_SHOWN)
+
+    def csv(self, die_id: object = None) -> Iterator[str]:
+        """Every roll that counts, of one die (``die_id``) or of all (unattributed ones too), as CSV
+        lines (:data:`CSV_COLUMNS`; ``entered``: ``hand`` or ``camera``; ``step`` empty for a roll entered
+        on the dice page). A generator: a long history is streamed, never held at once."""
+        target = None if die_id is None else self._die(die_id).id
+        return self._csv_lines(target)
+
+    def _csv_lines(self, die_id: int | None) -> Iterator[str]:
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\r\n")
+
+        def line(row: Sequence[Any]) -> str:
+            buffer.seek(0)
+            buffer.truncate()
+            writer.writerow(row)
+            return buffer.getvalue()
+
+        yield line(CSV_COLUMNS)
+        for roll, die, name, sides, colour, value, hand, game_id, step, at in self.store.roll_rows(die_id):
+            yield line((roll, "" if die is None else die, _safe_cell(name or ""), sides, colour or "", value,
+                        "hand" if hand else "camera", "" if game_id is None else game_id,
+                        "" if step is None else step, _at_utc(at)))
+
+
+def _safe_cell(text: str) -> str:
+    """A name as a spreadsheet shows it, never as a formula (``=``, ``+``, ``-``, ``@`` lead a quote)."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
