@@ -27,6 +27,7 @@ from typing import Any, Final
 from companion import dicestats
 from companion.errors import IllegalAction, InvalidInput
 from companion.flow import Action, Expectation
+from companion.messages import Message, word
 from companion.store import NamedDie, NewRoll, Source, Store
 
 #: The most dice one table may name.
@@ -48,6 +49,49 @@ UNATTRIBUTED_SHOWN: Final = 200
 #: The CSV export's columns, in order.
 CSV_COLUMNS: Final = ("roll", "die_id", "die", "sides", "colour", "value", "entered", "game_id", "step",
                       "at_utc")
+
+
+#: What the dice refuse, in English, by message key; the page translates the key (``web/i18n``).
+MESSAGES: Final[Mapping[str, str]] = {
+    "dice.error.name_text": "a die's name is text, not {value}",
+    "dice.error.name_empty": "a die needs a name, such as \"il d20 rosso\"",
+    "dice.error.name_long": "a die's name has at most {most} characters, not {length}",
+    "dice.error.name_bad": "a die's name must be printable Unicode, without control characters: {value}",
+    "dice.error.name_taken": "a die is already named {value}",
+    "dice.error.full": "the table already has {most} named dice: remove one first",
+    "dice.error.int": "{what} must be a whole number, not {value}",
+    "dice.error.sides": "a die has {low}..{high} sides, not {value}",
+    "dice.error.colour": "colour must be one of {options} (or none), not {value}",
+    "dice.error.flag": "{what} must be true or false, not {value}",
+    "dice.error.unknown": "no die {die}: the table's dice are {known}",
+    "dice.error.entry_one": "give the rolls as \"values\" (the faces rolled) "
+                            "or \"counts\" (a tally per face)",
+    "dice.error.values": "\"values\" must be a list of the faces rolled, not {value}",
+    "dice.error.too_many": "one entry holds at most {most} rolls, not {count}",
+    "dice.error.roll_int": "roll {n} must be a whole number, not {value}",
+    "dice.error.roll_face": "roll {n}: a d{sides} shows 1..{sides}, not {value}",
+    "dice.error.tally_length": "a tally of a d{sides} has {sides} counts (face 1 first), not {count}",
+    "dice.error.tally_face": "a tally of a d{sides} counts faces 1..{sides}, not {value}",
+    "dice.error.tally": "\"counts\" must be a list of {sides} counts or {{\"face\": count}}, not {value}",
+    "dice.error.count_int": "the count of face {face} must be a whole number, not {value}",
+    "dice.error.count_negative": "the count of face {face} cannot be negative ({value})",
+    "dice.error.tally_empty": "the tally holds no roll",
+    "dice.error.no_entry": "no roll of {name} was entered on this page: nothing to take back",
+    "dice.error.roll_list": "\"rolls\" must be a list of roll numbers, not {value}",
+    "dice.error.assign_many": "at most {most} rolls at a time, not {count}",
+    "dice.error.no_roll": "no roll {roll}",
+    "dice.error.roll_sides": "roll {roll} is of a d{sides}, not of a d{wanted} like {name}",
+}
+
+
+def _bad(key: str, /, **params: Any) -> InvalidInput:
+    return InvalidInput(Message.of(MESSAGES, key, **params))
+
+
+def _shown(value: object) -> str:
+    """A bad input as an error quotes it: its repr, cut at 60 characters."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 class UnknownDie(IllegalAction):
@@ -77,33 +121,32 @@ def rolls_of(expectation: Expectation | None, action: Action, source: Source) ->
 
 def _int(value: object, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidInput(f"{what} must be a whole number, not {value!r:.60}")
+        raise _bad("dice.error.int", what=word("dice.what", what), value=_shown(value))
     return value
 
 
 def check_name(name: object) -> str:
     """A die's name: 1..:data:`MAX_DIE_NAME` characters of printable Unicode, spaces at the ends removed."""
     if not isinstance(name, str):
-        raise InvalidInput(f"a die's name is text, not {name!r:.60}")
+        raise _bad("dice.error.name_text", value=_shown(name))
     name = " ".join(name.split())
     if not name:
-        raise InvalidInput("a die needs a name, such as \"il d20 rosso\"")
+        raise _bad("dice.error.name_empty")
     if len(name) > MAX_DIE_NAME:
-        raise InvalidInput(f"a die's name has at most {MAX_DIE_NAME} characters, not {len(name)} "
-                           f"({name[:MAX_DIE_NAME]!r}...)")
+        raise _bad("dice.error.name_long", most=MAX_DIE_NAME, length=len(name))
     try:
         name.encode("utf-8")
     except UnicodeEncodeError:
-        raise InvalidInput(f"a die's name must be valid Unicode, not {name!r:.60}") from None
+        raise _bad("dice.error.name_bad", value=_shown(name)) from None
     if not name.isprintable():
-        raise InvalidInput(f"a die's name has no control characters: {name!r:.60}")
+        raise _bad("dice.error.name_bad", value=_shown(name))
     return name
 
 
 def check_sides(sides: object) -> int:
     sides = _int(sides, "sides")
     if not SIDES[0] <= sides <= SIDES[1]:
-        raise InvalidInput(f"a die has {SIDES[0]}..{SIDES[1]} sides, not {sides}")
+        raise _bad("dice.error.sides", low=SIDES[0], high=SIDES[1], value=sides)
     return sides
 
 
@@ -111,14 +154,13 @@ def check_colour(colour: object) -> str:
     if colour is None:
         return ""
     if not isinstance(colour, str) or colour not in COLOURS:
-        raise InvalidInput(f"colour must be one of {', '.join(c for c in COLOURS if c)} (or none), "
-                           f"not {colour!r:.60}")
+        raise _bad("dice.error.colour", options=", ".join(c for c in COLOURS if c), value=_shown(colour))
     return colour
 
 
 def check_flag(value: object, what: str) -> bool:
     if not isinstance(value, bool):
-        raise InvalidInput(f"{what} must be true or false, not {value!r:.60}")
+        raise _bad("dice.error.flag", what=word("dice.what", what), value=_shown(value))
     return value
 
 
@@ -126,44 +168,46 @@ def entry_values(sides: int, *, values: object = None, counts: object = None) ->
     """The rolls of one hand entry of a d``sides``: ``values`` (a list of faces, in the order rolled), or
     ``counts`` (a tally: a list of ``sides`` counts, face 1 first, or ``{"face": count}``), not both."""
     if (values is None) == (counts is None):
-        raise InvalidInput("give the rolls as \"values\" (the faces rolled) or \"counts\" (a tally per face)")
+        raise _bad("dice.error.entry_one")
     out: list[int] = []
     if values is not None:
         if not isinstance(values, list) or not values:
-            raise InvalidInput(f"\"values\" must be a list of the faces rolled, not {values!r:.60}")
+            raise _bad("dice.error.values", value=_shown(values))
         if len(values) > MAX_ENTRY:
-            raise InvalidInput(f"one entry holds at most {MAX_ENTRY} rolls, not {len(values)}")
-        for n, value in enumerate(values):
-            value = _int(value, f"roll {n + 1}")
+            raise _bad("dice.error.too_many", most=MAX_ENTRY, count=len(values))
+        for n, value in enumerate(values, start=1):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise _bad("dice.error.roll_int", n=n, value=_shown(value))
             if not 1 <= value <= sides:
-                raise InvalidInput(f"roll {n + 1}: a d{sides} shows 1..{sides}, not {value}")
+                raise _bad("dice.error.roll_face", n=n, sides=sides, value=value)
             out.append(value)
         return out
     if isinstance(counts, list):
         if len(counts) != sides:
-            raise InvalidInput(f"a tally of a d{sides} has {sides} counts (face 1 first), not {len(counts)}")
+            raise _bad("dice.error.tally_length", sides=sides, count=len(counts))
         tally = {face: count for face, count in enumerate(counts, start=1)}
     elif isinstance(counts, Mapping):
         tally = {}
         for key, count in counts.items():
             face = int(key) if isinstance(key, str) and key.isascii() and key.isdigit() else None
             if face is None or not 1 <= face <= sides:
-                raise InvalidInput(f"a tally of a d{sides} counts faces 1..{sides}, not {key!r:.20}")
+                raise _bad("dice.error.tally_face", sides=sides, value=_shown(key))
             tally[face] = count
     else:
-        raise InvalidInput(f"\"counts\" must be a list of {sides} counts or {{\"face\": count}}, "
-                           f"not {counts!r:.60}")
+        raise _bad("dice.error.tally", sides=sides, value=_shown(counts))
     total = 0
     for face, count in sorted(tally.items()):
-        count = _int(count, f"the count of face {face}")
+        if isinstance(count, bool) or not isinstance(count, int):
+            raise _bad("dice.error.count_int", face=face, value=_shown(count))
         if count < 0:
-            raise InvalidInput(f"the count of face {face} cannot be negative ({count})")
+            raise _bad("dice.error.count_negative", face=face, value=count)
         total += count
         if total > MAX_ENTRY:
-            raise InvalidInput(f"one entry holds at most {MAX_ENTRY} rolls")
+            raise _bad("dice.error.too_many", most=MAX_ENTRY, count=sum(
+                c for c in tally.values() if isinstance(c, int)))
         out.extend([face] * count)
     if not out:
-        raise InvalidInput("the tally holds no roll")
+        raise _bad("dice.error.tally_empty")
     return out
 
 
@@ -181,24 +225,33 @@ class DiceBook:
         die_id = _int(die_id, "die")
         die = self.store.die(die_id)
         if die is None:
-            raise UnknownDie(f"no die {die_id}: the table's dice are "
-                             f"{', '.join(str(d.id) for d in self.store.named_dice()) or 'none yet'}")
+            known = ", ".join(str(d.id) for d in self.store.named_dice()) or "-"
+            raise UnknownDie(Message.of(MESSAGES, "dice.error.unknown", die=die_id, known=known))
         return die
+
+    def _free_name(self, name: str, die_id: int | None = None) -> str:
+        if any(d.name == name and d.id != die_id for d in self.store.named_dice()):
+            raise IllegalAction(Message.of(MESSAGES, "dice.error.name_taken", value=repr(name)))
+        return name
 
     # -- naming ------------------------------------------------------------------------------------
 
     def name_die(self, name: object, sides: object, colour: object = "", *,
                  at_table: object = True) -> dict[str, Any]:
         """Name a physical die; its :meth:`report` entry."""
-        die = self.store.add_die(check_name(name), check_sides(sides), check_colour(colour),
-                                 at_table=check_flag(at_table, "at_table"), most=MAX_DICE)
+        name, sides = check_name(name), check_sides(sides)
+        colour, here = check_colour(colour), check_flag(at_table, "at_table")
+        if len(self.store.named_dice()) >= MAX_DICE:
+            raise IllegalAction(Message.of(MESSAGES, "dice.error.full", most=MAX_DICE))
+        die = self.store.add_die(self._free_name(name), sides, colour, at_table=here, most=MAX_DICE)
         return self.die_report(die.id)
 
     def update_die(self, die_id: object, *, name: object = None, colour: object = None,
                    at_table: object = None) -> dict[str, Any]:
         """Rename a die, change its colour, or put it at the table or away (None: unchanged)."""
         die = self._die(die_id)
-        self.store.update_die(die.id, name=None if name is None else check_name(name),
+        new_name = None if name is None else self._free_name(check_name(name), die.id)
+        self.store.update_die(die.id, name=new_name,
                               colour=None if colour is None else check_colour(colour),
                               at_table=None if at_table is None else check_flag(at_table, "at_table"))
         return self.die_report(die.id)
@@ -219,17 +272,28 @@ class DiceBook:
     def undo_entry(self, die_id: object) -> dict[str, Any]:
         """Take back the last hand entry of a die on the dice page; the report with ``removed``."""
         die = self._die(die_id)
-        removed = self.store.undo_hand_rolls(die.id)
+        try:
+            removed = self.store.undo_hand_rolls(die.id)
+        except IllegalAction:
+            raise IllegalAction(Message.of(MESSAGES, "dice.error.no_entry", name=die.name)) from None
         return {**self.die_report(die.id), "removed": removed}
 
     def assign(self, roll_ids: object, die_id: object) -> dict[str, Any]:
         """Give unattributed (or misattributed) rolls to die ``die_id`` (None: to no die)."""
         if not isinstance(roll_ids, list) or not roll_ids:
-            raise InvalidInput(f"\"rolls\" must be a list of roll numbers, not {roll_ids!r:.60}")
+            raise _bad("dice.error.roll_list", value=_shown(roll_ids))
         if len(roll_ids) > MAX_ASSIGN:
-            raise InvalidInput(f"at most {MAX_ASSIGN} rolls at a time, not {len(roll_ids)}")
-        ids = [_int(r, "a roll number") for r in roll_ids]
-        target = None if die_id is None else self._die(die_id).id
+            raise _bad("dice.error.assign_many", most=MAX_ASSIGN, count=len(roll_ids))
+        ids = [_int(r, "roll") for r in roll_ids]
+        die = None if die_id is None else self._die(die_id)
+        target = None if die is None else die.id
+        sides = self.store.roll_sides(ids)
+        for roll in ids:
+            if roll not in sides:
+                raise IllegalAction(Message.of(MESSAGES, "dice.error.no_roll", roll=roll))
+            if die is not None and sides[roll] != die.sides:
+                raise IllegalAction(Message.of(MESSAGES, "dice.error.roll_sides", roll=roll,
+                                               sides=sides[roll], wanted=die.sides, name=die.name))
         assigned = self.store.assign_rolls(ids, target)
         return {"assigned": assigned, "die": target, **self.report()}
 

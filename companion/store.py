@@ -609,6 +609,17 @@ class Store:
 
         return int(self._transaction(work))
 
+    def roll_sides(self, roll_ids: Sequence[int]) -> dict[int, int]:
+        """``roll id -> sides`` of those of ``roll_ids`` that exist."""
+        out: dict[int, int] = {}
+        with self._lock:
+            for start in range(0, len(roll_ids), 500):
+                chunk = list(roll_ids[start:start + 500])
+                marks = ",".join("?" * len(chunk))
+                rows = self.db.execute(f"SELECT id, sides FROM rolls WHERE id IN ({marks})", chunk).fetchall()
+                out.update((r[0], r[1]) for r in rows)
+        return out
+
     def unattributed(self, *, limit: int = 200) -> list[dict[str, Any]]:
         """Rolls that count but belong to no named die yet, newest first (at most ``limit``): ``id``,
         ``sides``, ``value``, ``hand``, ``game_id``, ``step`` (None: entered on the dice page), ``at``."""

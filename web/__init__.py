@@ -31,7 +31,7 @@ from typing import Any, Final
 from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 
-from web import api, calibration, errors, guard, i18n, limits, pages, photo, pin, stream
+from web import api, calibration, dice, errors, guard, i18n, limits, pages, photo, pin, stream
 from web import zones as zones_api
 from web.stream import stop_streams
 
@@ -122,4 +122,5 @@ def create_app(
     app.register_blueprint(calibration.bp)
     app.register_blueprint(zones_api.bp)
     app.register_blueprint(photo.bp)
+    app.register_blueprint(dice.bp)
     return app

@@ -7,9 +7,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from flask.testing import FlaskClient
 
 from companion.games import GAMES, GameEntry
 from companion.session import TableSession
+from web import create_app
 
 PIG: dict[str, Any] = {"players": ["Anna", "Bruno"], "target": 100_000}
 
@@ -36,3 +38,9 @@ def pig_rolls(session: TableSession, values: list[int]) -> None:
 def seeded(seed: int, weights: list[float], n: int) -> list[int]:
     rng = random.Random(seed)
     return rng.choices(range(1, len(weights) + 1), weights=weights, k=n)
+
+
+@pytest.fixture
+def client(session: TableSession) -> FlaskClient:
+    """The page's app over the session, with a table PIN."""
+    return create_app({"TESTING": True, "TABLE_PIN": "97531"}, session=session).test_client()

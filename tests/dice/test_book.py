@@ -50,8 +50,8 @@ def test_confirmed_rolls_go_to_the_named_die_at_the_table_and_undo_takes_them_ba
         assert book.report()["unattributed"] == {"rolls": 0, "by_sides": {}}
 
 
-def test_rolls_the_table_cannot_attribute_wait_and_the_players_give_them_to_a_die(store: Store,
-                                                                                session: TableSession) -> None:
+def test_rolls_the_table_cannot_attribute_wait_and_the_players_give_them_to_a(store: Store,
+                                                                             session: TableSession) -> None:
     book = DiceBook(store)
     red = book.name_die("il d6 rosso", 6, "red")["id"]
     d20 = book.name_die("il d20 blu", 20, "blue")["id"]
@@ -64,7 +64,7 @@ def test_rolls_the_table_cannot_attribute_wait_and_the_players_give_them_to_a_di
     waiting = book.unattributed()
     assert sorted(r["value"] for r in waiting) == sorted(FIRST_ROLL.values())
     assert all(r["game_id"] == session.game_id and r["step"] == 1 and not r["hand"] for r in waiting)
-    with pytest.raises(IllegalAction, match="is of a d6, not of a d20"):
+    with pytest.raises(IllegalAction, match="is of a d6, not of a d20 like il d20 blu"):
         book.assign([waiting[0]["id"], waiting[1]["id"]], d20)
     assert book.report()["unattributed"]["rolls"] == 8  # all or nothing
     after = book.assign([waiting[0]["id"], waiting[1]["id"]], red)
@@ -134,7 +134,8 @@ def test_naming_checks_and_caps(store: Store) -> None:
         book.name_die("il d20 rosso", 20)
     for name, sides, colour, match in [
         ("", 6, "", "needs a name"), ("x" * (MAX_DIE_NAME + 1), 6, "", "at most 40 characters"),
-        ("a\x00b", 6, "", "control characters"), ("\ud800", 6, "", "valid Unicode"), (7, 6, "", "is text"),
+        ("a\x00b", 6, "", "without control characters"), ("\ud800", 6, "", "printable Unicode"),
+        (7, 6, "", "is text"),
         ("d1", 1, "", r"2\.\.100 sides"), ("d", 101, "", r"2\.\.100 sides"), ("d", "6", "", "whole number"),
         ("d", 6, "fuchsia", "colour must be one of"),
     ]:

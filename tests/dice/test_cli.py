@@ -33,7 +33,7 @@ def state(tmp_path: Path) -> tuple[Path, int, int]:
 
 def test_the_report_of_every_die_matches_the_page(capsys: pytest.CaptureFixture[str],
                                                   state: tuple[Path, int, int]) -> None:
-    folder, red, white = state
+    folder, _, white = state
     code, out, err = report(capsys, "--state-dir", str(folder))
     assert code == 0 and err == "" and out is not None
     with Store(folder) as store:
