@@ -17,9 +17,10 @@ matches shows (players, over, winners) as JSON, written when a game is archived.
 
 The players' physical dice and their rolls (``companion.dice``; version 3)::
 
-    dice(id, name, sides, colour, at_table, created)
+    dice(id, name, sides, colour, at_table, created, look)
     rolls(id, die_id, sides, value, hand, event_id, at)
 
+``look`` is what the camera was taught of the die (JSON, ``companion.dice``; NULL: never taught).
 A roll is one die's value in a confirmed reading (``event_id``: its step, written in the same
 transaction as the step) or one entered on the dice page (``event_id`` NULL). ``die_id`` is NULL until
 the roll is attributed to a named die. A roll counts while its step stands: the rolls of an undone
@@ -86,7 +87,8 @@ CREATE TABLE IF NOT EXISTS dice (
     sides    INTEGER NOT NULL CHECK (sides BETWEEN 2 AND 100),
     colour   TEXT NOT NULL DEFAULT '',
     at_table INTEGER NOT NULL DEFAULT 1 CHECK (at_table IN (0, 1)),
-    created  REAL NOT NULL
+    created  REAL NOT NULL,
+    look     TEXT
 );
 CREATE TABLE IF NOT EXISTS rolls (
     id       INTEGER PRIMARY KEY AUTOINCREMENT,

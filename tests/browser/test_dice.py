@@ -72,8 +72,10 @@ def test_name_a_die_enter_its_rolls_and_read_the_verdict_and_the_plot(table: Tab
     card = phone.locator(f"#die-{die}")
     expect(card.locator(".verdict")).to_have_text(expected["verdict"]["it"])
     assert expected["verdict"]["it"].startswith("il 20 esce troppo spesso: p")
-    expect(card.locator(".dice-rolls")).to_have_text("400 tiri: 0 letti dalla fotocamera, 400 inseriti a mano")
-    expect(card.locator(".dice-test")).to_contain_text(f"Chi quadro = {expected['chi2']:.2f} con 19 gradi di libertà")
+    expect(card.locator(".dice-rolls")).to_have_text(
+        "400 tiri: 0 letti dalla fotocamera, 400 inseriti a mano")
+    expect(card.locator(".dice-test")).to_contain_text(
+        f"Chi quadro = {expected['chi2']:.2f} con 19 gradi di libertà")
 
     # the plot: one bar per face, heights proportional to the counts, whiskers at the Wilson bounds
     drawn = bars(phone, die)
@@ -88,7 +90,8 @@ def test_name_a_die_enter_its_rolls_and_read_the_verdict_and_the_plot(table: Tab
     for whisker, face in zip(whiskers(phone, die), expected["faces"], strict=True):
         assert base - whisker["top"] == pytest.approx(face["high"] * per_share, abs=0.05)
         assert base - whisker["bottom"] == pytest.approx(face["low"] * per_share, abs=0.05)
-    fair = phone.eval_on_selector(f"svg.dice-plot[data-die='{die}'] line.fair-line", "l => +l.getAttribute('y1')")
+    fair = phone.eval_on_selector(f"svg.dice-plot[data-die='{die}'] line.fair-line",
+                                  "l => +l.getAttribute('y1')")
     assert base - fair == pytest.approx(per_share / 20, abs=0.05)
     plot_box = card.locator("svg.dice-plot").bounding_box()
     assert plot_box is not None and 300 <= plot_box["width"] <= 390  # fills the phone's width, no overflow
