@@ -9,6 +9,11 @@
 - **Which die**: a roll goes to the named die *at the table* that is the only one of its sides there,
   when the reading holds only one die of those sides (``companion.store.attribute``); any other roll
   waits, unattributed, until the players give it to a die on the dice page (:meth:`DiceBook.assign`).
+- **Taught from the camera** (optional): a die put alone on the tray is taught by its look (its colour
+  against the tray, ``vision.looks``, up to :data:`MAX_LOOKS` examples); after each confirmed camera
+  reading, a die of the reading whose look is nearest one taught die of its sides (and clearly nearer
+  than any other) gets its roll (:meth:`DiceBook.attribute_by_look`). Two dice that look alike are never
+  told apart: their rolls wait for the players.
 - **Fairness**: :mod:`companion.dicestats` on each die's face counts (:meth:`DiceBook.report`), also as
   CSV (:meth:`DiceBook.csv`).
 
@@ -21,7 +26,7 @@ from __future__ import annotations
 import csv
 import io
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Final
 
 from companion import dicestats
@@ -45,6 +50,9 @@ MAX_ENTRY: Final = 10_000
 MAX_ASSIGN: Final = 500
 #: Unattributed rolls the dice page lists (the newest).
 UNATTRIBUTED_SHOWN: Final = 200
+
+#: The most looks kept per die (the newest): teach it again under another light to add one.
+MAX_LOOKS: Final = 8
 
 #: The CSV export's columns, in order.
 CSV_COLUMNS: Final = ("roll", "die_id", "die", "sides", "colour", "value", "entered", "game_id", "step",
@@ -81,6 +89,10 @@ MESSAGES: Final[Mapping[str, str]] = {
     "dice.error.assign_many": "at most {most} rolls at a time, not {count}",
     "dice.error.no_roll": "no roll {roll}",
     "dice.error.roll_sides": "roll {roll} is of a d{sides}, not of a d{wanted} like {name}",
+    "dice.error.no_camera": "this companion has no camera to teach dice from",
+    "dice.error.no_picture": "the camera has no picture yet: wait for it, then teach again",
+    "dice.error.nothing_to_teach": "no d{sides} found in the picture: put {name} alone on the tray, "
+                                   "away from the edges",
 }
 
 
@@ -98,6 +110,22 @@ class UnknownDie(IllegalAction):
     """A die number the table never named (or has forgotten)."""
 
     code = "unknown-die"
+
+
+class NoPicture(IllegalAction):
+    """Teaching a die needs the camera's picture, and there is none (yet, or no camera)."""
+
+    code = "no-picture"
+
+
+class NothingToTeach(IllegalAction):
+    """The camera's picture holds no die of the named die's sides."""
+
+    code = "nothing-to-teach"
+
+
+Frame = Any
+"""A BGR uint8 HxWx3 numpy array."""
 
 
 def rolls_of(expectation: Expectation | None, action: Action, source: Source) -> list[NewRoll]:
@@ -216,10 +244,28 @@ def _at_utc(at: float) -> str:
 
 
 class DiceBook:
-    """The table's named dice and their rolls, over the session's :class:`~companion.store.Store`."""
+    """The table's named dice and their rolls, over the session's :class:`~companion.store.Store`.
 
-    def __init__(self, store: Store) -> None:
+    Parameters
+    ----------
+    store
+        The event log the session writes.
+    frames
+        ``() -> frame or None``: the camera's latest frame, to teach a die's look from (None: no camera).
+    reader
+        ``frame -> reading JSON`` (``{"dice": [{"bbox", "sides", "confidence", ...}]}``): where the dice
+        are in a frame (the companion's own reader).
+    """
+
+    def __init__(self, store: Store, *, frames: Callable[[], Frame | None] | None = None,
+                 reader: Callable[[Frame], Mapping[str, Any]] | None = None) -> None:
         self.store = store
+        self.frames = frames
+        self.reader = reader
+
+    @property
+    def can_teach(self) -> bool:
+        return self.frames is not None and self.reader is not None
 
     def _die(self, die_id: object) -> NamedDie:
         die_id = _int(die_id, "die")
@@ -260,6 +306,74 @@ class DiceBook:
         """Forget a die; its rolls are kept, waiting for a die (``{"removed": id, "rolls_kept": n}``)."""
         die = self._die(die_id)
         return {"removed": die.id, "rolls_kept": self.store.remove_die(die.id)}
+
+    # -- the camera ------------------------------------------------------------------------------
+
+    def teach_look(self, die_id: object) -> dict[str, Any]:
+        """Teach a die's look from the camera's latest frame: the die is alone on the tray (of the dice
+        of its sides found there, the surest is taken). The die's report with ``taught``: its looks."""
+        from vision.looks import die_look
+
+        die = self._die(die_id)
+        if self.frames is None or self.reader is None:
+            raise NoPicture(Message.of(MESSAGES, "dice.error.no_camera"))
+        frame = self.frames()
+        if frame is None:
+            raise NoPicture(Message.of(MESSAGES, "dice.error.no_picture"))
+        found = [d for d in self.reader(frame).get("dice") or () if isinstance(d, Mapping)
+                 and d.get("sides") in (die.sides, None) and isinstance(d.get("bbox"), list | tuple)]
+        if not found:
+            raise NothingToTeach(Message.of(MESSAGES, "dice.error.nothing_to_teach", sides=die.sides,
+                                            name=die.name))
+        best = max(found, key=lambda d: (d.get("sides") == die.sides, float(d.get("confidence") or 0.0)))
+        looks = [*die.looks, die_look(frame, best["bbox"])][-MAX_LOOKS:]
+        self.store.set_looks(die.id, looks)
+        return {**self.die_report(die.id), "taught": len(looks)}
+
+    def forget_looks(self, die_id: object) -> dict[str, Any]:
+        """Forget what the camera was taught of a die."""
+        die = self._die(die_id)
+        self.store.set_looks(die.id, [])
+        return self.die_report(die.id)
+
+    def attribute_by_look(self, reading: Mapping[str, Any], frame: Frame) -> int:
+        """After a confirmed camera reading (``reading``, read from ``frame``): give the step's rolls that
+        wait for a die to the taught die each reading die looks like (``vision.looks.nearest_die``
+        among the taught dice of its sides). A taught die recognised twice in one reading gets neither
+        roll (one die cannot show two faces). Returns how many rolls were given."""
+        from vision.looks import die_look, nearest_die
+
+        taught: dict[int, dict[int, tuple[tuple[float, float, float], ...]]] = {}
+        for die in self.store.named_dice():
+            if die.looks:
+                taught.setdefault(die.sides, {})[die.id] = die.looks
+        if not taught:
+            return 0
+        seen: list[tuple[int, int, int]] = []  # (sides, value, die)
+        for d in reading.get("dice") or ():
+            if not isinstance(d, Mapping):
+                continue
+            sides, value, box = d.get("sides"), d.get("value"), d.get("bbox")
+            if sides not in taught or not isinstance(value, int) or not isinstance(box, list | tuple):
+                continue
+            try:
+                die_id = nearest_die(die_look(frame, box), taught[sides])
+            except ValueError:
+                continue
+            if die_id is not None:
+                seen.append((sides, value, die_id))
+        twice = {die for _, _, die in seen if sum(1 for s in seen if s[2] == die) > 1}
+        waiting = [r for r in self.store.last_event_rolls() if r[3] is None]
+        given = 0
+        for sides, value, die_id in seen:
+            if die_id in twice:
+                continue
+            roll = next((r for r in waiting if r[1] == sides and r[2] == value), None)
+            if roll is not None:
+                waiting.remove(roll)
+                self.store.assign_rolls([roll[0]], die_id)
+                given += 1
+        return given
 
     # -- rolls -------------------------------------------------------------------------------------
 

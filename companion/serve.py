@@ -45,6 +45,7 @@ from companion.calibration import Calibrator
 from companion.config import Config, ConfigError, load_config
 from companion.dataset import FOLDER as DATASET_FOLDER
 from companion.dataset import TableDataset
+from companion.dice import DiceBook
 from companion.errors import GoblinError
 from companion.photos import MAX_PHOTO_BYTES, PhotoDesk
 from companion.session import TableSession
@@ -549,6 +550,7 @@ class Companion:
         self.store = Store(self.state_dir)
         self.session = TableSession(self.store)
         self.calibrator = Calibrator(config.calibration_path(), frames=self._latest_frame)
+        self.dice = DiceBook(self.store, frames=self._latest_frame, reader=self._read_dice)
         self.zones = ZoneKeeper(config.zones_path(), config.zones)
         self.buttons: Any = None
         self.led: Any = None
@@ -601,14 +603,30 @@ class Companion:
         self.notifier.watchdog()
 
     def _keep_confirmed(self, reading: dict[str, Any]) -> None:
-        """A confirmed reading and the frame it was read from join the table's own set."""
+        """A confirmed reading and the frame it was read from join the table's own set; its rolls go to
+        the players' dice the camera was taught (``companion.dice``)."""
         frame = self.worker.last_read_frame if self.worker is not None else None
         if frame is None:
             return
+        try:
+            given = self.dice.attribute_by_look(reading, frame)
+        except Exception:  # telling dice apart must never undo a confirm or stop the table's set
+            log.exception("giving the confirmed rolls to the taught dice failed")
+        else:
+            if given:
+                log.info("%d roll(s) given to the taught dice by their look", given)
         name = self.dataset.add(encode_jpeg(frame, quality=90), reading, width=int(frame.shape[1]),
                                 height=int(frame.shape[0]))
         if name is not None:
             log.info("kept the confirmed reading as %s in the table's set", name)
+
+    def _read_dice(self, frame: Frame) -> dict[str, Any]:
+        """Where the dice are in ``frame``, as the table reads them (teaching a die's look)."""
+        reader = self.worker.reader if self.worker is not None else None
+        if reader is None:
+            return {"dice": []}
+        result = reader(frame)
+        return dict(result.to_json() if hasattr(result, "to_json") else result)
 
     def _latest_frame(self) -> Frame | None:
         """The camera's latest frame (what the players teach from), else the last photo a phone sent
@@ -653,7 +671,7 @@ class Companion:
                                "SSE_MAX_STREAMS": max(1, self.config.threads // 2),
                                "LISTEN_HOST": self.config.host},
                               session=self.session, settings=settings, calibrator=self.calibrator,
-                              zones=self.zones, photos=self.photos)
+                              zones=self.zones, photos=self.photos, dice=self.dice)
 
     def start(self) -> Companion:
         self.capture.start()

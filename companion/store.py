@@ -38,6 +38,7 @@ power cut, reopening the file gives exactly the events whose write returned.
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 import threading
 import time
@@ -47,6 +48,8 @@ from pathlib import Path
 from typing import Any, Final, Literal
 
 from companion.errors import IllegalAction, InvalidInput
+
+log = logging.getLogger(__name__)
 
 #: The file name under the state directory.
 DB_NAME: Final = "companion.sqlite3"
@@ -181,10 +184,26 @@ class NamedDie:
     colour: str
     at_table: bool
     created: float
+    looks: tuple[tuple[float, float, float], ...] = ()
+    """What the camera was taught of it (``vision.looks``), newest last."""
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "name": self.name, "sides": self.sides, "colour": self.colour,
-                "at_table": self.at_table, "created": self.created}
+                "at_table": self.at_table, "created": self.created, "looks": len(self.looks)}
+
+
+def _looks(text: str | None) -> tuple[tuple[float, float, float], ...]:
+    """The ``look`` column: a JSON list of ``[lightness, r, g]`` (anything else reads as nothing taught)."""
+    try:
+        data = json.loads(text) if text else []
+        return tuple((float(a), float(b), float(c)) for a, b, c in data)
+    except (TypeError, ValueError):
+        log.warning("a die's taught look is unreadable; it reads as never taught: %.80r", text)
+        return ()
+
+
+def _die_row(row: Sequence[Any]) -> NamedDie:
+    return NamedDie(row[0], row[1], row[2], row[3], bool(row[4]), row[5], _looks(row[6]))
 
 
 def attribute(rolls: Sequence[NewRoll], at_table: Mapping[int, Sequence[int]]) -> list[int | None]:
@@ -510,16 +529,16 @@ class Store:
 
     def die(self, die_id: int) -> NamedDie | None:
         with self._lock:
-            row = self.db.execute("SELECT id, name, sides, colour, at_table, created FROM dice WHERE id = ?",
-                                  (die_id,)).fetchone()
-        return None if row is None else NamedDie(row[0], row[1], row[2], row[3], bool(row[4]), row[5])
+            row = self.db.execute("SELECT id, name, sides, colour, at_table, created, look FROM dice "
+                                  "WHERE id = ?", (die_id,)).fetchone()
+        return None if row is None else _die_row(row)
 
     def named_dice(self) -> list[NamedDie]:
         """Every named die, in the order they were named."""
         with self._lock:
             rows = self.db.execute(
-                "SELECT id, name, sides, colour, at_table, created FROM dice ORDER BY id").fetchall()
-        return [NamedDie(r[0], r[1], r[2], r[3], bool(r[4]), r[5]) for r in rows]
+                "SELECT id, name, sides, colour, at_table, created, look FROM dice ORDER BY id").fetchall()
+        return [_die_row(r) for r in rows]
 
     def update_die(self, die_id: int, *, name: str | None = None, colour: str | None = None,
                    at_table: bool | None = None) -> NamedDie:
@@ -541,6 +560,20 @@ class Store:
         die = self.die(die_id)
         assert die is not None
         return die
+
+    def set_looks(self, die_id: int, looks: Sequence[Sequence[float]]) -> None:
+        """Keep what the camera was taught of a die (an empty list: forget it)."""
+        text = _dumps([[float(v) for v in look] for look in looks], "the looks") if looks else None
+        if self._write("UPDATE dice SET look = ? WHERE id = ?", (text, die_id)).rowcount == 0:
+            raise IllegalAction(f"no die {die_id}")
+
+    def last_event_rolls(self) -> list[tuple[int, int, int, int | None]]:
+        """``(roll id, sides, value, die id)`` of the newest live step's rolls (what a confirm just wrote)."""
+        with self._lock:
+            rows = self.db.execute(
+                "SELECT r.id, r.sides, r.value, r.die_id FROM rolls r WHERE r.event_id = "
+                "(SELECT MAX(id) FROM events WHERE undone IS NULL) ORDER BY r.id").fetchall()
+        return [(r[0], r[1], r[2], r[3]) for r in rows]
 
     def remove_die(self, die_id: int) -> int:
         """Forget a named die; its rolls are kept, no longer attributed (the players may give them to

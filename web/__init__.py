@@ -31,7 +31,8 @@ from typing import Any, Final
 from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 
-from web import api, calibration, dice, errors, guard, i18n, limits, pages, photo, pin, stream
+from web import api, calibration, errors, guard, i18n, limits, pages, photo, pin, stream
+from web import dice as dice_api
 from web import zones as zones_api
 from web.stream import stop_streams
 
@@ -59,6 +60,7 @@ def create_app(
     zones: Any = None,
     photos: Any = None,
     clock: Callable[[], float] | None = None,
+    dice: Any = None,
 ) -> Flask:
     """The companion's Flask app.
 
@@ -79,6 +81,9 @@ def create_app(
     photos:
         The table's ``companion.photos.PhotoDesk`` (a phone as the camera: the page's photo button and
         ``POST /api/photo``); None: no photo button, and that endpoint answers 404.
+    dice:
+        The table's ``companion.dice.DiceBook`` (the page "I vostri dadi", ``/api/dice``); None: one over
+        the session's store, with no camera to teach dice from.
     clock:
         Seconds, for the PIN's wrong-try limits (default ``time.monotonic``; tests pass their own).
     """
@@ -110,6 +115,7 @@ def create_app(
     app.extensions[calibration.EXTENSION] = calibrator
     app.extensions[zones_api.EXTENSION] = zones
     app.extensions[photo.EXTENSION] = photos
+    app.extensions[dice_api.EXTENSION] = dice
     app.extensions[stream.STOP] = threading.Event()
     app.extensions[stream.SLOTS] = stream.Slots(int(app.config["SSE_MAX_STREAMS"]))
     app.extensions[pin.EXTENSION] = pin.PinGuard(clock) if clock is not None else pin.PinGuard()
@@ -122,5 +128,5 @@ def create_app(
     app.register_blueprint(calibration.bp)
     app.register_blueprint(zones_api.bp)
     app.register_blueprint(photo.bp)
-    app.register_blueprint(dice.bp)
+    app.register_blueprint(dice_api.bp)
     return app

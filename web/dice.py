@@ -13,10 +13,13 @@ GETs are for anyone at the table; every POST is a control action (the table PIN 
 ``POST /api/dice/<id>/rolls``      rolls entered by hand: ``{"values": [..]}`` or ``{"counts": [..]}``
 ``POST /api/dice/<id>/undo-entry`` take back the last hand entry of that die
 ``POST /api/dice/assign``          ``{"rolls": [roll ids], "die": id or null}``
+``POST /api/dice/<id>/teach``      teach the die's look from the camera (the die alone on the tray)
+``POST /api/dice/<id>/forget-look`` forget what the camera was taught of it
 =================================  ==========================================================================
 
 An unknown die is 404 ``unknown-die``; malformed input 400 ``invalid-input`` with a ``dice.error.*`` key the
-page translates; a refusal (a name taken, the table full, a roll of other sides) 409.
+page translates; a refusal (a name taken, the table full, a roll of other sides; teaching with no
+picture, ``no-picture``, or no die of those sides in it, ``nothing-to-teach``) 409.
 """
 
 from __future__ import annotations
@@ -62,7 +65,8 @@ def dice_page() -> str:
 @bp.get("/api/dice")
 def report() -> Response:
     return jsonify({**book().report(), "waiting": book().unattributed(), "colours": list(COLOURS),
-                    "max_dice": MAX_DICE, "max_name": MAX_DIE_NAME, "max_entry": MAX_ENTRY})
+                    "max_dice": MAX_DICE, "max_name": MAX_DIE_NAME, "max_entry": MAX_ENTRY,
+                    "can_teach": book().can_teach})
 
 
 @bp.get("/api/dice/<int:die_id>")
@@ -126,3 +130,15 @@ def undo_entry(data: dict[str, Any], die_id: int) -> Response:
 @control
 def assign(data: dict[str, Any]) -> Response:
     return jsonify(book().assign(data.get("rolls"), data.get("die")))
+
+
+@bp.post("/api/dice/<int:die_id>/teach")
+@control
+def teach(data: dict[str, Any], die_id: int) -> Response:
+    return jsonify(book().teach_look(die_id))
+
+
+@bp.post("/api/dice/<int:die_id>/forget-look")
+@control
+def forget_look(data: dict[str, Any], die_id: int) -> Response:
+    return jsonify(book().forget_looks(die_id))

@@ -149,11 +149,3 @@ def test_an_unknown_die_page_path_is_404_json(client: FlaskClient) -> None:
     assert response.status_code == 404 and response.json["error"] == "unknown-die"
     assert "no die 31337" in response.json["detail"]
     assert client.get("/api/dice/x").status_code == 404
-
-
-def test_the_verdict_sentences_are_the_catalogues(client: FlaskClient) -> None:
-    from companion.dicestats import SENTENCES
-
-    for kind, words in SENTENCES.items():
-        assert CATALOGUES["it"][f"dice.verdict.{kind}"] == words["it"]
-        assert CATALOGUES["en"][f"dice.verdict.{kind}"] == words["en"]

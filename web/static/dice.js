@@ -37,8 +37,10 @@
     return t(`dice.colour.${colour || "none"}`);
   }
 
+  /** The verdict in the page's language: the report says it in both (companion.dicestats.SENTENCES, where
+      the Italian article of a face is worked out: "il 20", "l'8"). */
   function verdictText(v) {
-    return t(v.key, v.params, document.body.dataset.lang === "en" ? v.en : v.it);
+    return document.body.dataset.lang === "en" ? v.en : v.it;
   }
 
   /** The faces' shares as bars, their 95% Wilson intervals as whiskers, a fair die's share as a dashed line. */
@@ -135,6 +137,20 @@
         onclick: async () => { if (await act(`dice/${die.id}/undo-entry`, {})) await load(); } })));
   }
 
+  function teachSection(die) {
+    if (!report || !report.can_teach) return null;
+    const state = el("p", { class: "dice-look-state", text: die.looks ? t("dice.teach.state", { looks: die.looks }) : t("dice.teach.none") });
+    return el("details", { class: "dice-teach" },
+      el("summary", { text: t("dice.teach.title") }),
+      el("p", { class: "hint", text: t("dice.teach.how") }),
+      state,
+      el("div", { class: "row" }, el("button", { type: "button", class: "small dice-teach-button", text: t("dice.teach.button"),
+        onclick: async () => { if (await act(`dice/${die.id}/teach`, {})) await load(); } })),
+      el("div", { class: "row" }, el("button", { type: "button", class: "secondary small dice-forget-look", text: t("dice.teach.forget"),
+        disabled: die.looks ? null : true,
+        onclick: async () => { if (await act(`dice/${die.id}/forget-look`, {})) await load(); } })));
+  }
+
   function dieCard(die) {
     const atTable = el("input", { type: "checkbox", class: "dice-at-table", checked: die.at_table ? true : null,
       onchange: async () => { if (!(await act(`dice/${die.id}/update`, { at_table: atTable.checked }))) atTable.checked = !atTable.checked; } });
@@ -146,6 +162,7 @@
       ...numbers(die),
       el("details", { class: "dice-counts" }, el("summary", { text: t("dice.counts") }), countsTable(die)),
       el("label", { class: "pick" }, atTable, t("dice.at_table")),
+      teachSection(die),
       entryForm(die),
       el("div", { class: "row" },
         el("a", { class: "button secondary small dice-csv", href: `/api/dice.csv?die=${die.id}`, download: `goblin-die-${die.id}.csv`, text: t("dice.csv") })),
@@ -191,7 +208,11 @@
       return;
     }
     report = data;
+    const open = new Set([...document.querySelectorAll("#dice-list details[open]")].map((d) => `${d.closest("[data-die]").dataset.die}:${d.className}`));
     $("dice-list").replaceChildren(...data.dice.map(dieCard));
+    for (const d of document.querySelectorAll("#dice-list details")) {  // what was open stays open
+      if (open.has(`${d.closest("[data-die]").dataset.die}:${d.className}`)) d.open = true;
+    }
     show($("dice-empty"), !data.dice.length);
     renderWaiting(data);
     document.body.dataset.diceLoaded = String((Number(document.body.dataset.diceLoaded) || 0) + 1);
