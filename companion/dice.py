@@ -413,14 +413,16 @@ class DiceBook:
 
     # -- reports -----------------------------------------------------------------------------------
 
-    def _counts(self) -> tuple[dict[int | None, dict[int, list[int]]], dict[int | None, int]]:
-        """die id -> sides -> counts per face, and die id -> rolls entered by hand."""
+    def _counts(self, die_id: int | None = None) -> tuple[dict[int | None, dict[int, list[int]]],
+                                                          dict[int | None, int]]:
+        """die id -> sides -> counts per face, and die id -> rolls entered by hand (of every die, or of
+        ``die_id`` only)."""
         counts: dict[int | None, dict[int, list[int]]] = {}
         hand: dict[int | None, int] = {}
-        for die_id, sides, value, n, by_hand in self.store.roll_counts():
-            faces = counts.setdefault(die_id, {}).setdefault(sides, [0] * sides)
+        for die, sides, value, n, by_hand in self.store.roll_counts(die_id):
+            faces = counts.setdefault(die, {}).setdefault(sides, [0] * sides)
             faces[value - 1] += n
-            hand[die_id] = hand.get(die_id, 0) + by_hand
+            hand[die] = hand.get(die, 0) + by_hand
         return counts, hand
 
     def _entry(self, die: NamedDie, counts: Mapping[int, list[int]], hand: int) -> dict[str, Any]:
@@ -432,7 +434,7 @@ class DiceBook:
         """One die: its name, sides, colour, rolls (``hand`` of them entered by hand) and fairness
         (:func:`companion.dicestats.report`'s JSON)."""
         die = self._die(die_id)
-        counts, hand = self._counts()
+        counts, hand = self._counts(die.id)
         return self._entry(die, counts.get(die.id, {}), hand.get(die.id, 0))
 
     def report(self) -> dict[str, Any]:

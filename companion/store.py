@@ -588,12 +588,14 @@ class Store:
 
         return int(self._transaction(work))
 
-    def roll_counts(self) -> list[tuple[int | None, int, int, int, int]]:
-        """``(die_id, sides, value, rolls, of them by hand)`` of the rolls that count (:data:`LIVE_ROLLS`)."""
+    def roll_counts(self, die_id: int | None = None) -> list[tuple[int | None, int, int, int, int]]:
+        """``(die_id, sides, value, rolls, of them by hand)`` of the rolls that count (:data:`LIVE_ROLLS`),
+        of every die (and of none), or of die ``die_id`` only."""
+        where, args = ("", ()) if die_id is None else (" AND r.die_id = ?", (die_id,))
         with self._lock:
             rows = self.db.execute(
-                f"SELECT r.die_id, r.sides, r.value, COUNT(*), SUM(r.hand) FROM rolls r WHERE {LIVE_ROLLS} "
-                "GROUP BY r.die_id, r.sides, r.value").fetchall()
+                f"SELECT r.die_id, r.sides, r.value, COUNT(*), SUM(r.hand) FROM rolls r WHERE {LIVE_ROLLS}"
+                f"{where} GROUP BY r.die_id, r.sides, r.value", args).fetchall()
         return [(r[0], r[1], r[2], r[3], r[4]) for r in rows]
 
     def add_rolls(self, die_id: int, values: Sequence[int]) -> int:
