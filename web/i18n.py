@@ -23,7 +23,8 @@ that only a table taking photos renders (:func:`own_catalogue`), so other tables
 #: Keys only one page's script uses (prefix -> page): the other pages leave them out of the catalogue they
 #: embed, so the table page a phone loads stays light. Templates (``t``) always have every key.
 PAGE_ONLY: Final = {"setup.": "setup", "matches.": "setup", "dice.": "dice", "page.dice": "dice",
-                    "nav.dice": "dice", "error.unknown-die": "dice", "teach.": "settings", "zones.": "settings",
+                    "nav.dice": "dice", "error.unknown-die": "dice", "teach.": "settings",
+                    "zones.": "settings",
                     "photo.": PHOTO_CARD, "error.photo.": PHOTO_CARD, "error.too-many-photos": PHOTO_CARD,
                     "error.nothing-to-read": PHOTO_CARD, "error.payload-too-large": PHOTO_CARD,
                     "error.unsupported-media-type": PHOTO_CARD,
