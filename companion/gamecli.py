@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any
 
+from companion import jsonvalues
 from companion.errors import GoblinError, InvalidInput
 from companion.jsoncli import (
     Parser,
@@ -53,9 +54,7 @@ MAX_LISTED = 200
 
 def json_object(value: JSON, what: str) -> Mapping[str, JSON]:
     """``value`` if it is a JSON object; else ``InvalidInput`` naming ``what`` (quoted, cut to 200)."""
-    if not isinstance(value, Mapping):
-        raise InvalidInput(f"{what} must be a JSON object, got {value!r}"[:200])
-    return value
+    return jsonvalues.json_object(value, what, most=200)
 
 
 def decode(rules: AnyRules, state: Any, raw: JSON) -> Any:
@@ -113,6 +112,22 @@ class DocumentCli:
     """Arguments before the command (``rules`` takes the GAME there)."""
     decode: Callable[[AnyRules, Any, JSON], Any] = lambda rules, state, raw: rules.event_from_json(state, raw)
     """An event of the input (``decode`` also reads a string as the game's notation)."""
+
+    @classmethod
+    def of(
+        cls,
+        rules: AnyRules,
+        new_help: str,
+        new_arguments: Callable[[argparse.ArgumentParser], None],
+        new: Callable[[AnyRules, argparse.Namespace], Any],
+        answer: Callable[[AnyRules, Any], dict[str, JSON]],
+        show_help: str,
+        show: Callable[[AnyRules, Any], dict[str, JSON]],
+        **options: Any,
+    ) -> DocumentCli:
+        """One game's command line, ``goblin-companion <its name>``."""
+        return cls(f"goblin-companion {rules.name}", f"Referee a {rules.title} state and an event, as JSON.",
+                   lambda _args: rules, new_help, new_arguments, new, answer, show_help, show, **options)
 
     def parser(self) -> Parser:
         parser = Parser(prog=self.program, description=self.description)
@@ -173,9 +188,10 @@ class ArgumentCli:
     rules: AnyRules
     new: Callable[[JSON], Any]
     answer: Callable[[Any], dict[str, JSON]]
-    log: Callable[[Any], list[JSON]]
     legal: Callable[[AnyRules, Any], dict[str, JSON]]
     extras: Mapping[str, Callable[[JSON], JSON]] = field(default_factory=dict)
+    log: Callable[[Any], list[JSON]] = lambda state: list(state.log)
+    """What an event said (default: the state's ``log``, the lines of the last event)."""
 
     @property
     def commands(self) -> dict[str, Callable[[JSON], JSON]]:

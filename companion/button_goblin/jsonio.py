@@ -17,6 +17,7 @@ from companion.button_goblin.core import (
     refuse,
 )
 from companion.errors import IllegalAction, InvalidInput
+from companion.jsonvalues import json_list, json_object
 from companion.messages import Message, error_message, word
 
 JSON = Any
@@ -38,15 +39,11 @@ def _int(value: JSON, what: str) -> int:
 
 
 def _obj(value: JSON, what: str) -> Mapping[str, JSON]:
-    if not isinstance(value, dict):
-        raise InvalidInput(f"{what} must be a JSON object, not {show(value)}")
-    return value
+    return json_object(value, what, quote=show, got="not")
 
 
 def _list(value: JSON, what: str) -> list[JSON]:
-    if not isinstance(value, list):
-        raise InvalidInput(f"{what} must be a JSON list, not {show(value)}")
-    return value
+    return json_list(value, what, kind="a JSON list", quote=show, got="not")
 
 
 def _only(obj: Mapping[str, JSON], keys: tuple[str, ...], what: str) -> None:

@@ -1,13 +1,7 @@
-"""``goblin-companion dadoteck``: referee a Dadoteck state and an event, as JSON.
+"""``goblin-companion dadoteck new|apply|show``: Dadoteck's command line, as JSON (``docs/cli.md``).
 
-    goblin-companion dadoteck new Anna Bruno Carla [--speedup]
-    goblin-companion dadoteck apply [INPUT]     # INPUT: {"state": ..., "event": ...} or {"state", "events"}
-    goblin-companion dadoteck apply --state S --event E
-    goblin-companion dadoteck show [INPUT]      # INPUT: {"state": ...} or the state itself
-
-INPUT, S and E are a file path, ``-`` for stdin (the default) or inline JSON. Bad input: exit 2 and one
-line on stderr. The command line is ``companion.gamecli``'s over ``RULES``; this module says what is
-Dadoteck's own: the ``new`` arguments and the answers (``views``).
+A ``companion.gamecli.DocumentCli`` over ``RULES``; this module names what is Dadoteck's own: the
+``new`` arguments (the players, ``--speedup``), the answers (``views``) and the event notation.
 """
 
 from __future__ import annotations
@@ -19,8 +13,6 @@ from companion.dadoteck import views
 from companion.dadoteck.core import EVENT_TYPES, Game, new_game
 from companion.dadoteck.rules import RULES
 from companion.gamecli import AnyRules, DocumentCli
-
-PROGRAM = "goblin-companion dadoteck"
 
 
 def _new_arguments(new: argparse.ArgumentParser) -> None:
@@ -55,18 +47,9 @@ def _is_notation(text: str) -> bool:
     return not text.lstrip().startswith(("{", "[")) and first in EVENT_TYPES
 
 
-CLI = DocumentCli(
-    program=PROGRAM,
-    description="Referee a Dadoteck state and an event, as JSON.",
-    rules=lambda _args: RULES,
-    new_help="a new game in the placement phase",
-    new_arguments=_new_arguments,
-    new=lambda _rules, args: new_game(args.players, speedup=args.speedup),
-    answer=_answer,
-    show_help="describe a state: board, initiative, awaited roll, legal events",
-    show=_show,
-    event_help="the event alone: path, - or inline JSON, or notation like 'roll 0 12'",
-    notation=_is_notation,
-    log=views.news,
-)
+CLI = DocumentCli.of(
+    RULES, "a new game in the placement phase", _new_arguments,
+    lambda _rules, args: new_game(args.players, speedup=args.speedup), _answer,
+    "describe a state: board, initiative, awaited roll, legal events", _show, log=views.news,
+    event_help="the event alone: path, - or inline JSON, or notation like 'roll 0 12'", notation=_is_notation)
 main = CLI.main

@@ -1,13 +1,7 @@
-"""``goblin-companion gobcon``: referee a GobCon state and an event, as JSON.
+"""``goblin-companion gobcon new|apply|show``: GobCon's command line, as JSON (``docs/cli.md``).
 
-    goblin-companion gobcon new Anna Bruno Carla [--target 20 | --no-target] [--timed] [--deck-end]
-    goblin-companion gobcon apply [INPUT]     # INPUT: {"state": ..., "event": ...} or {"state", "events"}
-    goblin-companion gobcon apply --state S --event E
-    goblin-companion gobcon show [INPUT]      # INPUT: {"state": ...} or the state itself
-
-INPUT, S and E are a file path, ``-`` for stdin (the default) or inline JSON. Bad input: exit 2 and one
-line on stderr. The command line is ``companion.gamecli``'s over ``RULES``; this module says what is
-GobCon's own: the ``new`` arguments and the answers (``views``).
+A ``companion.gamecli.DocumentCli`` over ``RULES``; GobCon's own part is the ``new`` arguments (the
+players clockwise, the GP target, a timed game, the deck's end, the first player) and the answers.
 """
 
 from __future__ import annotations
@@ -19,8 +13,6 @@ from companion.gamecli import AnyRules, DocumentCli
 from companion.gobcon import views
 from companion.gobcon.core import DEFAULT_TARGET, Game, new_game
 from companion.gobcon.rules import RULES
-
-PROGRAM = "goblin-companion gobcon"
 
 
 def _new_arguments(new: argparse.ArgumentParser) -> None:
@@ -62,16 +54,6 @@ def _show(rules: AnyRules, game: Game) -> dict[str, Any]:
     }
 
 
-CLI = DocumentCli(
-    program=PROGRAM,
-    description="Referee a GobCon state and an event, as JSON.",
-    rules=lambda _args: RULES,
-    new_help="a new game; the first player's turn begins",
-    new_arguments=_new_arguments,
-    new=_new,
-    answer=_answer,
-    show_help="describe a state: ledger, Partita, awaited step, legal events",
-    show=_show,
-    log=views.news,
-)
+CLI = DocumentCli.of(RULES, "a new game; the first player's turn begins", _new_arguments, _new, _answer,
+                     "describe a state: ledger, Partita, awaited step, legal events", _show, log=views.news)
 main = CLI.main

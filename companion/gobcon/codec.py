@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
 from typing import Any, cast
 
 from companion.errors import InvalidInput
@@ -20,12 +19,14 @@ from companion.gobcon.core import (
     DeckEmpty,
     Declare,
     Discard,
+    Effect,
     EndTurn,
     Event,
     Face,
     Game,
     Give,
     GoblinRoll,
+    Kind,
     Modifier,
     Note,
     Outcome,
@@ -39,6 +40,9 @@ from companion.gobcon.core import (
     Tokens,
     face_of_pips,
 )
+from companion.jsonvalues import json_bool as _bool
+from companion.jsonvalues import json_list as _list
+from companion.jsonvalues import json_object as _obj
 from companion.messages import Message, word
 from companion.rules import player_index
 
@@ -65,27 +69,9 @@ def _opt_int(value: Any, what: str) -> int | None:
     return None if value is None else _int(value, what)
 
 
-def _bool(value: Any, what: str) -> bool:
-    if not isinstance(value, bool):
-        raise InvalidInput(f"{what} must be true or false, got {value!r}")
-    return value
-
-
 def _str(value: Any, what: str) -> str:
     if not isinstance(value, str) or not value.strip():
         raise InvalidInput(f"{what} must be a non-empty string, got {value!r}")
-    return value
-
-
-def _obj(value: Any, what: str) -> Mapping[str, Any]:
-    if not isinstance(value, Mapping):
-        raise InvalidInput(f"{what} must be a JSON object, got {value!r}")
-    return value
-
-
-def _list(value: Any, what: str) -> list[Any]:
-    if not isinstance(value, list):
-        raise InvalidInput(f"{what} must be a list, got {value!r}")
     return value
 
 
@@ -156,6 +142,17 @@ def event_notation(event: Event) -> str:
     return json.dumps(event_to_json(event), ensure_ascii=False)
 
 
+def _kind_and_effect(
+    kind: Any, effect: Any, kinds_said: str, effects_said: str
+) -> tuple[Kind, Effect | None]:
+    """A card's kind, one of ``KINDS``, and its effect, one of ``EFFECTS`` or none."""
+    if kind not in KINDS:
+        raise InvalidInput(f"unknown card kind {kind!r}{kinds_said}")
+    if effect is not None and effect not in EFFECTS:
+        raise InvalidInput(f"unknown card effect {effect!r}{effects_said}")
+    return kind, effect
+
+
 def event_from_json(data: Any, players: tuple[str, ...]) -> Event:
     """An event from JSON; players by index or name; a roll by ``"face"`` or by a d6's ``"pips"``."""
     d = _obj(data, "an event")
@@ -175,12 +172,8 @@ def event_from_json(data: Any, players: tuple[str, ...]) -> Event:
         return player_index(players, need(key))
 
     if kind == "card":
-        k = need("kind")
-        if k not in KINDS:
-            raise InvalidInput(f"unknown card kind {k!r}; one of: {', '.join(KINDS)}")
-        effect = d.get("effect")
-        if effect is not None and effect not in EFFECTS:
-            raise InvalidInput(f"unknown card effect {effect!r}; one of: {', '.join(EFFECTS)} or null")
+        k, effect = _kind_and_effect(need("kind"), d.get("effect"), f"; one of: {', '.join(KINDS)}",
+                                     f"; one of: {', '.join(EFFECTS)} or null")
         return PlayCard(
             who(),
             k,
@@ -231,12 +224,7 @@ def _card_to_json(c: Card) -> dict[str, Any]:
 
 def _card_from_json(value: Any) -> Card:
     d = _obj(value, "a card")
-    k = d.get("kind")
-    if k not in KINDS:
-        raise InvalidInput(f"unknown card kind {k!r} in {dict(d)!r}")
-    effect = d.get("effect")
-    if effect is not None and effect not in EFFECTS:
-        raise InvalidInput(f"unknown card effect {effect!r} in {dict(d)!r}")
+    k, effect = _kind_and_effect(d.get("kind"), d.get("effect"), f" in {dict(d)!r}", f" in {dict(d)!r}")
     return Card(
         _int(d.get("id"), "a card's 'id'", low=1),
         k,
@@ -261,24 +249,19 @@ def _pcard_from_json(value: Any) -> PartitaCard:
     )
 
 
+def roll_to_json(r: RollResult) -> dict[str, Any]:
+    """One goblin die of a Partita: who rolled what, the steps taken, the face it became, its GP."""
+    return {"player": r.player, "rolled": r.rolled.label, "steps": r.steps, "face": r.face.label,
+            "gp": r.gp, "change": r.change, "rule": r.rule}
+
+
 def _partita_to_json(p: Partita) -> dict[str, Any]:
     return {
         "proposer": p.proposer,
         "card": _pcard_to_json(p.card),
         "excluded": list(p.excluded),
         "declarations": [[q, j] for q, j in p.declarations],
-        "rolls": [
-            {
-                "player": r.player,
-                "rolled": r.rolled.label,
-                "steps": r.steps,
-                "face": r.face.label,
-                "gp": r.gp,
-                "change": r.change,
-                "rule": r.rule,
-            }
-            for r in p.rolls
-        ],
+        "rolls": [roll_to_json(r) for r in p.rolls],
         "extra": [[q, s] for q, s in p.extra],
         "aex_equo": p.aex_equo,
     }

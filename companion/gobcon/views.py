@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.gobcon.codec import roll_to_json
 from companion.gobcon.core import CATEGORIES, Game, Partita, PartitaCard
 
 
@@ -64,19 +65,7 @@ def partita(game: Game, part: Partita | None, *, live: bool) -> dict[str, Any] |
         "excluded": [name(q) for q in part.excluded],
         "declarations": [{"player": q, "name": name(q), "join": j} for q, j in part.declarations],
         "participants": [name(q) for q in participants],
-        "rolls": [
-            {
-                "player": r.player,
-                "name": name(r.player),
-                "rolled": r.rolled.label,
-                "steps": r.steps,
-                "face": r.face.label,
-                "gp": r.gp,
-                "change": r.change,
-                "rule": r.rule,
-            }
-            for r in part.rolls
-        ],
+        "rolls": [{"player": r.player, "name": name(r.player), **roll_to_json(r)} for r in part.rolls],
         "modifiers": [{"player": q, "name": name(q), "steps": s} for q, s in part.extra],
         "aex_equo": part.aex_equo,
         "next_declarer": None if nxt_declarer is None else name(nxt_declarer),

@@ -114,17 +114,7 @@ def cmd_brawl(data: JSON) -> JSON:
     }
 
 
-CLI = ArgumentCli(
-    program=PROG,
-    doc=__doc__ or "",
-    rules=RULES,
-    new=_new,
-    answer=answer,
-    log=lambda game: list(game.log),
-    legal=_legal,
-    extras={"combat": cmd_combat, "brawl": cmd_brawl},
-)
+EXTRAS = {"combat": cmd_combat, "brawl": cmd_brawl}
+CLI = ArgumentCli(PROG, __doc__ or "", RULES, new=_new, answer=answer, legal=_legal, extras=EXTRAS)
 main = CLI.main
 cmd_new, cmd_apply, cmd_legal = CLI.cmd_new, CLI.cmd_apply, CLI.cmd_legal
-COMMANDS = CLI.commands
-USAGE = CLI.usage

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Final, Literal, TypeAlias, get_args
 
 from companion.errors import IllegalAction, InvalidInput
+from companion.jsonvalues import json_bool, json_list
+from companion.jsonvalues import json_object as _obj
 from companion.messages import Message, word
 
 JSON: TypeAlias = Any
@@ -160,12 +162,6 @@ def _say(key: str, /, **params: JSON) -> Message:
 # --------------------------------------------------------------------------------------------- JSON helpers
 
 
-def _obj(value: JSON, what: str) -> Mapping[str, JSON]:
-    if not isinstance(value, Mapping):
-        raise InvalidInput(f"{what} must be a JSON object, got {value!r}")
-    return value
-
-
 def _needed(obj: Mapping[str, JSON], key: str, what: str) -> JSON:
     """``obj[key]``; a missing or empty one is ``error.input.event_needs`` (a card left blank on the page)."""
     value = obj.get(key)
@@ -217,10 +213,7 @@ def _choice(value: str, options: Sequence[str], what: str, notation: str | None 
 
 
 def _list(obj: Mapping[str, JSON], key: str, what: str) -> list[JSON]:
-    value = obj.get(key, [])
-    if not isinstance(value, list):
-        raise InvalidInput(f"{what}: {key!r} must be a list, got {value!r}")
-    return value
+    return json_list(obj.get(key, []), f"{what}: {key!r}")
 
 
 def _split(text: str, parts: int, what: str, example: str) -> list[str]:
@@ -828,10 +821,7 @@ def parse_event(value: JSON) -> Event:
 
 
 def _bool(obj: Mapping[str, JSON], key: str, what: str) -> bool:
-    value = obj.get(key)
-    if not isinstance(value, bool):
-        raise InvalidInput(f"{what}: {key!r} must be true or false, got {value!r}")
-    return value
+    return json_bool(obj.get(key), f"{what}: {key!r}")
 
 
 # ------------------------------------------------------------------------------------------ game and state

@@ -132,17 +132,7 @@ def cmd_assault(data: JSON) -> JSON:
     return {"charge": charge, "test": check.describe(), "save": save_answer(target, save)}
 
 
-CLI = ArgumentCli(
-    program=PROG,
-    doc=__doc__ or "",
-    rules=RULES,
-    new=_new,
-    answer=answer,
-    log=lambda game: list(game.log),
-    legal=_legal,
-    extras={"test": cmd_test, "shoot": cmd_shoot, "assault": cmd_assault},
-)
+EXTRAS = {"test": cmd_test, "shoot": cmd_shoot, "assault": cmd_assault}
+CLI = ArgumentCli(PROG, __doc__ or "", RULES, new=_new, answer=answer, legal=_legal, extras=EXTRAS)
 main = CLI.main
 cmd_new, cmd_apply, cmd_legal = CLI.cmd_new, CLI.cmd_apply, CLI.cmd_legal
-COMMANDS = CLI.commands
-USAGE = CLI.usage

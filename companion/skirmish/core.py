@@ -18,6 +18,8 @@ from itertools import product
 from typing import Any, Literal, get_args
 
 from companion.errors import IllegalAction, InvalidInput
+from companion.jsonvalues import json_bool
+from companion.jsonvalues import json_object as _obj
 from companion.messages import Message, word
 from companion.skirmish.checks import Check, Modifier
 
@@ -76,16 +78,7 @@ def _num(value: JSON, what: str) -> float:
 
 
 def _bool(obj: Mapping[str, JSON], key: str, what: str, default: bool = False) -> bool:
-    value = obj.get(key, default)
-    if not isinstance(value, bool):
-        raise InvalidInput(f"{what}: {key!r} must be true or false, got {value!r}")
-    return value
-
-
-def _obj(value: JSON, what: str) -> Mapping[str, JSON]:
-    if not isinstance(value, Mapping):
-        raise InvalidInput(f"{what} must be a JSON object, got {value!r}")
-    return value
+    return json_bool(obj.get(key, default), f"{what}: {key!r}")
 
 
 def _ints(value: JSON, what: str, *, event: str | None = None) -> tuple[int, ...]:
