@@ -143,6 +143,23 @@ def load_reader(spec: str) -> Reader:
     return reader  # type: ignore[no-any-return]
 
 
+SHOWN_LONG_SIDE = 1280
+"""The long side of a phone's annotated photo as every phone downloads it (``/api/snapshot.jpg``): a 12 MP
+photo sent as it is would be 2-3 MB to each phone at the table."""
+
+
+def shown_size(image: Frame) -> Frame:
+    """``image`` scaled down to :data:`SHOWN_LONG_SIDE` on its long side (as it is when smaller)."""
+    import cv2
+
+    height, width = image.shape[:2]
+    scale = SHOWN_LONG_SIDE / max(height, width)
+    if scale >= 1:
+        return image
+    return cv2.resize(image, (max(1, round(width * scale)), max(1, round(height * scale))),
+                      interpolation=cv2.INTER_AREA)
+
+
 PHOTO_POLL = 0.1
 """Seconds the vision worker waits for a camera frame before it looks for a phone's photo again."""
 
@@ -313,7 +330,7 @@ class VisionWorker:
             self._track_step()
             if job.where != self._where:  # confirmed by hand, or a button, while it was read
                 raise self._moved(job)
-            snapshot = self.session.offer_reading(reading, image=encode_jpeg(image))
+            snapshot = self.session.offer_reading(reading, image=encode_jpeg(shown_size(image)))
             self.last_read_frame = job.frame
             self._photo_where = self._where
             self.offers += 1

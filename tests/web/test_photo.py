@@ -95,7 +95,10 @@ def test_a_real_photo_is_read_proposed_and_confirmed(client: FlaskClient, sessio
     assert data["photo"]["read_ms"] is not None and data["photo"]["read_ms"] < 15000
     # the same loop as a camera frame: a proposal with the annotated photo, nothing confirmed yet
     assert data["proposal"]["action"] == {"type": "reading", "values": {"p0": 5}}
-    assert data["step"] == 0 and session.image() is not None and session.image()[:2] == b"\xff\xd8"
+    image = session.image()
+    assert data["step"] == 0 and image is not None and image[:2] == b"\xff\xd8"
+    shown = cv2.imdecode(np.frombuffer(image, np.uint8), cv2.IMREAD_COLOR)  # what every phone downloads
+    assert max(shown.shape[:2]) == 1280
     assert worker.last_read_frame is not None and worker.last_read_frame.shape == (1840, 1776, 3)
     confirmed = client.post("/api/confirm", json={"step": 0}, headers={"X-Table-PIN": PIN}).get_json()
     assert confirmed["step"] == 1
