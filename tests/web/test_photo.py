@@ -309,3 +309,43 @@ def test_a_table_with_no_camera_plays_from_the_phone(tmp_path: Path) -> None:
         time.sleep(0.02)
     idle.stop()
     assert len(pings) >= 3
+
+
+def test_the_camera_does_not_replace_a_photo_s_reading_within_its_step(session: TableSession) -> None:
+    """With a camera too (a replay, a Pi camera looking elsewhere), the phone's photo holds for its step: a
+    camera scene that settles afterwards is not offered over it; once the table moves on, the camera reads
+    again."""
+    from companion.photos import PhotoJob
+    from companion.serve import still_frames
+
+    def reader(frame: Any) -> dict[str, Any]:  # a photo of 5, a camera frame of 17
+        value = 5 if frame.shape[0] == 40 else 17
+        return {"width": frame.shape[1], "height": frame.shape[0], "tokens": [],
+                "dice": [{"bbox": [1, 1, 5, 5], "sides": 20, "value": value, "confidence": 0.99,
+                          "zone": "p0"}]}
+
+    worker = VisionWorker(session, FrameHolder(), reader=reader, settle=still_frames)
+    session.new_game("dadoteck", DADOTECK)
+    job = PhotoJob(np.zeros((40, 30, 3), np.uint8), (session.game_id, session.step))
+    worker.submit_photo(job)
+    assert worker.read_photo() and job.error is None
+    assert session.snapshot()["proposal"]["action"]["values"] == {"p0": 5}
+    camera = np.full((60, 80, 3), 90, np.uint8)
+    assert sum(worker.feed(camera) for _ in range(6)) == 0  # a still camera scene: not over the photo
+    assert session.snapshot()["proposal"]["action"]["values"] == {"p0": 5}
+    session.confirm()  # Anna placed; Bruno's roll is next: the camera reads again
+    other = np.full((60, 80, 3), 200, np.uint8)
+    assert sum(worker.feed(other) for _ in range(6)) == 1
+    assert session.snapshot()["proposal"]["action"]["values"] == {"p1": 17}
+
+
+def test_a_photo_for_a_step_the_table_left_is_dropped(session: TableSession) -> None:
+    from companion.photos import PhotoJob, PhotoMoved
+
+    worker = VisionWorker(session, FrameHolder(), reader=lambda frame: {"dice": [], "tokens": []})
+    session.new_game("dadoteck", DADOTECK)
+    job = PhotoJob(np.zeros((40, 30, 3), np.uint8), (session.game_id, session.step))
+    session.correct({"type": "reading", "values": {"p0": 9}})  # entered by hand meanwhile
+    worker.submit_photo(job)
+    assert worker.read_photo()
+    assert isinstance(job.error, PhotoMoved) and session.snapshot()["proposal"] is None
