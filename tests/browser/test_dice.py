@@ -149,3 +149,32 @@ def test_name_a_die_enter_its_rolls_and_read_the_verdict_and_the_plot(table: Tab
     expect(phone.locator(f"#die-{die} .verdict")).to_have_text(expected["verdict"]["en"])
     expect(phone.locator(f"#die-{six} .verdict")).to_have_text("no sign of bias after 242 rolls")
     shot(phone, "62-dice-en")
+
+
+def test_a_die_taught_from_the_camera_on_its_card(table: Table, phone: Page) -> None:
+    from tests.dice.test_looks import drawn, reader
+
+    book = DiceBook(table.session.store, frames=table.camera, reader=reader)
+    table.app.extensions["goblin.dice"] = book
+    try:
+        blue = book.name_die("il d6 blu", 6, "blue")["id"]
+        phone.goto(table.url("/dice"))
+        loaded(phone, 1)
+        card = phone.locator(f"#die-{blue}")
+        card.locator(".dice-teach summary").click()
+        expect(card.locator(".dice-look-state")).to_have_text("La fotocamera non lo conosce ancora.")
+        card.locator("button.dice-teach-button").click()  # no picture yet: said in words
+        expect(phone.locator("#error")).to_contain_text("la fotocamera non ha ancora un'immagine")
+        table.camera.frame = drawn([("blue", 4, 320, 240)])
+        card.locator("button.dice-teach-button").click()
+        loaded(phone, 2)
+        card = phone.locator(f"#die-{blue}")
+        expect(card.locator(".dice-look-state")).to_have_text(
+            "La fotocamera lo riconosce (esempi insegnati: 1)")
+        expect(card.locator(".dice-teach")).to_have_attribute("open", "")  # stays open across the redraw
+        taught = table.session.store.die(blue)
+        assert taught is not None and len(taught.looks) == 1
+        shot(phone, "63-dice-taught-it")
+    finally:
+        table.app.extensions["goblin.dice"] = None
+        table.camera.frame = None
