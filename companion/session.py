@@ -71,6 +71,7 @@ MESSAGES: Final[Mapping[str, str]] = {
     "error.session.game_in_progress": "a match of {title} is in progress (step {step}): starting or resuming "
                                       "another one archives it; send \"archive\": true to go ahead",
     "error.session.not_resumable": "match {game} is over: it can be exported, not resumed",
+    "error.session.no_advice": "{title} has no attack advisor",
 }
 
 
@@ -375,6 +376,19 @@ class TableSession:
             "message": self._message,
             "games": available_games(),
         }
+
+    def advice(self, *, seed: int = 0) -> dict[str, Any]:
+        """The game's advice for the position at the table (a flow's optional ``advise(state, seed=)``,
+        Button Goblin's attack advisor), with the step it is for. Worked out outside the lock: the
+        state is immutable, and the other phones are not kept waiting."""
+        with self._lock:
+            flow = self._need_game()
+            state, step, position = self._state(), len(self._events), self._position()
+        advise = getattr(flow, "advise", None)
+        if advise is None:
+            raise IllegalAction(_say("error.session.no_advice", title=flow.title))
+        said = _plain(advise(state, seed=seed))
+        return {"step": step, "position": position, "game": flow.game, "advice": said}
 
     def snapshot_text(self) -> tuple[int, str]:
         """The version and :meth:`snapshot_json` of the same moment (what a live stream sends)."""

@@ -162,6 +162,16 @@ def history() -> Response:
     return jsonify(table().history(numbers["from"], numbers["limit"]))
 
 
+@bp.get("/advice")
+def advice() -> Response:
+    """What each legal attack is worth, for the position at the table (Button Goblin): asked for by the
+    page's *Consiglio* button only. ``?seed=N`` (default 0): the simulation's seed."""
+    raw = request.args.get("seed", "0")
+    if not raw.isascii() or not raw.isdigit() or len(raw) > 9:
+        raise bad_input("error.input.not_int", field="'seed'", value=repr(raw[:40]))
+    return jsonify(table().advice(seed=int(raw)))
+
+
 @bp.get("/games")
 def games() -> Response:
     out = []

@@ -449,6 +449,7 @@ REFUSALS: Final[Mapping[str, str]] = {
     "bg.illegal.focus_loses": "focus may be used only to win initiative, and {values} does not",
     # the table's own refusals (companion.button_goblin.flow)
     "bg.illegal.match_over": "the match is over",
+    "bg.illegal.no_advice": "there is no attack to advise now: the table is at {phase}",
     "bg.illegal.not_now": "a {action} action does not fit now: the table is at {phase}",
     "bg.illegal.nothing_to_read": "no dice are to be read now: the table is at {phase}",
     "bg.illegal.focus_player": "it is {name} who may use focus now",

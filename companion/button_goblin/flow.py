@@ -29,6 +29,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Final, Literal
 
+from companion.button_goblin import advisor
 from companion.button_goblin.core import (
     PASS,
     SKILL_NAMES,
@@ -304,6 +305,13 @@ class ButtonGoblinFlow:
 
     def start(self, setup: Mapping[str, JSON]) -> Table:
         return _names_and_buttons(setup)
+
+    def advise(self, state: Table, *, seed: int = 0) -> Mapping[str, JSON]:
+        """What each legal attack of the player to move is worth (``advisor.to_json``): only asked for,
+        never part of the view. ``IllegalAction`` unless the table is at a choice of attack."""
+        if state.phase != "play" or state.position is None:
+            raise IllegalAction(refuse("bg.illegal.no_advice", phase=repr(state.phase)))
+        return advisor.to_json(advisor.advise(state.position, seed=seed))
 
     # -- apply ---------------------------------------------------------------------------------
 
