@@ -223,8 +223,7 @@ def test_every_shape_of_the_catalogue_is_raised_somewhere() -> None:
     tested = {r[0] for r in REQUESTS} | {k for k, _ in PARSERS} | {  # and the tests above
         "error.input.int", "error.session.nothing_selected", "error.session.no_game_yet",
         "error.session.no_choices", "error.session.no_such_game",
-        "error.session.game_in_progress", "error.session.not_resumable",  # (test_matches.py)
-        "error.session.no_advice"}  # (test_advice.py)
+        "error.session.game_in_progress", "error.session.not_resumable"}  # (test_matches.py)
     assert sorted(shapes - tested) == []
 
 

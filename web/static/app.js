@@ -359,49 +359,19 @@
     }, choice.label);
   }
 
-  // the attack advisor, on request only (GET /api/advice), kept for the step it was asked at
-  let advice = null;
+  let advice = null;  // see static/advice.js
 
   function adviceCard(s) {
-    const v = s.view;
-    const card = el("section", { class: "card advice", id: "advice" });
-    if (advice && advice.step === s.step) {
-      const data = advice.data;
-      const mover = v.players[data.player];
-      const other = v.players[1 - data.player];
-      const pct = (x) => `${Math.round(x * 100)}%`;
-      const signed = (x) => (x > 0 ? "+" : "") + fmtScore(Math.round(x * 10) / 10);
-      const kind = (k) => t(`attack.name.${k}`, {}, k);
-      const items = data.attacks.filter((a) => a.analysed)
-        .sort((a, b) => b.expected_net - a.expected_net || b.win.probability - a.win.probability);
-      const line = (a) => {
-        const r = a.reply.likeliest[0];
-        const reply = !r ? "" : r.attack === null ? t("bg.advice.reply_pass") : t("bg.advice.reply",
-          { p: pct(r.probability), kind: kind(r.attack.type), attackers: r.message.params.attackers, targets: r.message.params.targets });
-        const what = t("attack.detail", { attackers: describeDice(mover.dice, a.attack.attackers),
-          targets: describeDice(other.dice, a.attack.targets), fire: a.attack.fire ? ` · ${t("bg.advice.fire", { n: a.attack.fire })}` : "" }, a.text);
-        return el("li", { class: a.best ? "best" : null },
-          el("b", { text: `${kind(a.attack.type)}: ${what}` }), a.best ? ` — ${t("bg.advice.best")}` : "",
-          el("br"), t("bg.advice.numbers", { points: signed(a.score_change), net: signed(a.expected_net),
-            win: pct(a.win.probability), low: pct(a.win.low), high: pct(a.win.high), n: a.win.simulations }),
-          reply ? el("br") : null, reply ? el("small", { text: reply }) : null);
-      };
-      // the five best first; the others folded, so a phone is not flooded with 50 attacks
-      const more = items.slice(5);
-      card.append(el("h2", { text: t("bg.advice.title", { name: data.name }) }),
-        el("p", { class: "hint", text: t("bg.advice.how") }),
-        el("ol", { id: "advice-list" }, items.slice(0, 5).map(line)),
-        more.length ? el("details", { id: "advice-more" }, el("summary", { text: t("bg.advice.more", { n: more.length }) }),
-          el("ol", { start: 6 }, more.map(line))) : null);
-      return card;
-    }
-    const ask = el("button", { type: "button", class: "secondary", id: "advice-ask", text: t("bg.advice.ask") });
+    const card = el("section", { class: "card", id: "advice" });
+    if (advice && advice.step === s.step) return window.goblinAdvice(card, s, advice.data, { el, t, describeDice, fmtScore });
+    const ask = el("button", { class: "secondary", id: "advice-ask", text: t("bg.advice.ask") });
     ask.onclick = async () => {
       ask.disabled = true;
-      ask.textContent = t("bg.advice.wait");
-      const response = await fetch("/api/advice");
-      const data = await response.json();
-      if (!response.ok) { ask.disabled = false; ask.textContent = t("bg.advice.ask"); showError(data); return; }
+      const r = await fetch("/api/advice");
+      const data = await r.json();
+      if (!r.ok) { ask.disabled = false; return showError(data); }
+      await Promise.all([loadGameMessages(), window.goblinAdvice ||
+        new Promise((onload) => document.head.append(el("script", { src: "/static/advice.js", onload })))]);
       advice = { step: data.step, data: data.advice };
       window.goblin.rerender();
     };
