@@ -64,7 +64,7 @@ from companion.errors import IllegalAction, InvalidInput
 POLICY: Final = "greedy"
 """Both sides attack with the largest immediate gain (first listed on ties), passing only when they must."""
 
-TURN_BUDGET: Final = 8_000
+TURN_BUDGET: Final = 7_000
 """Simulated turns of one call by default, shared evenly by its attacks: each attack plays whole
 rounds until its share is spent (about 15 microseconds a turn on one core here)."""
 

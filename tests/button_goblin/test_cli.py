@@ -142,7 +142,7 @@ def test_advise_prints_every_legal_attack_with_its_worth():
     # the same from JSON on stdin, with the default turn budget
     done = run("advise", stdin=json.dumps(POSITION))
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)["turn_budget"] == 8000
+    assert json.loads(done.stdout)["turn_budget"] == 7000
 
 
 @pytest.mark.parametrize("args, stdin, words", [
