@@ -4,6 +4,7 @@
     python3 benchmarks/poly_eval.py --renders 1000 --seed 515151   # renders of a seed nothing trained on
     python3 benchmarks/poly_eval.py --held-out 1000                # the network's held-out half (odd chunks)
     python3 benchmarks/poly_eval.py --fit-fusion                   # how NUMERAL_WEIGHT was fitted
+    python3 benchmarks/poly_eval.py --types                        # Vision IV: type, whole videos left out
 
 Each labelled photo holds one die on a dark tray: ``vision.poly.locate_die`` boxes it and
 ``vision.poly.read_polyhedral`` reads the box, on one OpenCV thread. A label's d10 value 0 is the face
@@ -246,6 +247,86 @@ def evaluate_renders(n: int = 1000, seed: int | None = None, size: int = RENDER_
     }
 
 
+MODELS = ROOT / "benchmarks" / "models"
+
+
+def _types_model(fold: str) -> str:
+    """The type reader trained without ``fold`` (benchmarks/models), else the shipped one (in-sample)."""
+    path = MODELS / f"types-no-{fold}.onnx"
+    return str(path) if path.exists() else "types"
+
+
+def _read_die(image: np.ndarray, models: tuple[str, ...]) -> tuple[object | None, float]:
+    """The die ``vision.read_table`` reports nearest the photo's centre (single-die photos), and ms."""
+    from vision import read_table
+
+    t0 = time.process_time()
+    reading = read_table(image, models=models)
+    ms = (time.process_time() - t0) * 1000
+    h, w = image.shape[:2]
+    best = min(reading.dice, key=lambda d: (d.bbox[0] + d.bbox[2] / 2 - w / 2) ** 2
+               + (d.bbox[1] + d.bbox[3] / 2 - h / 2) ** 2, default=None)
+    return best, ms
+
+
+def evaluate_types(every: int = 1) -> list[dict[str, object]]:
+    """Vision IV's type (and value) reading through ``read_table``, each part of the real photos read by the
+    type reader trained without it: the three Lurig folds (whole videos out) and burks."""
+    from vision.data import LURIG_FOLDS, lurig_fold, photo_set
+
+    rows = []
+    lurig = photo_set("lurig")
+    burks = [p for p in photo_set("burks") if p.dice]
+    parts = [(f"lurig {fold}", fold, [p for p in lurig if lurig_fold(p.path) == fold][::every])
+             for fold in LURIG_FOLDS] + [("burks", "burks", burks)]
+    for name, fold, photos in parts:
+        model = _types_model(fold)
+        models = ("finder", "faces", model)
+        n = found = right = sure = wrong_sure = values = value_right = 0
+        ms: list[float] = []
+        confusion: dict[str, int] = {}
+        for p in photos:
+            truth = p.dice[0]
+            die, t = _read_die(p.load(), models)
+            ms.append(t)
+            n += 1
+            if die is None:
+                confusion[f"d{truth.sides}->none"] = confusion.get(f"d{truth.sides}->none", 0) + 1
+                continue
+            found += 1
+            ok = die.sides == truth.sides
+            if truth.value is not None:
+                values += 1
+                kind, want = expected(p.path.name, int(truth.sides), truth.value)
+                ok = ok and die.value == want and die.percentile == (kind == "d100")
+                value_right += ok
+            right += die.sides == truth.sides
+            sure += die.confidence >= 0.8
+            wrong_sure += die.confidence >= 0.8 and not ok
+            key = f"d{truth.sides}->d{die.sides}"
+            confusion[key] = confusion.get(key, 0) + 1
+        rows.append({"part": name, "model": Path(model).name, "photos": n, "found": found,
+                     "type_right": right, "values": values, "value_right": value_right, "sure": sure,
+                     "wrong_sure": wrong_sure, "ms_median": float(np.median(ms)) if ms else 0.0,
+                     "confusion": dict(sorted(confusion.items()))})
+    return rows
+
+
+def format_types(rows: list[dict[str, object]]) -> str:
+    lines = ["type (and value where labelled) through read_table; each part read by the type reader trained "
+             "without it", f"{'part':12} {'model':22} {'photos':>6} {'found%':>7} {'type%':>7} {'value%':>7} "
+             f"{'sure':>5} {'wrong&sure%':>11} {'ms':>6}"]
+    for r in rows:
+        n = max(1, int(r["photos"]))  # type: ignore[call-overload]
+        v = int(r["values"])  # type: ignore[call-overload]
+        value = f"{100 * int(r['value_right']) / v:7.1f}" if v else "      -"  # type: ignore[call-overload]
+        lines.append(f"{r['part']:12} {r['model']:22} {n:6d} {100 * int(r['found']) / n:7.1f} "  # type: ignore[call-overload]
+                     f"{100 * int(r['type_right']) / n:7.1f} {value} {r['sure']:>5} "  # type: ignore[call-overload]
+                     f"{100 * int(r['wrong_sure']) / n:11.2f} {r['ms_median']:6.1f}")  # type: ignore[call-overload]
+        lines.append("    " + "  ".join(f"{k} {c}" for k, c in r["confusion"].items()))  # type: ignore[attr-defined]
+    return "\n".join(lines)
+
+
 def format_report(result: dict[str, object]) -> str:
     by_kind = result["value_accuracy_by_kind"]
     assert isinstance(by_kind, dict)
@@ -279,8 +360,14 @@ def main(argv: list[str]) -> None:
     ap.add_argument("--held-out", type=int, metavar="N",
                     help="read N renders of the network's held-out half instead of photos")
     ap.add_argument("--fit-fusion", action="store_true", help="score vision.poly.fuse's settings on FIT_SETS")
+    ap.add_argument("--types", action="store_true",
+                    help="Vision IV: type through read_table on Lurig (whole videos left out) and burks")
+    ap.add_argument("--every", type=int, default=1, help="with --types: read one Lurig photo in N")
     args = ap.parse_args(argv)
-    if args.fit_fusion:
+    cv2.setNumThreads(1)
+    if args.types:
+        print(format_types(evaluate_types(args.every)))
+    elif args.fit_fusion:
         print("NUMERAL_WEIGHT =", fit_fusion())
     elif args.held_out:
         print(format_report(evaluate_renders(args.held_out, None)))

@@ -190,7 +190,7 @@ def _poly_reader() -> Any:
 
 def read_table(frame: np.ndarray, *, calibration: Calibration | None = None, zones: Zones | None = None,
                reference: np.ndarray | None = None, reader: str = "learned",
-               models: tuple[str, str] = ("finder", "faces")) -> TableReading:
+               models: tuple[str, ...] = learned.MODELS) -> TableReading:
     """Find the dice and tokens in a frame of the tray seen from above and read them.
 
     Parameters
@@ -210,7 +210,7 @@ def read_table(frame: np.ndarray, *, calibration: Calibration | None = None, zon
     reader : ``"learned"`` or ``"rules"``
         Vision III's learned finder and face reader (the default), or Vision I's rule reader (kept
         for comparison, and as the pip counter that gives the learned reader a second opinion).
-    models : (finder, face reader)
+    models : (finder, face reader[, type reader])
         Model names in ``vision/models`` (or paths to .onnx files): the leave-one-out benchmark reads
         with models trained without the set it measures.
 

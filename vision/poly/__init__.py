@@ -231,10 +231,13 @@ def fuse(p: np.ndarray, weights: Mapping[int, float], numeral: NumeralReading | 
     return q
 
 
-def read_polyhedral(crop_bgr: np.ndarray, *, mask: np.ndarray | None = None) -> PolyReading:
+def read_polyhedral(crop_bgr: np.ndarray, *, mask: np.ndarray | None = None,
+                    sides: int | None = None) -> PolyReading:
     """Type and top value of the one die in ``crop_bgr`` (BGR uint8 (H, W, 3), the die roughly filling it).
 
     ``mask`` (H, W), nonzero on the die, places it more exactly when the crop has a wide margin.
+    ``sides``: the die's type when another reader knows it (``vision.types``, Vision IV): the value is then
+    read among that type's faces only, and ``sides_confidence`` is 1 (the caller keeps its own).
     Low-confidence readings are returned as they are: check ``reading.sure``.
 
     Three readers vote (``fuse``): the network over the whole crop, the die's outline
@@ -246,7 +249,12 @@ def read_polyhedral(crop_bgr: np.ndarray, *, mask: np.ndarray | None = None) -> 
     batch = np.concatenate([np.rot90(x, k, axes=(2, 3)) for k in range(4)])
     p = class_probabilities(batch).mean(axis=0)
     numeral, die = read_numeral_and_die(crop_bgr, mask=mask)
-    weights = side_weights(silhouette(die))
+    if sides is None:
+        weights = side_weights(silhouette(die))
+    elif sides in set(KIND_SIDES.values()):
+        weights = {int(k): (1.0 if k == sides else 1e-9) for k in set(KIND_SIDES.values())}
+    else:
+        raise ValueError(f"sides must be one of {sorted(set(KIND_SIDES.values()))}, not {sides!r}")
     reading = reading_from_probabilities(fuse(p, weights, numeral))
     own = [i for i, (k, _) in enumerate(CLASSES) if KIND_SIDES[k] == reading.sides]
     net_kind, net_value = CLASSES[max(own, key=lambda i: p[i])]

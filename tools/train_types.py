@@ -1,0 +1,285 @@
+"""Train the Vision IV die-type reader (torch, CPU) and export it to ONNX for ``vision.types``.
+
+    python3 tools/train_types.py --out /work/v3runs [--hold-out wood|color|other|burks] [--minutes 8]
+
+It reads a die's type (``vision.types.TYPES``: d4, d6, d8, d10, d12, d20) from a square crop around the
+box the finder gives, as ``vision.types`` cuts it. Training crops come from
+
+- the Lurig set (2000 real photos of one die each, type only; its box is segmented from the tray,
+  ``tools/v3_data._segment_one``),
+- burks (87 photos of one die on a black tray, boxed the same way),
+- renders of ``vision.poly.synth`` (every type, a tetrahedral and a barrel d4, percentile d10s as d10s),
+
+drawn 45%, 15% and 40% of the time, and within each source every type equally often. Crops are cut at a
+random context (1.2 .. 2 times the box), turned to any angle, flipped, shrunk to 14 .. 64 px and back,
+with any hue, channel order, grey or inverted (each Lurig video is one die of one colour: colour must not
+tell the type), and colour, blur, noise and JPEG jitter.
+
+Held-out folds (``--hold-out``): Lurig's photos are frames of a few videos per type, so folds hold out
+whole videos, grouped by what they show (``vision.data.lurig_fold``): ``wood`` (every type's video on a
+wooden table), ``color`` (the colour videos), ``other`` (top, off-angle, 45-degree and the plain d4
+video), and ``burks`` (all of burks). The held-out part is never seen; ``benchmarks/poly_eval.py --types``
+measures each on it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from train_finder import jitter
+from v3_data import Sample, load_source
+from v3_models import cbr
+from v3_train import budgeted_steps
+
+from vision.data import LURIG_FOLDS, lurig_fold
+from vision.finder import find_objects
+from vision.poly import synth
+from vision.types import CROP, CROP_SCALE, TYPES
+
+STORE = 128          # stored crops: STORE x STORE around the box, STORE_CONTEXT times its long side
+STORE_CONTEXT = 2.0
+RENDER_KIND = {"d4": "d4", "d4t": "d4", "d6": "d6", "d8": "d8", "d10": "d10", "d100": "d10", "d12": "d12",
+               "d20": "d20"}
+FOLDS = (*LURIG_FOLDS, "burks")
+
+
+def fold_of(source: str, name: str) -> str:
+    return "burks" if source == "burks" else lurig_fold(name)
+
+
+class TypeNet(nn.Module):
+    """A small CNN over 64x64 crops: logits over ``TYPES``."""
+
+    def __init__(self, n: int = len(TYPES)) -> None:
+        super().__init__()
+        self.f = nn.Sequential(
+            cbr(3, 16, 3, 2), cbr(16, 24), nn.MaxPool2d(2),     # 16
+            cbr(24, 48), cbr(48, 48), nn.MaxPool2d(2),          # 8
+            cbr(48, 96), cbr(96, 96), nn.MaxPool2d(2),          # 4
+            cbr(96, 160),
+        )
+        self.cls = nn.Linear(160, n)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.cls(self.f(x).mean((2, 3)))
+
+
+def stored(image: np.ndarray, cx: float, cy: float, side: float) -> np.ndarray:
+    k = STORE / (STORE_CONTEXT * side)
+    m = np.array([[k, 0, STORE / 2 - cx * k], [0, k, STORE / 2 - cy * k]], np.float32)
+    return cv2.warpAffine(image, m, (STORE, STORE), flags=cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_REPLICATE)
+
+
+Item = tuple[np.ndarray, int, str, str]   # stored crop, type index, source, fold
+
+
+def finder_box(image: np.ndarray) -> tuple[float, float, float, float] | None:
+    """The one die of a single-die photo as the shipped finder sees it: the strongest object, weighted to the
+    centre; None when it finds nothing."""
+    h, w = image.shape[:2]
+    best, score = None, 0.0
+    for f in find_objects(image):
+        near = 1.0 / (1.0 + (np.hypot(f.cx - w / 2, f.cy - h / 2) / (0.25 * max(w, h))) ** 2)
+        if f.score * near > score:
+            best, score = (f.cx, f.cy, f.side, f.side), f.score * near
+    return best
+
+
+def real_items(source: str) -> list[Item]:
+    """Stored crops of a single-die source. The box is the shipped finder's (the crop the product reads) and
+    the segmented one (``v3_data``) where the finder finds nothing."""
+    out: list[Item] = []
+    for s in load_source(source):
+        if not s.objects:
+            continue
+        cx, cy, w, h, _ = s.objects[0]
+        found = finder_box(s.image)
+        if found is not None:
+            cx, cy, w, h = found
+        kind = type_of(s)
+        if kind is None:
+            continue
+        out.append((stored(s.image, cx, cy, max(w, h)), TYPES.index(kind), source, fold_of(source, s.name)))
+    return out
+
+
+def type_of(s: Sample) -> str | None:
+    name = Path(s.name).name.lower()
+    for kind in sorted(TYPES, key=len, reverse=True):
+        if name.startswith(kind):
+            return kind
+    return None
+
+
+def render_items(n: int, seed: int) -> list[Item]:
+    rng = np.random.default_rng(seed)
+    out: list[Item] = []
+    kinds = sorted(RENDER_KIND)
+    for i in range(n):
+        r = synth.render(rng, size=STORE, kind=kinds[i % len(kinds)])
+        x, y, w, h = r.bbox
+        kind = TYPES.index(RENDER_KIND[r.kind])
+        out.append((stored(r.image, x + w / 2, y + h / 2, max(w, h)), kind, "render", "render"))
+    return out
+
+
+def augment(item: Item, rng: np.random.Generator) -> np.ndarray:
+    img = item[0]
+    box = STORE / STORE_CONTEXT
+    side = box * rng.uniform(1.2, 2.0)
+    c = STORE / 2 + rng.uniform(-0.08, 0.08, 2) * box
+    m = cv2.getRotationMatrix2D((float(c[0]), float(c[1])), float(rng.uniform(0, 360)), CROP / side)
+    m[:, 2] += np.array([CROP / 2, CROP / 2]) - np.array([c[0], c[1]])
+    out = cv2.warpAffine(img, m.astype(np.float32), (CROP, CROP), flags=cv2.INTER_AREA,
+                         borderMode=cv2.BORDER_REPLICATE)
+    if rng.random() < 0.5:
+        out = out[:, ::-1]
+    if rng.random() < 0.5:
+        small = int(rng.integers(14, CROP))
+        out = cv2.resize(cv2.resize(out, (small, small), interpolation=cv2.INTER_AREA), (CROP, CROP),
+                         interpolation=cv2.INTER_LINEAR)
+    out = np.ascontiguousarray(out)
+    # each Lurig video is one die of one colour: make colour say nothing of the type (any hue, channels in
+    # any order, grey, light and dark swapped), so the shape and the numerals have to
+    hsv = cv2.cvtColor(out, cv2.COLOR_BGR2HSV)
+    hsv[..., 0] = (hsv[..., 0].astype(np.int32) + int(rng.integers(180))) % 180
+    out = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[:, :, rng.permutation(3)]
+    if rng.random() < 0.25:
+        out = cv2.cvtColor(cv2.cvtColor(out, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    if rng.random() < 0.15:
+        out = 255 - out
+    return jitter(np.ascontiguousarray(out), rng)
+
+
+def plain(item: Item) -> np.ndarray:
+    """The crop as ``vision.types`` cuts it: ``CROP_SCALE`` times the box, upright."""
+    box = STORE / STORE_CONTEXT
+    k = CROP / (CROP_SCALE * box)
+    m = np.array([[k, 0, CROP / 2 - STORE / 2 * k], [0, k, CROP / 2 - STORE / 2 * k]], np.float32)
+    return cv2.warpAffine(item[0], m, (CROP, CROP), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+
+
+def to_tensor(imgs: list[np.ndarray]) -> torch.Tensor:
+    return torch.from_numpy(np.stack([i.transpose(2, 0, 1) for i in imgs])).float() / 255
+
+
+def logits_of(model: nn.Module, crops: list[np.ndarray]) -> torch.Tensor:
+    """Quarter-turn averaged logits, as ``vision.types`` reads."""
+    total = torch.zeros(len(crops), len(TYPES))
+    with torch.no_grad():
+        for k in range(4):
+            turned = [np.ascontiguousarray(np.rot90(c, k)) for c in crops]
+            total += torch.cat([model(to_tensor(turned[i:i + 256])) for i in range(0, len(turned), 256)])
+    return total / 4
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--hold-out", default="", choices=("", *FOLDS))
+    ap.add_argument("--minutes", type=float, default=8)
+    ap.add_argument("--seed", type=int, default=20261125)
+    ap.add_argument("--renders", type=int, default=3000)
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--batch", type=int, default=48)
+    ap.add_argument("--lr", type=float, default=2e-3)
+    ap.add_argument("--cache", type=Path, default=None, help="keep the real photos' crops in this .npz")
+    ap.add_argument("--resume", type=Path, default=None, help="continue from these weights (.pt)")
+    ap.add_argument("--tag", default="")
+    args = ap.parse_args()
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    rng = np.random.default_rng(args.seed)
+    if args.cache and args.cache.exists():
+        z = np.load(args.cache)
+        items = [(im, int(k), str(src), str(fold)) for im, k, src, fold in
+                 zip(z["crops"], z["kinds"], z["sources"], z["folds"], strict=True)]
+    else:
+        items = real_items("lurig") + real_items("burks")
+        if args.cache:
+            np.savez(args.cache, crops=np.stack([it[0] for it in items]),
+                     kinds=np.array([it[1] for it in items]), sources=np.array([it[2] for it in items]),
+                     folds=np.array([it[3] for it in items]))
+    held = [it for it in items if it[3] == args.hold_out]
+    kept = [it for it in items if it[3] != args.hold_out]
+    # one kept photo in ten (whole groups are not needed here: it only fits the temperature)
+    val = kept[::10]
+    train = [it for i, it in enumerate(kept) if i % 10] + render_items(args.renders, args.seed)
+    pools: dict[str, dict[int, list[Item]]] = {}
+    for it in train:
+        pools.setdefault(it[2], {}).setdefault(it[1], []).append(it)
+    share = {"lurig": 0.45, "render": 0.4, "burks": 0.15}
+    pool_names = sorted(pools)
+    weights = np.array([share[k] for k in pool_names]) / sum(share[k] for k in pool_names)
+    print({k: {TYPES[t]: len(v) for t, v in sorted(p.items())} for k, p in pools.items()}, "held", len(held),
+          flush=True)
+    model = TypeNet()
+    if args.resume is not None:
+        model.load_state_dict(torch.load(args.resume))
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    tag = args.tag or f"types{'-no-' + args.hold_out if args.hold_out else ''}"
+    losses: list[float] = []
+    step, t0 = 0, time.time()
+    for step, elapsed in budgeted_steps(opt, args.minutes, args.lr):
+        batch = []
+        for _ in range(args.batch):
+            pool = pools[pool_names[int(rng.choice(len(pool_names), p=weights))]]
+            kinds = sorted(pool)
+            group = pool[kinds[int(rng.integers(len(kinds)))]]
+            batch.append(group[int(rng.integers(len(group)))])
+        x = to_tensor([augment(it, rng) for it in batch])
+        y = torch.tensor([it[1] for it in batch])
+        loss = F.cross_entropy(model(x), y, label_smoothing=0.05)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+        if step % 100 == 0:
+            print(f"{tag} step {step} {elapsed:.0f}s loss {np.mean(losses[-100:]):.3f}", flush=True)
+    model.eval()
+    vl = logits_of(model, [plain(it) for it in val])
+    vy = torch.tensor([it[1] for it in val])
+    best = (1.0, 1e9)
+    for t in np.arange(0.25, 3.01, 0.05):
+        nll = F.cross_entropy(vl / float(t), vy).item()
+        if nll < best[1]:
+            best = (float(t), nll)
+    report: dict[str, object] = {"val_accuracy": round((vl.argmax(1) == vy).float().mean().item(), 4)}
+    if held:
+        hl = logits_of(model, [plain(it) for it in held])
+        hy = torch.tensor([it[1] for it in held])
+        p = F.softmax(hl / best[0], 1)
+        conf, pred = p.max(1)
+        right = pred == hy
+        report.update(held=len(held), held_accuracy=round(right.float().mean().item(), 4),
+                      held_sure=int((conf >= 0.8).sum()), held_wrong_sure=int(((conf >= 0.8) & ~right).sum()))
+    torch.save(model.state_dict(), args.out / f"{tag}.pt")
+    torch.onnx.export(model, torch.zeros(1, 3, CROP, CROP), str(args.out / f"{tag}.onnx"), opset_version=17,
+                      dynamo=False, input_names=["crops"], output_names=["logits"],
+                      dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}})
+    (args.out / f"{tag}.train.json").write_text(json.dumps({
+        "command": "python3 tools/train_types.py " + " ".join(sys.argv[1:]), "seed": args.seed,
+        "steps": step + 1,
+        "batch": args.batch, "minutes": round((time.time() - t0) / 60, 1), "held_out": args.hold_out,
+        "temperature": round(best[0], 3), "classes": list(TYPES), "renders": args.renders,
+        "train_crops": {k: {TYPES[t]: len(v) for t, v in sorted(p.items())} for k, p in pools.items()},
+        **report, "torch": torch.__version__}, indent=1))
+    print("done", tag, step + 1, "T", best, report, flush=True)
+
+
+if __name__ == "__main__":
+    main()

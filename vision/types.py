@@ -1,0 +1,56 @@
+"""The learned die-type reader (Vision IV): which polyhedral die an object the finder found is.
+
+A small CNN (``models/types.onnx``, trained by ``tools/train_types.py`` on real photos of many brands and on
+renders, run by ``cv2.dnn``) reads a ``CROP`` x ``CROP`` square around the object, ``CROP_SCALE`` times the
+found box's long side, at four quarter turns whose logits are averaged, and gives the probabilities of
+``TYPES``. The type is read from the die's outline and face shapes, which the whole crop shows; the value is
+then read by ``vision.poly`` among that type's faces only.
+
+Probabilities are the softmax of the logits divided by the temperature in the model card, fitted on photos
+of the training sources kept aside.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import cv2
+import numpy as np
+
+from vision.faces import crop
+from vision.finder import Found, _net, model_card, model_path
+
+TYPES = ("d4", "d6", "d8", "d10", "d12", "d20")
+SIDES = (4, 6, 8, 10, 12, 20)
+CROP = 64
+CROP_SCALE = 1.6
+#: crops per forward pass (bounds the memory of one call)
+BATCH = 64
+
+
+@cache
+def temperature(model: str = "types") -> float:
+    return float(model_card(model).get("temperature", 1.0))
+
+
+def read_type_crops(crops: list[np.ndarray], *, model: str = "types", turns: int = 4) -> np.ndarray:
+    """(N, len(TYPES)) probabilities of ``CROP`` x ``CROP`` BGR crops (quarter turns averaged)."""
+    if not crops:
+        return np.zeros((0, len(TYPES)))
+    net = _net(str(model_path(model)))
+    logits = np.zeros((len(crops), len(TYPES)), np.float64)
+    for k in range(turns):
+        turned = [np.ascontiguousarray(np.rot90(c, k)) for c in crops]
+        for i in range(0, len(turned), BATCH):
+            net.setInput(cv2.dnn.blobFromImages(turned[i:i + BATCH], 1 / 255.0))
+            logits[i:i + BATCH] += net.forward()
+    logits /= turns * temperature(model)
+    logits -= logits.max(axis=1, keepdims=True)
+    p = np.exp(logits)
+    p /= p.sum(axis=1, keepdims=True)
+    return p
+
+
+def read_types(frame: np.ndarray, found: list[Found], *, model: str = "types") -> np.ndarray:
+    """(len(found), len(TYPES)) type probabilities of the found objects of ``frame`` (BGR uint8 (H, W, 3))."""
+    return read_type_crops([crop(frame, f, scale=CROP_SCALE, size=CROP) for f in found], model=model)
