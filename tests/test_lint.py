@@ -1,4 +1,4 @@
-"""ruff over the whole tree and mypy (strict) over companion/ are part of the test command."""
+"""ruff over the whole tree and strict mypy over companion/, hardware/ and vision/ run with the tests."""
 
 import subprocess
 import sys
@@ -16,6 +16,6 @@ def test_ruff_is_clean():
     assert done.returncode == 0, done.stdout + done.stderr
 
 
-def test_mypy_strict_on_companion_is_clean():
+def test_mypy_strict_is_clean():
     done = _run("mypy")
     assert done.returncode == 0, done.stdout + done.stderr

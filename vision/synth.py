@@ -23,6 +23,7 @@ def tray(width: int = 640, height: int = 480, *, kind: str = "felt", seed: int =
     """An empty tray, BGR uint8 (height, width, 3): ``"felt"`` (green), ``"wood"`` (grain), ``"white"``,
     ``"black"`` (a near-black tray)."""
     rng = np.random.default_rng(seed)
+    img: np.ndarray
     if kind == "felt":
         img = np.empty((height, width, 3), np.float32)
         img[:] = (60, 110, 40)

@@ -146,7 +146,7 @@ def prepare(crop_bgr: np.ndarray, *, mask: np.ndarray | None = None) -> np.ndarr
     for frac in (1.0, CENTRE):
         s = side * frac
         scale = INPUT / s
-        m = np.float32([[scale, 0, INPUT / 2 - cx * scale], [0, scale, INPUT / 2 - cy * scale]])
+        m = np.array([[scale, 0, INPUT / 2 - cx * scale], [0, scale, INPUT / 2 - cy * scale]], np.float32)
         interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
         if scale < 0.5:   # warpAffine does not average: shrink first
             f = max(1, int(1 / scale / 1.5))
@@ -176,8 +176,9 @@ def class_probabilities(inputs: np.ndarray) -> np.ndarray:
     net.setInput(np.ascontiguousarray(inputs, dtype=np.float32))
     logits = np.asarray(net.forward(), dtype=np.float64).reshape(len(inputs), -1)
     logits -= logits.max(axis=1, keepdims=True)
-    p = np.exp(logits)
-    return p / p.sum(axis=1, keepdims=True)
+    p: np.ndarray = np.exp(logits)
+    out: np.ndarray = p / p.sum(axis=1, keepdims=True)
+    return out
 
 
 def reading_from_probabilities(p: np.ndarray) -> PolyReading:
@@ -217,7 +218,7 @@ def fuse(p: np.ndarray, weights: Mapping[int, float], numeral: NumeralReading | 
     confidence is the first step's.
     """
     sides_of = np.array([KIND_SIDES[k] for k, _ in CLASSES])
-    q = np.asarray(p, np.float64) * np.array([weights.get(int(s), 1.0) for s in sides_of])
+    q: np.ndarray = np.asarray(p, np.float64) * np.array([weights.get(int(s), 1.0) for s in sides_of])
     q = q / max(float(q.sum()), 1e-12)
     if numeral is None or not numeral.digits:
         return q
@@ -275,9 +276,9 @@ def locate_die(image: np.ndarray, *, min_area: float = 0.0005) -> tuple[int, int
     small = cv2.resize(image, (w // f, h // f), interpolation=cv2.INTER_AREA) if f > 1 else image
     hsv = cv2.cvtColor(cv2.GaussianBlur(small, (5, 5), 0), cv2.COLOR_BGR2HSV)
     sat, val = hsv[..., 1].astype(np.int32), hsv[..., 2].astype(np.int32)
-    fg = ((val > 90) & ((sat > 80) | (val > 170))).astype(np.uint8)
-    fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-    fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    raw = ((val > 90) & ((sat > 80) | (val > 170))).astype(np.uint8)
+    closed = cv2.morphologyEx(raw, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    fg = cv2.morphologyEx(closed, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     n, _, stats, _ = cv2.connectedComponentsWithStats(fg)
     sh, sw = fg.shape
     best = None

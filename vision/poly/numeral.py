@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 import cv2
 import numpy as np
@@ -244,7 +244,7 @@ def _inscribed_ellipse(shape: tuple[int, int]) -> np.ndarray:
     return out
 
 
-def _alike(a: tuple, b: tuple) -> bool:
+def _alike(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
     """Whether two ink parts (component rows: ..., area at 5, extent at 6) can be digits of one numeral:
     alike in extent and in area, or, for a thin "1" beside a round digit (a third of its ink or
     less), as tall as it within a third."""
@@ -252,7 +252,7 @@ def _alike(a: tuple, b: tuple) -> bool:
     area = b[5] / a[5]
     if 0.5 <= ext <= 1.6 and 0.3 <= area <= 1 / 0.3:
         return True
-    return 0.75 <= ext <= 1 / 0.75 and 0.12 <= area <= 1 / 0.12
+    return bool(0.75 <= ext <= 1 / 0.75 and 0.12 <= area <= 1 / 0.12)
 
 
 def _major_axis(on: np.ndarray) -> np.ndarray:
@@ -265,7 +265,7 @@ def _major_axis(on: np.ndarray) -> np.ndarray:
     return v[:, int(np.argmax(w))]
 
 
-def _gap(a: tuple, b: tuple) -> float:
+def _gap(a: tuple[Any, ...], b: tuple[Any, ...]) -> float:
     dx = max(0, max(a[1], b[1]) - min(a[1] + a[3], b[1] + b[3]))
     dy = max(0, max(a[2], b[2]) - min(a[2] + a[4], b[2] + b[4]))
     return float(np.hypot(dx, dy))
@@ -288,9 +288,9 @@ def _hog(boxes: np.ndarray) -> np.ndarray:
     cell = (np.arange(BOX) // 8)[:, None] * cells + (np.arange(BOX) // 8)[None, :]
     base = (np.arange(n)[:, None, None] * cells * cells + cell[None]) * 9
     size = n * cells * cells * 9
-    hist = (np.bincount((base + lo).ravel(), (mag * (1 - frac)).ravel(), size)
-            + np.bincount((base + (lo + 1) % 9).ravel(), (mag * frac).ravel(), size))
-    hist = hist.astype(np.float32).reshape(n, cells, cells, 9)
+    counts = (np.bincount((base + lo).ravel(), (mag * (1 - frac)).ravel(), size)
+              + np.bincount((base + (lo + 1) % 9).ravel(), (mag * frac).ravel(), size))
+    hist = counts.astype(np.float32).reshape(n, cells, cells, 9)
     blocks = np.concatenate([hist[:, :-1, :-1], hist[:, 1:, :-1], hist[:, :-1, 1:], hist[:, 1:, 1:]], axis=3)
     blocks = blocks / (np.sqrt((blocks ** 2).sum(axis=3, keepdims=True)) + 0.2)
     small = f.reshape(n, 8, BOX // 8, 8, BOX // 8).mean(axis=(2, 4))
@@ -311,7 +311,7 @@ def glyph_features(mask: np.ndarray, angles: np.ndarray) -> np.ndarray:
     # a square patch around the ink, big enough for any spin, at a working scale of 64 px
     r = float(np.sqrt(((pts - c) ** 2).sum(axis=1).max())) + 2
     s = 32.0 / r
-    m0 = np.float32([[s, 0, 32 - c[0] * s], [0, s, 32 - c[1] * s]])
+    m0 = np.array([[s, 0, 32 - c[0] * s], [0, s, 32 - c[1] * s]], np.float32)
     src = mask if s >= 1 else cv2.GaussianBlur(mask, (0, 0), 0.5 / s)
     big = cv2.warpAffine(src, m0, (64, 64), flags=cv2.INTER_LINEAR)
     boxes = np.zeros((len(angles), BOX, BOX), np.uint8)
@@ -323,7 +323,7 @@ def glyph_features(mask: np.ndarray, angles: np.ndarray) -> np.ndarray:
             bx0, bx1, by0, by1 = xs2.min(), xs2.max() + 1, ys2.min(), ys2.max() + 1
             k = 0.8 * BOX / max(bx1 - bx0, by1 - by0)
             mx, my = (bx0 + bx1) / 2, (by0 + by1) / 2
-            m = np.float32([[k, 0, BOX / 2 - mx * k], [0, k, BOX / 2 - my * k]])
+            m = np.array([[k, 0, BOX / 2 - mx * k], [0, k, BOX / 2 - my * k]], np.float32)
             boxes[i] = cv2.warpAffine(rot, m, (BOX, BOX), flags=cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR)
     return _hog(boxes)
 
@@ -341,11 +341,12 @@ def mlp_probabilities(features: np.ndarray, model: dict[str, np.ndarray] | None 
     mdl = _model() if model is None else model
     # cv2.gemm, not numpy's BLAS: on a shared two-core Pi a threaded BLAS can cost 100x more here
     x = np.ascontiguousarray((features - mdl["mean"]) / mdl["std"], np.float32)
-    hdn = np.maximum(cv2.gemm(x, mdl["w1"], 1.0, None, 0.0) + mdl["b1"], 0)
-    z = (cv2.gemm(hdn, mdl["w2"], 1.0, None, 0.0) + mdl["b2"]).astype(np.float64)
+    hdn = np.maximum(cv2.gemm(x, mdl["w1"], 1.0, None, 0.0) + mdl["b1"], 0)  # type: ignore[call-overload]
+    z = (cv2.gemm(hdn, mdl["w2"], 1.0, None, 0.0) + mdl["b2"]).astype(np.float64)  # type: ignore[call-overload]
     z = z - z.max(axis=1, keepdims=True)
-    p = np.exp(z)
-    return p / p.sum(axis=1, keepdims=True)
+    p: np.ndarray = np.exp(z)
+    out: np.ndarray = p / p.sum(axis=1, keepdims=True)
+    return out
 
 
 def score_glyph(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

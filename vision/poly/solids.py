@@ -24,10 +24,12 @@ class Solid:
     def normal(self, face: int) -> np.ndarray:
         pts = self.vertices[list(self.faces[face])]
         n = np.cross(pts[1] - pts[0], pts[2] - pts[0])
-        return n / np.linalg.norm(n)
+        out: np.ndarray = n / np.linalg.norm(n)
+        return out
 
     def centre(self, face: int) -> np.ndarray:
-        return self.vertices[list(self.faces[face])].mean(axis=0)
+        out: np.ndarray = self.vertices[list(self.faces[face])].mean(axis=0)
+        return out
 
 
 def _ordered(vertices: np.ndarray, faces: list[list[int]]) -> tuple[tuple[int, ...], ...]:

@@ -111,9 +111,10 @@ def _glyph(text: str, font: str, mark: str, thick: int) -> np.ndarray:
     cx, cy = (xs.min() + xs.max()) / 2, (ys.min() + ys.max()) / 2
     side = max(xs.max() - xs.min(), ys.max() - ys.min()) * 1.1 + 2
     # the numeral's height sets the scale, so "1" stays thin and "10" stays wide
-    m = np.float32([[GLYPH / side, 0, GLYPH / 2 - cx * GLYPH / side],
-                    [0, GLYPH / side, GLYPH / 2 - cy * GLYPH / side]])
-    return cv2.warpAffine(canvas, m, (GLYPH, GLYPH), flags=cv2.INTER_AREA).astype(np.float32) / 255
+    m = np.array([[GLYPH / side, 0, GLYPH / 2 - cx * GLYPH / side],
+                  [0, GLYPH / side, GLYPH / 2 - cy * GLYPH / side]], np.float32)
+    out: np.ndarray = cv2.warpAffine(canvas, m, (GLYPH, GLYPH), flags=cv2.INTER_AREA).astype(np.float32) / 255
+    return out
 
 
 def _rotation_to_z(n: np.ndarray) -> np.ndarray:
@@ -124,7 +125,8 @@ def _rotation_to_z(n: np.ndarray) -> np.ndarray:
     if np.linalg.norm(v) < 1e-9:
         return np.eye(3) if c > 0 else np.diag([1.0, -1.0, -1.0])
     vx = np.array([[0, -v[2], v[1]], [v[2], 0, -v[0]], [-v[1], v[0], 0]])
-    return np.eye(3) + vx + vx @ vx / (1 + c)
+    out: np.ndarray = np.eye(3) + vx + vx @ vx / (1 + c)
+    return out
 
 
 def _rot(axis: int, angle: float) -> np.ndarray:
@@ -156,10 +158,14 @@ def _barrel_solid(rng: np.random.Generator) -> tuple[np.ndarray, tuple[tuple[int
     return v / np.abs(v).max(), tuple(faces)
 
 
+def _lum(c: np.ndarray) -> float:
+    return float(0.11 * c[0] + 0.59 * c[1] + 0.3 * c[2])
+
+
 def _colour(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """Die colour and ink colour (BGR floats 0..1) with enough contrast between them."""
     while True:
-        hsv = np.uint8([[[rng.integers(0, 180), rng.integers(0, 256), rng.integers(40, 256)]]])
+        hsv = np.array([[[rng.integers(0, 180), rng.integers(0, 256), rng.integers(40, 256)]]], np.uint8)
         body = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(float) / 255
         choice = rng.random()
         if choice < 0.4:
@@ -170,8 +176,7 @@ def _colour(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
             ink = np.array([0.2, 0.75, 0.9]) * rng.uniform(0.8, 1.1)   # gold
         else:
             ink = rng.random(3)
-        lum = lambda c: 0.11 * c[0] + 0.59 * c[1] + 0.3 * c[2]  # noqa: E731
-        if abs(lum(body) - lum(ink)) > 0.28:
+        if abs(_lum(body) - _lum(ink)) > 0.28:
             return body, np.clip(ink, 0, 1)
 
 
@@ -253,7 +258,7 @@ def render(rng: np.random.Generator, *, size: int = 128, kind: str | None = None
     die_mask = np.zeros((size, size), np.uint8)
     shade_map = np.zeros((size, size), np.float32)
     ink_map = np.zeros((size, size), np.float32)
-    src = np.float32([[0, 0], [GLYPH, 0], [GLYPH, GLYPH], [0, GLYPH]])
+    src = np.array([[0, 0], [GLYPH, 0], [GLYPH, GLYPH], [0, GLYPH]], np.float32)
     cam = np.array([0, 0, dist])
     for fi, fv in enumerate(faces):
         p3 = pts3[list(fv)]
@@ -312,7 +317,7 @@ def render(rng: np.random.Generator, *, size: int = 128, kind: str | None = None
             x1, y1 = np.minimum(np.ceil(dst.max(axis=0)).astype(int) + 2, size)
             if x1 <= x0 or y1 <= y0:
                 continue
-            h = cv2.getPerspectiveTransform(src, dst - np.float32([x0, y0]))
+            h = cv2.getPerspectiveTransform(src, (dst - np.array([x0, y0], np.float32)).astype(np.float32))
             g = cv2.warpPerspective(glyph, h, (int(x1 - x0), int(y1 - y0)), flags=cv2.INTER_LINEAR)
             g *= fmask[y0:y1, x0:x1] > 0
             np.maximum(ink_map[y0:y1, x0:x1], g, out=ink_map[y0:y1, x0:x1])
