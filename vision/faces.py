@@ -25,7 +25,7 @@ from functools import cache
 import cv2
 import numpy as np
 
-from vision.finder import Found, _net, model_card, model_path
+from vision.finder import Found, model_card, turned_outputs
 
 CLASSES = ("none", "1", "2", "3", "4", "5", "6", "emblem", "numeral", "token")
 #: the reader's input: a CROP x CROP square around the object, CROP_SCALE times the found box's long side
@@ -74,19 +74,9 @@ def read_crops(crops: list[np.ndarray], *, model: str = "faces", turns: int = 4)
     """Face readings of ``CROP`` x ``CROP`` BGR crops (quarter turns averaged)."""
     if not crops:
         return []
-    net = _net(str(model_path(model)))
-    t = temperature(model)
     n = len(CLASSES)
-    logits = np.zeros((len(crops), n), np.float64)
-    emb = np.zeros((len(crops), EMBEDDING), np.float64)
-    for k in range(turns):
-        turned = [np.ascontiguousarray(np.rot90(c, k)) for c in crops]
-        for i in range(0, len(turned), BATCH):
-            net.setInput(cv2.dnn.blobFromImages(turned[i:i + BATCH], 1 / 255.0))
-            out = net.forward()
-            logits[i:i + BATCH] += out[:, :n]
-            emb[i:i + BATCH] += out[:, n:]
-    logits /= turns * t
+    out = turned_outputs(crops, model, turns=turns, batch=BATCH)
+    logits, emb = out[:, :n] / temperature(model), out[:, n:]
     logits -= logits.max(axis=1, keepdims=True)
     p = np.exp(logits)
     p /= p.sum(axis=1, keepdims=True)

@@ -83,6 +83,27 @@ def _net(path: str) -> Any:
     return nets[path]
 
 
+def turned_outputs(crops: list[np.ndarray], model: str, *, turns: int, batch: int) -> np.ndarray:
+    """The mean raw output (N, K) of the network ``model`` over ``turns`` quarter turns of square BGR crops,
+    run ``batch`` crops at a time (the face and type readers read every crop this way)."""
+    net = _net(str(model_path(model)))
+    total: np.ndarray | None = None
+    for k in range(turns):
+        turned = [np.ascontiguousarray(np.rot90(c, k)) for c in crops]
+        out = np.concatenate([np.asarray(_forward(net, turned[i:i + batch]), np.float64)
+                              for i in range(0, len(turned), batch)])
+        total = out if total is None else total + out
+    assert total is not None
+    result: np.ndarray = total / turns
+    return result
+
+
+def _forward(net: Any, crops: list[np.ndarray]) -> np.ndarray:
+    net.setInput(cv2.dnn.blobFromImages(crops, 1 / 255.0))
+    out: np.ndarray = net.forward()
+    return out.reshape(len(crops), -1)
+
+
 def model_path(name: str = "finder") -> Path:
     """``models/<name>.onnx`` beside this module, or ``name`` itself when it is a path to an .onnx file
     (the leave-one-out benchmark reads with models kept outside the package)."""

@@ -14,11 +14,10 @@ from __future__ import annotations
 
 from functools import cache
 
-import cv2
 import numpy as np
 
 from vision.faces import crop
-from vision.finder import Found, _net, model_card, model_path
+from vision.finder import Found, model_card, turned_outputs
 
 TYPES = ("d4", "d6", "d8", "d10", "d12", "d20")
 SIDES = (4, 6, 8, 10, 12, 20)
@@ -37,14 +36,7 @@ def read_type_crops(crops: list[np.ndarray], *, model: str = "types", turns: int
     """(N, len(TYPES)) probabilities of ``CROP`` x ``CROP`` BGR crops (quarter turns averaged)."""
     if not crops:
         return np.zeros((0, len(TYPES)))
-    net = _net(str(model_path(model)))
-    logits = np.zeros((len(crops), len(TYPES)), np.float64)
-    for k in range(turns):
-        turned = [np.ascontiguousarray(np.rot90(c, k)) for c in crops]
-        for i in range(0, len(turned), BATCH):
-            net.setInput(cv2.dnn.blobFromImages(turned[i:i + BATCH], 1 / 255.0))
-            logits[i:i + BATCH] += net.forward()
-    logits /= turns * temperature(model)
+    logits = turned_outputs(crops, model, turns=turns, batch=BATCH) / temperature(model)
     logits -= logits.max(axis=1, keepdims=True)
     p = np.exp(logits)
     p /= p.sum(axis=1, keepdims=True)
