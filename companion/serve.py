@@ -126,7 +126,11 @@ def vision_reader(config: Config, calibration: Callable[[], Any] | None = None,
             parsed[:] = [now, vision.Zones.from_json(now)]
         return vision.read_table(frame, zones=parsed[1], calibration=taught)
 
-    return read, vision.annotate
+    def annotate(frame: Frame, reading: Any) -> Frame:
+        shown: Frame = vision.annotate(frame, reading, max_side=SHOWN_LONG_SIDE)
+        return shown
+
+    return read, annotate
 
 
 def load_reader(spec: str) -> Reader:

@@ -708,12 +708,19 @@ def _drop_overlaps(faces: list[Face]) -> list[Face]:
     return kept
 
 
-def annotate(frame: np.ndarray, reading: TableReading) -> np.ndarray:
+def annotate(frame: np.ndarray, reading: TableReading, *, max_side: int | None = None) -> np.ndarray:
     """A copy of ``frame`` with every die and token boxed and labelled (value or face, confidence).
 
-    Green: read with confidence >= 0.7; orange: lower; red: not read.
+    Green: read with confidence >= 0.7; orange: lower; red: not read. ``max_side``: the copy is first
+    scaled down to this long side (boxes follow), so a 12 MP photo is not drawn on at full size only to
+    be shrunk for the phones afterwards (0.87 s at 12 MP before).
     """
     frame = check_frame(frame)
+    scale = 1.0
+    if max_side is not None and max(frame.shape[:2]) > max_side:
+        scale = max_side / max(frame.shape[:2])
+        size = (max(1, round(frame.shape[1] * scale)), max(1, round(frame.shape[0] * scale)))
+        frame = cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
     out = frame.copy()
     thick = max(1, round(max(frame.shape[:2]) / 400))
     font = max(0.4, max(frame.shape[:2]) / 1200)
@@ -723,7 +730,8 @@ def annotate(frame: np.ndarray, reading: TableReading) -> np.ndarray:
         items.append((d.bbox, text, d.confidence, d.value is not None))
     for t in reading.tokens:
         items.append((t.bbox, t.face or "token?", t.confidence, t.face is not None))
-    for (x, y, bw, bh), text, conf, known in items:
+    for box, text, conf, known in items:
+        x, y, bw, bh = (round(v * scale) for v in box)
         colour = (0, 0, 255) if not known else (0, 200, 0) if conf >= 0.7 else (0, 140, 255)
         cv2.rectangle(out, (x, y), (x + bw, y + bh), colour, thick)
         label = f"{text} {conf:.2f}"

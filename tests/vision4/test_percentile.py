@@ -51,3 +51,4 @@ def test_many_dice_pair_in_bounded_work():
     got = percentile_rolls(dice)
     assert len(got) == 150
     assert all(r.units.bbox[0] - r.tens.bbox[0] == 20 for r in got)
+
