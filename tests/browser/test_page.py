@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from companion.games import available_games
 from tests.browser.conftest import Table, open_phone, record, shot
 from tests.web.conftest import D6_SETUP, FIRST_ROLL, camera_reading
 
@@ -105,7 +106,8 @@ def test_page_weight(table: Table, browser: Browser, page_errors: list[str]) -> 
     image = sum(item["bytes"] for item in items if item["name"] == "/api/snapshot.jpg")
     record("page-weight", {"table_page_kb": round(total / 1024, 1), "camera_jpeg_kb": round(image / 1024, 1),
                            "items": items})
-    assert {item["name"] for item in own} >= {"/", "/static/app.js", "/static/app.css", "/api/state"}
+    assert {item["name"] for item in own} >= {"/", "/static/app.js", "/static/app.css", "/api/state",
+                                             "/static/games/button-goblin.js"}
     assert total < 100 * 1024, items
     assert not page_errors, page_errors
 
@@ -273,6 +275,32 @@ SETUPS: dict[str, Any] = {
 }
 
 
+VIEW_MARKS = {"dadoteck": "#dado-board-card", "gobcon": "#gob-ledger-card", "goblins": "#gob-turn-card",
+              "skirmish": "#sk-cycle"}
+
+
+def test_the_setup_menu_is_the_apis_list_of_games(table: Table, phone: Page) -> None:
+    """The page has no list of games of its own: the menu is what /api/games answers (here: the real
+    answer, two games of it in reverse order, one retitled), and a game it does not name is not offered."""
+    phone.goto(table.url("/setup"))
+    expect(phone.locator("#game-select option")).to_have_count(len(available_games()))
+    assert phone.locator("#game-select option").evaluate_all("os => os.map(o => o.value)") == available_games()
+    with urllib.request.urlopen(table.url("/api/games"), timeout=5) as response:
+        games = json.load(response)
+    served = [dict(games[3], title="Gioco di prova", game="pig"), games[1]]
+
+    def answer(route: Any) -> None:
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(served))
+
+    phone.route("**/api/games", answer)
+    phone.goto(table.url("/setup"))
+    options = phone.locator("#game-select option")
+    expect(options).to_have_count(2)
+    assert options.evaluate_all("os => os.map(o => [o.value, o.textContent])") == [
+        ["pig", "Gioco di prova"], [games[1]["game"], "Dadoteck"]]
+    assert not (Path(__file__).resolve().parents[2] / "web" / "static" / "games.js").exists()
+
+
 @pytest.mark.parametrize("game", list(SETUPS))
 def test_every_game_sets_up_from_its_schema_and_shows_its_view(table: Table, phone: Page, game: str) -> None:
     table.session.new_game("dadoteck", {"players": ["Ada", "Bea"]}, archive=True)  # nothing in progress
@@ -284,6 +312,10 @@ def test_every_game_sets_up_from_its_schema_and_shows_its_view(table: Table, pho
     snap = table.session.snapshot()
     assert snap["game"] == game and snap["step"] == 0
     expect(phone.locator("#generic-view")).to_be_visible()
+    # its own view (static/games/<game>.js, a module from the table itself) drew the table
+    expect(phone.locator(VIEW_MARKS[game])).to_be_visible()
+    loaded = phone.evaluate("performance.getEntriesByType('resource').map(r => new URL(r.name).pathname)")
+    assert f"/static/games/{game}.js" in loaded and "/static/games/kit.js" in loaded, loaded
     if snap["choices"]:
         expect(phone.locator("button.choice")).to_have_count(len(snap["choices"]))
     else:

@@ -86,7 +86,7 @@
   let gameMessages = null;
 
   // the games' own catalogue (games.<lang>.json), fetched once for the whole page: by the game views'
-  // loader (games.js) and by an error worded there (e.g. Button Goblin's refusals)
+  // kit (static/games/kit.js) and by an error worded there (e.g. Button Goblin's refusals)
   function loadGameMessages() {
     gameMessages = gameMessages || fetch(`/static/games.${document.body.dataset.lang === "en" ? "en" : "it"}.json`)
       .then((r) => r.json()).then((m) => { window.goblinGameMessages = m; return m; });
@@ -117,7 +117,7 @@
   let state = null;
   const listeners = [];
   const log = [];  // [{version, at}] for every snapshot received over the stream (tests read it)
-  // rerender: the games' own catalogue arrived (static/games.js), so every part of the page (the roll's check,
+  // rerender: a game's view or the games' own catalogue arrived (static/games/), so every part of the page (the roll's check,
   // the history, the forms' hints) is drawn again in the page's language, not only the game's view
   // el, show, showError and act are for the setup page's list of matches (static/matches.js); the rest for photo.js
   window.goblin = { log, get state() { return state; }, t, loadGameMessages, rerender() { if (state) for (const l of listeners) l(state); },
@@ -315,116 +315,37 @@
 
   // ------------------------------------------------------------------------------ table page
 
-  function dieChip(die, opts) {
-    const sides = die.sides && die.sides.length ? die.sides : null;
-    const size = die.size === null || die.size === undefined ? "?" : die.size;
-    return el("span", {
-      class: `die${die.barred ? " barred" : ""}${die.reroll ? " reroll" : ""}${die.proposed ? " proposed" : ""}${opts && opts.captured ? " captured" : ""}`,
-      title: die.label || "",
-    },
-    el("b", { text: die.value === null || die.value === undefined ? "–" : die.value }),
-    el("small", { text: die.twin && sides ? `(${sides.join(",")})` : `d${size}` }),
-    (die.skills || []).length ? el("i", { text: die.skills.join(" ") }) : null);
-  }
+  // ------------------------------------------------------------------------------ the games' views
 
-  /** "d6 #2 (4)": the size, which of that size when there are several (as the flow counts), the value. */
-  function dieName(dice, i) {
-    const d = dice[i];
-    if (!d) return `#${i + 1}`;
-    const same = dice.filter((x) => x.size === d.size);
-    const nth = same.length > 1 ? ` #${same.indexOf(d) + 1}` : "";
-    return `d${d.size}${nth} (${d.value})`;
-  }
+  // A game's own view: web/static/games/<game>.js, an ES module (render, and choiceText, slotLabel,
+  // renderCheck if it has its own), imported when a snapshot names the game; the generic view meanwhile.
+  const views = {};  // game -> its module; null while it loads or when the game has no view of its own
 
-  function describeDice(dice, indices) {
-    return indices.map((i) => dieName(dice, i)).join(" + ");
-  }
-
-  /** Button Goblin's attack in the page's language, from the action and the dice it names. */
-  function attackText(s, choice) {
-    const view = s.view || {};
-    const a = choice.action || {};
-    if (a.type !== "attack" || !view.turn) return t(choice.key, choice.params, choice.label);
-    const mover = view.players[view.turn.player];
-    const other = view.players[1 - view.turn.player];
-    const fire = (a.fire || []).map((f) => {
-      const d = mover.dice[f.die];
-      return d ? t("attack.fire_part", { die: dieName(mover.dice, f.die).replace(/ \(.*/, ""), from: d.value, to: f.to }, `fire ${d.value}→${f.to}`) : "";
-    }).filter(Boolean);
-    return t("attack.detail", {
-      kind: t(`group.${a.kind}`, {}, a.kind),
-      attackers: describeDice(mover.dice, a.attackers || []),
-      targets: describeDice(other.dice, a.targets || []),
-      fire: fire.length ? ` · ${fire.join(", ")}` : "",
-    }, choice.label);
-  }
-
-  let advice = null;  // see static/advice.js
-
-  function adviceCard(s) {
-    const card = el("section", { class: "card", id: "advice" });
-    if (advice && advice.step === s.step) return window.goblinAdvice(card, s, advice.data, { el, t, describeDice, fmtScore });
-    const ask = el("button", { class: "secondary", id: "advice-ask", text: t("bg.advice.ask") });
-    ask.onclick = async () => {
-      ask.disabled = true;
-      const r = await fetch("/api/advice");
-      const data = await r.json();
-      if (!r.ok) { ask.disabled = false; return showError(data); }
-      await Promise.all([loadGameMessages(), window.goblinAdvice ||
-        new Promise((onload) => document.head.append(el("script", { src: "/static/advice.js", onload })))]);
-      advice = { step: data.step, data: data.advice };
-      window.goblin.rerender();
-    };
-    card.append(ask);
-    return card;
-  }
-
-  function renderButtonGoblin(s, root) {
-    const v = s.view;
-    const facts = el("dl", { class: "facts" },
-      el("dt", { text: t("bg.round") }), el("dd", { text: v.round }),
-      el("dt", { text: t("bg.rounds_won") }), el("dd", { id: "rounds-won", text: v.players.map((p) => `${p.name} ${p.rounds_won}`).join(" – ") }));
-    if (v.turn) facts.append(el("dt", { text: t("bg.turn") }), el("dd", { id: "turn", text: v.turn.name }));
-    if (v.initiative && v.initiative.player !== null && v.initiative.player !== undefined) {
-      facts.append(el("dt", { text: t("bg.initiative") }),
-        el("dd", { id: "initiative" }, el("b", { text: v.players[v.initiative.player].name }), " — ", fmt(v.initiative.reason_message || v.initiative.reason)));
+  function gameView(game) {
+    if (!game || (PAGE !== "table" && PAGE !== "correct")) return null;
+    if (!(game in views)) {
+      views[game] = null;
+      import(`/static/games/${encodeURIComponent(game)}.js`).then((module) => {
+        views[game] = module;
+        if (state && state.game === game) window.goblin.rerender();
+      }).catch(() => {});  // no view of its own: the generic view stays
     }
-    if (v.scores) {
-      facts.append(el("dt", { text: t("bg.scores_now") }),
-        el("dd", { id: "scores", text: v.players.map((p, i) => `${p.name} ${fmtScore(v.scores[i])}`).join(" – ") }));
-    }
-    if (v.last_round) {
-      const lr = v.last_round;
-      facts.append(el("dt", { text: t("bg.last_round", { round: lr.round }) }),
-        el("dd", { text: `${lr.scores.map(fmtScore).join(" – ")} · ${lr.tie ? t("bg.tie") : t("bg.winner", { name: v.players[lr.winner].name })}` }));
-    }
-    root.append(el("section", { class: "card" }, facts));
-    if (v.phase === "play" && v.turn && (v.attacks || []).length) root.append(adviceCard(s));
-    // the camera's reading, not confirmed yet, shows on the dice it is for (dashed)
-    const read = (s.proposal && s.proposal.action && s.proposal.action.values) || {};
-    const proposed = (p, i, die) => {
-      const one = read[`p${p}.${i}`];
-      const twin = read[`p${p}.${i}a`] !== undefined ? read[`p${p}.${i}a`] + read[`p${p}.${i}b`] : undefined;
-      const value = one !== undefined ? one : twin;
-      return value === undefined ? die : { ...die, value, proposed: true };
-    };
-    v.players.forEach((p, i) => {
-      const mine = v.turn && v.turn.player === i;
-      root.append(el("section", { class: `card player${mine ? " to-move" : ""}`, id: `player-${i}` },
-        el("h2", {}, p.name, " ", el("small", { text: `${p.button} · ${p.recipe}` })),
-        el("div", { class: "dice" }, p.dice.map((d, n) => dieChip(proposed(i, n, d)))),
-        p.captured.length ? el("p", { class: "captured" }, t("bg.captured"), " ", p.captured.map((d) => dieChip(d, { captured: true }))) : null,
-        el("p", { class: "meta" },
-          p.score !== null && p.score !== undefined ? t("bg.score", { score: fmtScore(p.score) }) : "",
-          " ", t("bg.won", { n: p.rounds_won }))));
-    });
-    if (v.outcome) root.append(el("section", { class: "card over" }, el("h2", { text: t("match.over", { winner: v.outcome.name }) })));
+    return views[game];
+  }
+
+  /** What the game's view says for `name`, or undefined. */
+  function viewHook(game, name, ...args) {
+    const view = gameView(game);
+    return view && typeof view[name] === "function" ? view[name](...args, helpers) : undefined;
   }
 
   function fmtScore(n) {
     if (n === null || n === undefined) return "–";
     return Number.isInteger(n) ? String(n) : String(Math.round(n * 10) / 10).replace(".", M["number.decimal"] || ".");
   }
+
+  // what a game's view draws with
+  const helpers = { el, t, has, act, fmt, fmtScore, showError, renderGeneric };
 
   // shown elsewhere on the page (status line, choices, forms) or only for machines
   const SKIP = new Set(["game", "title", "phase", "choices", "forms", "expects", "prompts", "over", "attacks",
@@ -613,14 +534,8 @@
   }
 
   function choiceText(s, c) {
-    if (s.game === "button-goblin" && c.action && c.action.type === "attack") return attackText(s, c);
-    if (s.game === "button-goblin" && c.action && c.action.type === "focus" && s.view && s.view.players) {
-      const player = s.view.players[c.action.player];
-      const dice = Object.entries(c.action.dice || {}).map(([i, to]) =>
-        `${dieName(player.dice, Number(i)).replace(/ \(.*/, "")} ${player.dice[i] ? player.dice[i].value : "?"}→${to}`);
-      return t("focus.detail", { player: player.name, dice }, c.label);
-    }
-    return t(c.key, c.params, c.label);
+    const own = viewHook(s.game, "choiceText", s, c);  // a game's own words for its choices
+    return own === undefined ? t(c.key, c.params, c.label) : own;
   }
 
   let formsOpen = false;
@@ -701,22 +616,10 @@
     return text;
   }
 
-  /** A roll's target before it is read (the skirmish tests): what it needs, every modifier, the chance. */
+  /** The "Prima del tiro" box: a roll's target before it is read, drawn by the game's view if it has one. */
   function renderCheck(s) {
     const box = $("check");
-    const check = s.expects && s.expects.params && s.expects.params.check;
-    show(box, !!check);
-    if (!check) return;
-    const mods = (check.modifiers || []).map((m) =>
-      el("li", { text: `${t(`modifier.${m.label}`, {}, m.label)} ${m.value > 0 ? "+" : ""}${m.value}` }));
-    box.replaceChildren(
-      el("h2", { text: t("check.title") }),
-      el("p", { class: "needs" }, el("b", { id: "check-needs", text: t("check.needs", { needs: t(`skirmish.needs.${check.needs}`, {}, check.needs), dice: check.dice }) }),
-        " · ", el("span", { id: "check-chance", text: t("check.chance", { chance: check.chance, percent: fmtScore(check.chance_percent) }) })),
-      el("p", { class: "hint", id: "check-who", text: check.label_message ? fmt(check.label_message) : check.label || "" }),
-      el("p", { text: t("check.characteristic", { kind: t(`check.kind.${check.kind}`, {}, check.kind), value: check.characteristic }) }),
-      mods.length ? el("ul", { class: "modifiers" }, mods) : el("p", { class: "hint", text: t("check.no_modifiers") }),
-      check.heroism ? el("p", { text: t(check.heroism === 1 ? "check.heroism_one" : "check.heroism", { points: check.heroism, chance: check.chance_with_heroism }) }) : "");
+    show(box, viewHook(s.game, "renderCheck", s, box) === true);
   }
 
   function renderTable(s) {
@@ -732,9 +635,8 @@
     const root = $("view");
     root.replaceChildren();
     if (s.view) {
-      const own = window.goblinViews && window.goblinViews[s.game];  // dedicated views (static/games.js)
-      if (s.game === "button-goblin" && Array.isArray(s.view.players)) renderButtonGoblin(s, root);
-      else if (own) own(s, root, { el, t, has, act, fmt, renderGeneric });
+      const view = gameView(s.game);
+      if (view) view.render(s, root, helpers);
       else renderGeneric(s, root);
     }
     renderChoices(s);
@@ -781,7 +683,14 @@
     const fields = $("correct-fields");
     // keep what is being typed, unless the proposal changed (a die the camera saw was fixed)
     const key = `${s.step}:${JSON.stringify(s.proposal && s.proposal.action)}`;
-    if (fields.dataset.key === key && fields.childElementCount) return;
+    if (fields.dataset.key === key && fields.childElementCount) {
+      // the game's view may have arrived since: its names for the slots, without touching what is typed
+      for (const slot of (s.expects && s.expects.slots) || []) {
+        const name = fields.querySelector(`label[for="slot-${CSS.escape(slot.key)}"] .slot-name`);
+        if (name) name.textContent = slotLabel(s, slot);
+      }
+      return;
+    }
     fields.dataset.key = key;
     fields.replaceChildren();
     const e = s.expects;
@@ -809,7 +718,7 @@
       }
       const camera = values[slot.key] !== undefined ? t("correct.camera_read", { value: values[slot.key] }) : "";
       fields.append(el("div", { class: "slot", dataset: { slot: slot.key } },
-        el("label", { for: `slot-${slot.key}` }, slotLabel(s, slot), " ", el("small", { text: camera })),
+        el("label", { for: `slot-${slot.key}` }, el("span", { class: "slot-name", text: slotLabel(s, slot) }), " ", el("small", { text: camera })),
         select));
     }
     const target = location.hash.slice(1);
@@ -860,20 +769,11 @@
     }
   }
 
-  /** Which die a slot is, in words a player can match with the tray: Button Goblin's slots name the
-      die's place in the button and its skills; other games' labels stand as the flow wrote them. */
+  /** Which die a slot is, in words a player can match with the tray: the game's view may say (Button
+      Goblin's name the die's place in the button and its skills); else the label as the flow wrote it. */
   function slotLabel(s, slot) {
-    const m = /^p(\d+)\.(\d+)([ab]?)$/.exec(slot.key);
-    const players = s.view && s.view.players;
-    if (s.game === "button-goblin" && m && players && players[m[1]]) {
-      const player = players[m[1]];
-      const die = player.dice[Number(m[2])];
-      if (die) {
-        const half = m[3] ? ` (${m[3] === "a" ? 1 : 2}/2)` : "";
-        return t("correct.bg_die", { player: player.name, n: Number(m[2]) + 1, die: `d${slot.sides}${half}`,
-          skills: die.skills.length ? ` ${die.skills.join(" ")}` : "" }, slot.label);
-      }
-    }
+    const own = viewHook(s.game, "slotLabel", s, slot);
+    if (own !== undefined) return own;
     return slot.sides && !slot.label.includes(`d${slot.sides}`) ? `${slot.label} d${slot.sides}` : slot.label;
   }
 
@@ -1238,7 +1138,9 @@
     const select = $("game-select");
     for (const g of games) select.append(el("option", { value: g.game, text: t(`game.${g.game}`, {}, g.title) }));
     const params = new URLSearchParams(location.search);
-    select.value = params.get("game") || (state && state.game) || games[0].game;
+    // the game asked for (?game=), else the one at the table, else the first: one the list offers
+    const wanted = [params.get("game"), state && state.game].find((name) => games.some((g) => g.game === name));
+    select.value = wanted || games[0].game;
     renderSetupFields(select.value);
     select.onchange = () => renderSetupFields(select.value);
     $("setup-form").onsubmit = async (event) => {
