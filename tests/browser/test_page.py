@@ -284,7 +284,8 @@ def test_the_setup_menu_is_the_apis_list_of_games(table: Table, phone: Page) -> 
     answer, two games of it in reverse order, one retitled), and a game it does not name is not offered."""
     phone.goto(table.url("/setup"))
     expect(phone.locator("#game-select option")).to_have_count(len(available_games()))
-    assert phone.locator("#game-select option").evaluate_all("os => os.map(o => o.value)") == available_games()
+    values = phone.locator("#game-select option").evaluate_all("os => os.map(o => o.value)")
+    assert values == available_games()
     with urllib.request.urlopen(table.url("/api/games"), timeout=5) as response:
         games = json.load(response)
     served = [dict(games[3], title="Gioco di prova", game="pig"), games[1]]

@@ -66,7 +66,8 @@ def test_the_views_catalogues_agree() -> None:
     assert set(italian) == set(english)
     for key in italian:
         assert placeholders(italian[key]) == placeholders(english[key]), key
-    used = "".join(path.read_text(encoding="utf-8") for path in sorted((WEB / "static" / "games").glob("*.js")))
+    views = sorted((WEB / "static" / "games").glob("*.js"))
+    used = "".join(path.read_text(encoding="utf-8") for path in views)
     for key in italian:  # the cores' log and refusals (goblins.*, skirmish.*) are named by the cores
         if key.startswith("games."):
             assert key in used or key.rsplit(".", 1)[0] + ".${" in used, f"{key} is never used"
