@@ -18,11 +18,10 @@ Actions are JSON objects with a ``"type"`` key. The session stores the setup and
 in its event log and rebuilds the state by replaying them, so ``apply`` must be deterministic and a
 state needs no serialisation of its own.
 
-Camera readings reach ``propose`` in the JSON shape ``goblin-companion scan`` prints::
-
-    {"dice":   [{"bbox": [x, y, w, h], "sides": 6 | None, "value": 4 | None, "confidence": 0.97,
-                 "zone": "p0"}, ...],
-     "tokens": [{"bbox": [...], "face": "alive" | "dead" | None, "confidence": 0.9, "zone": "toss"}, ...]}
+Camera readings reach ``propose`` typed, as ``vision`` made them: a ``companion.reading.TableReading``
+(its ``dice`` with ``sides``, ``value``, ``confidence``, ``zone``; its ``tokens`` with ``face`` and ``zone``;
+the tray's ``zones``). It becomes JSON (the shape ``goblin-companion scan`` prints) only where the session
+stores and shows it.
 
 A reading action, the kind ``propose`` returns and the correction form edits, is one of::
 
@@ -37,6 +36,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, TypeVar
+
+from companion.reading import TableReading
 
 JSON = Any
 """A JSON-serialisable value (dict, list, str, int, float, bool or None)."""
@@ -121,7 +122,7 @@ class Flow(Protocol[S]):
         """What the camera should read now, or None."""
         ...
 
-    def propose(self, state: S, reading: Mapping[str, JSON]) -> Action | None:
+    def propose(self, state: S, reading: TableReading) -> Action | None:
         """The reading action a camera reading stands for, or None if it does not fit."""
         ...
 

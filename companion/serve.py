@@ -48,6 +48,7 @@ from companion.dataset import TableDataset
 from companion.dice import DiceBook
 from companion.errors import GoblinError
 from companion.photos import MAX_PHOTO_BYTES, PhotoDesk
+from companion.reading import TableReading
 from companion.session import TableSession
 from companion.store import Store
 from companion.zones import ZoneKeeper
@@ -56,11 +57,18 @@ log = logging.getLogger("companion.serve")
 
 Frame = Any
 """A BGR uint8 HxWx3 numpy array."""
-Reader = Callable[[Frame], Any]
-"""frame -> a reading: a JSON mapping (``vision`` shape) or an object with ``to_json()`` (a TableReading)."""
-Annotator = Callable[[Frame, Any], Frame]
+Reader = Callable[[Frame], TableReading | Mapping[str, Any]]
+"""frame -> what the camera read: a ``TableReading`` (``vision.read_table``), or its JSON (a ``--reader``
+of one's own); the worker makes it a ``TableReading`` once."""
+Annotator = Callable[[Frame, TableReading], Frame]
 Settle = Callable[[Any, Frame], Any]
 """(state or None, frame) -> state with ``.settled`` (``vision.settle_step``)."""
+
+
+def typed(result: TableReading | Mapping[str, Any]) -> TableReading:
+    """What a reader gave, as the ``TableReading`` the session and the flows take: vision's own object as
+    is, a ``--reader``'s JSON read once (``InvalidInput`` naming what is wrong)."""
+    return result if isinstance(result, TableReading) else TableReading.from_json(result)
 
 
 # ---------------------------------------------------------------------------------------- the camera
@@ -287,19 +295,28 @@ class VisionWorker:
             return False
         self._offered = key
         self._shown = self._scene
-        result = self.reader(frame)
+        reading = self._read(frame)
         self.last_read_frame = frame
-        reading = result.to_json() if hasattr(result, "to_json") else dict(result)
-        reading.setdefault("zones", list(self.zones()))
-        image = frame
-        if self.annotator is not None:
-            try:
-                image = self.annotator(frame, result)
-            except Exception:
-                log.exception("annotating the frame failed; showing it bare")
+        image = self._annotated(frame, reading, "the frame")
         self.session.offer_reading(reading, image=encode_jpeg(image))
         self.offers += 1
         return True
+
+    def _read(self, frame: Frame) -> TableReading:
+        """What the reader saw in ``frame``, typed once (a ``--reader`` of one's own may give JSON), with
+        the tray's zone names (so a flow knows whether there is a toss zone)."""
+        assert self.reader is not None
+        return typed(self.reader(frame)).with_zones(tuple(self.zones()))
+
+    def _annotated(self, frame: Frame, reading: TableReading, what: str) -> Frame:
+        """``frame`` with ``reading`` drawn on it, or bare if drawing fails."""
+        if self.annotator is None:
+            return frame
+        try:
+            return self.annotator(frame, reading)
+        except Exception:
+            log.exception("annotating %s failed; showing it bare", what)
+            return frame
 
     def submit_photo(self, job: Any) -> None:
         """Queue a phone's photo (a ``companion.photos.PhotoJob``) to be read before the next frame;
@@ -321,15 +338,8 @@ class VisionWorker:
                 raise self._moved(job)
             started = time.perf_counter()
             assert self.reader is not None  # PhotoDesk refuses a photo when there is no reader
-            result = self.reader(job.frame)
-            reading = result.to_json() if hasattr(result, "to_json") else dict(result)
-            reading.setdefault("zones", list(self.zones()))
-            image = job.frame
-            if self.annotator is not None:
-                try:
-                    image = self.annotator(job.frame, result)
-                except Exception:
-                    log.exception("annotating the photo failed; showing it bare")
+            reading = self._read(job.frame)
+            image = self._annotated(job.frame, reading, "the photo")
             job.read_ms = round((time.perf_counter() - started) * 1000, 1)
             self._track_step()
             if job.where != self._where:  # confirmed by hand, or a button, while it was read
@@ -646,8 +656,7 @@ class Companion:
         reader = self.worker.reader if self.worker is not None else None
         if reader is None:
             return {"dice": []}
-        result = reader(frame)
-        return dict(result.to_json() if hasattr(result, "to_json") else result)
+        return typed(reader(frame)).to_json()
 
     def _latest_frame(self) -> Frame | None:
         """The camera's latest frame (what the players teach from), else the last photo a phone sent

@@ -27,6 +27,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any, Final
 
 from companion.dice import rolls_of
@@ -34,6 +35,7 @@ from companion.errors import GoblinError, IllegalAction, InvalidInput
 from companion.flow import Action, Choice, Expectation, Flow
 from companion.games import available_games, find_game
 from companion.messages import Message, word
+from companion.reading import TableReading
 from companion.store import Event, GameRecord, Source, Store
 
 log = logging.getLogger(__name__)
@@ -187,6 +189,16 @@ HISTORY_RECENT: Final = 30
 HISTORY_PAGE: Final = 500
 
 
+class Snapshot(dict[str, Any]):
+    """A snapshot (a plain dict) that also keeps the session's JSON text of it (``text``)."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, data: dict[str, Any], text: str) -> None:
+        super().__init__(data)
+        self.text = text
+
+
 class TableSession:
     """One table: the current game, rebuilt from the log, and what the camera and the players are doing.
 
@@ -215,7 +227,8 @@ class TableSession:
         self._proposal: dict[str, Any] | None = None
         self._proposal_state: Any = None
         self._reading: dict[str, Any] | None = None
-        self._seen: dict[str, Any] | None = None
+        self._seen: TableReading | None = None  # the camera's last reading (fix_die corrects it)
+        self._seen_image = False
         self._image: bytes | None = None
         self._camera: dict[str, Any] = {"state": "none", "message": ""}
         self._notice: str | None = None
@@ -336,15 +349,21 @@ class TableSession:
 
     # -- the page's view ---------------------------------------------------------------------------
 
-    def snapshot(self) -> dict[str, Any]:
-        """Everything the page shows, as plain JSON data (a fresh copy)."""
-        return dict(json.loads(self.snapshot_json()))
+    def snapshot(self) -> Snapshot:
+        """Everything the page shows, as plain JSON data (a fresh copy), with the JSON text it was read
+        from (``.text``: what the API answers and the live streams send, written once per version)."""
+        with self._lock:
+            text = self.snapshot_json()
+        return Snapshot(json.loads(text), text)
 
     def snapshot_json(self) -> str:
-        """:meth:`snapshot` as JSON text, computed once per version (cheap for many live streams)."""
+        """:meth:`snapshot` as JSON text, computed once per version (cheap for many live streams): ASCII
+        and compact, the way the app's ``jsonify`` writes (``web``: keys in the session's order), so the
+        API can answer with it as is."""
         with self._lock:
             if self._snapshot_version != self._version or self._snapshot_text is None:
-                self._snapshot_text = json.dumps(self._build_snapshot(), allow_nan=False)
+                self._snapshot_text = json.dumps(self._build_snapshot(), allow_nan=False,
+                                                 separators=(",", ":"))
                 self._snapshot_version = self._version
             return self._snapshot_text
 
@@ -361,7 +380,7 @@ class TableSession:
             "title": None if flow is None else flow.title,
             "view": view,
             "expects": expects,
-            "proposal": None if self._proposal is None else _plain(self._proposal),
+            "proposal": self._proposal,  # JSON already: dumped with the rest
             "reading": self._reading,
             "choices": [choice_json(i, c) for i, c in enumerate(self._current_choices())],
             "selected": self._selected,
@@ -466,7 +485,7 @@ class TableSession:
         return match_summary(_plain(dict(self._flow.view(self._state()))), self._setup)
 
     def new_game(self, game: str, setup: Mapping[str, Any], *, step: int | None = None,
-                 position: str | None = None, archive: bool = False) -> dict[str, Any]:
+                 position: str | None = None, archive: bool = False) -> Snapshot:
         """Start ``game`` with ``setup`` (the setup page's JSON). The match at the table is archived, never
         lost; while it is in progress (:meth:`in_progress`) that needs ``archive=True`` (the page asks),
         else :class:`GameInProgress`."""
@@ -491,7 +510,7 @@ class TableSession:
             return self.snapshot()
 
     def resume(self, game_id: int, *, step: int | None = None, position: str | None = None,
-               archive: bool = False) -> dict[str, Any]:
+               archive: bool = False) -> Snapshot:
         """Bring back archived match ``game_id`` that was not finished; the match at the table is
         archived (while in progress, that needs ``archive=True`` as for :meth:`new_game`)."""
         with self._lock:
@@ -515,7 +534,7 @@ class TableSession:
             return self.snapshot()
 
     def _commit(self, action: Action, source: Source, *, new_state: Any = None,
-                proposal: Mapping[str, Any] | None = None) -> dict[str, Any]:
+                proposal: Mapping[str, Any] | None = None) -> Snapshot:
         flow = self._need_game()
         if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
             raise InvalidInput(f"an action is a JSON object with a \"type\", not {action!r}")
@@ -538,7 +557,7 @@ class TableSession:
         return self.snapshot()
 
     def confirm(self, *, step: int | None = None,
-                position: str | None = None) -> dict[str, Any]:
+                position: str | None = None) -> Snapshot:
         """CONFIRM: accept the camera's proposal if one waits, else apply the selected choice."""
         with self._lock:
             self._check_step(step, position)
@@ -562,7 +581,7 @@ class TableSession:
             raise IllegalAction(_say("error.session.nothing_selected"))
 
     def next_choice(self, *, step: int | None = None,
-                position: str | None = None) -> dict[str, Any]:
+                position: str | None = None) -> Snapshot:
         """NEXT: select the next legal choice (after the last comes the first)."""
         with self._lock:
             self._check_step(step, position)
@@ -584,7 +603,7 @@ class TableSession:
         return index
 
     def select(self, index: int, *, step: int | None = None,
-                position: str | None = None) -> dict[str, Any]:
+                position: str | None = None) -> Snapshot:
         """Select choice ``index`` (what CONFIRM will apply), without applying it."""
         with self._lock:
             self._check_step(step, position)
@@ -594,7 +613,7 @@ class TableSession:
             return self.snapshot()
 
     def choose(self, index: int, *, step: int | None = None,
-                position: str | None = None) -> dict[str, Any]:
+                position: str | None = None) -> Snapshot:
         """Apply choice ``index`` at once (a tap on the page)."""
         with self._lock:
             self._check_step(step, position)
@@ -602,7 +621,7 @@ class TableSession:
             return self._commit(self._current_choices()[self._choice_index(index)].action, "choice")
 
     def correct(self, action: Mapping[str, Any], *, step: int | None = None,
-                position: str | None = None) -> dict[str, Any]:
+                position: str | None = None) -> Snapshot:
         """Apply an action a person entered (usually a reading that fixes the camera's); logged as manual."""
         with self._lock:
             self._check_step(step, position)
@@ -610,7 +629,7 @@ class TableSession:
             return self._commit(action, "manual", proposal=self._proposal)
 
     def undo(self, *, step: int | None = None,
-                position: str | None = None) -> dict[str, Any]:
+                position: str | None = None) -> Snapshot:
         """Take back the last confirmed step of the current game (also after a restart)."""
         with self._lock:
             self._check_step(step, position)
@@ -632,18 +651,19 @@ class TableSession:
 
     # -- camera ------------------------------------------------------------------------------------
 
-    def offer_reading(self, reading: Mapping[str, Any], *, image: bytes | None = None) -> dict[str, Any]:
-        """What the camera read (``vision`` JSON): becomes the proposal if it fits what is expected.
+    def offer_reading(self, reading: TableReading | Mapping[str, Any], *,
+                      image: bytes | None = None) -> Snapshot:
+        """What the camera read (a ``TableReading``, or its JSON): becomes the proposal if it fits what is
+        expected.
 
         Nothing is confirmed. A reading that does not fit clears the proposal (the table changed).
         """
-        if not isinstance(reading, Mapping):
-            raise InvalidInput(f"a reading is a JSON object with \"dice\" and \"tokens\", not {reading!r}")
+        if not isinstance(reading, TableReading):
+            reading = TableReading.from_json(reading)
         if image is not None and not isinstance(image, bytes | bytearray):
             raise InvalidInput(f"image must be JPEG bytes, not {type(image).__name__}")
-        plain = _plain(dict(reading))
         with self._lock:
-            self._propose(plain, image=image is not None)
+            self._propose(reading, image=image is not None)
             if image is not None:
                 self._image = bytes(image)
             self._bump()
@@ -651,7 +671,7 @@ class TableSession:
 
     def fix_die(self, index: int, *, sides: int | None = None, value: int | None = None,
                 remove: bool = False, step: int | None = None,
-                position: str | None = None) -> dict[str, Any]:
+                position: str | None = None) -> Snapshot:
         """A person fixes one die of the camera's last reading: its type and value, or that it is no die
         at all (``remove``). The reading is proposed again as if the camera had read it so, and CONFIRM
         then logs it as manual. Nothing is confirmed here."""
@@ -660,10 +680,10 @@ class TableSession:
             self._need_game()
             if self._seen is None:
                 raise IllegalAction(_say("error.session.nothing_to_fix"))
-            reading, image = self._seen["reading"], self._seen["image"]
-            dice = list(reading.get("dice") or [])
+            reading = self._seen
+            dice = list(reading.dice)
             index = _check_int(index, "die index")
-            if not 0 <= index < len(dice) or not isinstance(dice[index], dict):
+            if not 0 <= index < len(dice):
                 raise InvalidInput(_say("error.input.no_die", index=index, n=len(dice),
                                         range=f" (0..{len(dice) - 1})" if dice else ""))
             if remove:
@@ -676,21 +696,20 @@ class TableSession:
                                               value=sides))
                 if not 1 <= value <= sides:
                     raise InvalidInput(_say("error.input.die_value", sides=sides, value=value))
-                dice[index] = {**dice[index], "sides": sides, "value": value, "confidence": 1.0,
-                               "sides_confidence": 1.0, "value_confidence": 1.0, "manual": True}
-            self._propose({**reading, "dice": dice}, image=image, fixed=True)
+                dice[index] = dice[index].fixed(sides, value)
+            self._propose(replace(reading, dice=tuple(dice)), image=self._seen_image, fixed=True)
             self._bump()
             return self.snapshot()
 
-    def _propose(self, plain: dict[str, Any], *, image: bool, fixed: bool = False) -> None:
-        """Make ``plain`` (a reading, with an ``image`` of its own or not) the table's current one, and
-        its proposal if it fits."""
+    def _propose(self, reading: TableReading, *, image: bool, fixed: bool = False) -> None:
+        """Make ``reading`` (with an ``image`` of its own or not) the table's current one, and its
+        proposal if it fits. The proposal carries the reading's JSON: what the event log keeps."""
         proposal: dict[str, Any] | None = None
         proposal_state: Any = None
         why = "nothing is expected now"
         if self._flow is not None and self._flow.expects(self._state()) is not None:
             try:
-                action = self._flow.propose(self._state(), plain)
+                action = self._flow.propose(self._state(), reading)
             except Exception as error:
                 raise InvalidInput(f"the reading does not fit the game: {error}") from error
             why = "the reading does not fit what is expected"
@@ -701,19 +720,17 @@ class TableSession:
                     why = f"the proposal does not apply: {error}"
                     log.warning("camera proposal %s does not apply: %s", action, error)
                 else:
-                    proposal = {"action": _plain(dict(action)), "reading": plain,
+                    proposal = {"action": _plain(dict(action)), "reading": reading.to_json(),
                                 "image": image}
                     if fixed:
                         proposal["fixed"] = True
         self._proposal, self._proposal_state = proposal, proposal_state
-        self._seen = {"reading": plain, "image": image}
-        dice = [(i, d) for i, d in enumerate(plain.get("dice") or ()) if isinstance(d, dict)]
-        self._reading = {"dice": len(plain.get("dice") or ()), "tokens": len(plain.get("tokens") or ()),
+        self._seen, self._seen_image = reading, image
+        self._reading = {"dice": len(reading.dice), "tokens": len(reading.tokens),
                          "fits": proposal is not None, "why": None if proposal is not None else why,
                          "fixed": fixed,
-                         "seen": [{"index": i, "sides": d.get("sides"), "value": d.get("value"),
-                                   "zone": d.get("zone"), "manual": bool(d.get("manual"))}
-                                  for i, d in dice]}
+                         "seen": [{"index": i, "sides": d.sides, "value": d.value, "zone": d.zone,
+                                   "manual": d.manual} for i, d in enumerate(reading.dice)]}
 
     def note(self, message: str) -> None:
         """Show a passing message (e.g. why a button press did nothing) until the table moves on."""

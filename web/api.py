@@ -23,6 +23,7 @@ from werkzeug.exceptions import NotFound
 from companion.errors import InvalidInput
 from companion.games import available_games, find_game
 from companion.messages import Message
+from companion.session import Snapshot
 from web import limits
 from web.errors import PinError
 from web.pin import EXTENSION as PIN_GUARD
@@ -55,6 +56,12 @@ F = TypeVar("F", bound=Callable[..., Any])
 def table() -> Any:
     """The table session of the current app."""
     return current_app.extensions["goblin"]
+
+
+def answer(snapshot: Snapshot) -> Response:
+    """A snapshot as the API answers it: the session's own JSON text of it, written once per version (the
+    bytes ``jsonify`` would write), not parsed and dumped again."""
+    return current_app.response_class(snapshot.text + "\n", mimetype="application/json")
 
 
 def part(extension: str, missing: str) -> Any:
@@ -146,7 +153,7 @@ def control(view: F) -> F:
 
 @bp.get("/state")
 def state() -> Response:
-    return jsonify(table().snapshot())
+    return answer(table().snapshot())
 
 
 @bp.get("/history")
@@ -296,7 +303,7 @@ def new_game(data: dict[str, Any]) -> Response:
     setup = data.get("setup", {})
     if not isinstance(setup, dict):
         raise bad_input("error.input.setup", value=repr(setup))
-    return jsonify(table().new_game(game, setup, step=step_of(data), position=position_of(data),
+    return answer(table().new_game(game, setup, step=step_of(data), position=position_of(data),
                                     archive=archive_of(data)))
 
 
@@ -304,34 +311,34 @@ def new_game(data: dict[str, Any]) -> Response:
 @control
 def resume(data: dict[str, Any]) -> Response:
     game_id = _int_field(data, "game_id", required=True)
-    return jsonify(table().resume(game_id, step=step_of(data), position=position_of(data),
+    return answer(table().resume(game_id, step=step_of(data), position=position_of(data),
                                   archive=archive_of(data)))
 
 
 @bp.post("/confirm")
 @control
 def confirm(data: dict[str, Any]) -> Response:
-    return jsonify(table().confirm(step=step_of(data), position=position_of(data)))
+    return answer(table().confirm(step=step_of(data), position=position_of(data)))
 
 
 @bp.post("/next")
 @control
 def next_choice(data: dict[str, Any]) -> Response:
-    return jsonify(table().next_choice(step=step_of(data), position=position_of(data)))
+    return answer(table().next_choice(step=step_of(data), position=position_of(data)))
 
 
 @bp.post("/select")
 @control
 def select(data: dict[str, Any]) -> Response:
     index = _int_field(data, "index", required=True)
-    return jsonify(table().select(index, step=step_of(data), position=position_of(data)))
+    return answer(table().select(index, step=step_of(data), position=position_of(data)))
 
 
 @bp.post("/choose")
 @control
 def choose(data: dict[str, Any]) -> Response:
     index = _int_field(data, "index", required=True)
-    return jsonify(table().choose(index, step=step_of(data), position=position_of(data)))
+    return answer(table().choose(index, step=step_of(data), position=position_of(data)))
 
 
 @bp.post("/correct")
@@ -340,7 +347,7 @@ def correct(data: dict[str, Any]) -> Response:
     action = data.get("action")
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise bad_input("error.input.action", value=repr(action))
-    return jsonify(table().correct(action, step=step_of(data), position=position_of(data)))
+    return answer(table().correct(action, step=step_of(data), position=position_of(data)))
 
 
 @bp.post("/fix-die")
@@ -351,15 +358,15 @@ def fix_die(data: dict[str, Any]) -> Response:
     if not isinstance(remove, bool):
         raise bad_input("error.input.remove", value=repr(remove))
     if remove:
-        return jsonify(table().fix_die(index, remove=True, step=step_of(data),
+        return answer(table().fix_die(index, remove=True, step=step_of(data),
                                        position=position_of(data)))
     sides = _int_field(data, "sides", required=True)
     value = _int_field(data, "value", required=True)
-    return jsonify(table().fix_die(index, sides=sides, value=value, step=step_of(data),
+    return answer(table().fix_die(index, sides=sides, value=value, step=step_of(data),
                                    position=position_of(data)))
 
 
 @bp.post("/undo")
 @control
 def undo(data: dict[str, Any]) -> Response:
-    return jsonify(table().undo(step=step_of(data), position=position_of(data)))
+    return answer(table().undo(step=step_of(data), position=position_of(data)))

@@ -64,6 +64,8 @@ from companion.button_goblin.rules import RULES
 from companion.errors import IllegalAction, InvalidInput
 from companion.flow import JSON, Action, Choice, Expectation, Slot
 from companion.messages import Message, message_json, word
+from companion.reading import Die as SeenDie
+from companion.reading import TableReading
 
 Phase = Literal["swing", "roll", "focus", "play", "reroll", "over"]
 COMMON_SIZES: Final = (4, 6, 8, 10, 12, 20)
@@ -486,15 +488,11 @@ class ButtonGoblinFlow:
             return Expectation("dice", "roll.reroll", tuple(slots), params={"player": state.names[p]})
         return None
 
-    def propose(self, state: Table, reading: Mapping[str, JSON]) -> Action | None:
+    def propose(self, state: Table, reading: TableReading) -> Action | None:
         expectation = self.expects(state)
         if expectation is None or expectation.kind != "dice":
             return None
-        raw = reading.get("dice") if isinstance(reading, Mapping) else None
-        if not isinstance(raw, list):
-            return None
-        pool = [d for d in raw if isinstance(d, dict) and isinstance(d.get("value"), int)
-                and not isinstance(d.get("value"), bool)]
+        pool = [d for d in reading.dice if d.value is not None]
         if state.phase == "reroll":
             pool = _drop_known(state, pool)
         slots = expectation.slots
@@ -511,7 +509,7 @@ class ButtonGoblinFlow:
             match = _match(edges)
             if match is not None:
                 return {"type": "reading",
-                        "values": {s.key: int(pool[match[k]]["value"]) for k, s in enumerate(slots)}}
+                        "values": {s.key: pool[match[k]].value for k, s in enumerate(slots)}}
         return None
 
     def choices(self, state: Table) -> Sequence[Choice]:
@@ -552,12 +550,12 @@ class ButtonGoblinFlow:
         return {"key": key, "params": params, "text": text}
 
 
-def _fits(slot: Slot, die: Mapping[str, JSON], strict_zone: bool, strict_sides: bool) -> bool:
-    value = int(die["value"])
+def _fits(slot: Slot, die: SeenDie, strict_zone: bool, strict_sides: bool) -> bool:
+    value = die.value
     high = slot.high if slot.high is not None else slot.sides
-    if value < slot.low or (high is not None and value > high):
+    if value is None or value < slot.low or (high is not None and value > high):
         return False
-    seen_zone, seen_sides = die.get("zone"), die.get("sides")
+    seen_zone, seen_sides = die.zone, die.sides
     if strict_zone and slot.zone is not None and seen_zone != slot.zone:
         return False
     if strict_sides:
@@ -565,8 +563,8 @@ def _fits(slot: Slot, die: Mapping[str, JSON], strict_zone: bool, strict_sides: 
     return seen_sides in (None, slot.sides)
 
 
-def _agreement(slot: Slot, die: Mapping[str, JSON]) -> int:
-    return int(die.get("zone") == slot.zone) * 2 + int(die.get("sides") == slot.sides)
+def _agreement(slot: Slot, die: SeenDie) -> int:
+    return int(die.zone == slot.zone) * 2 + int(die.sides == slot.sides)
 
 
 def _match(edges: Sequence[Sequence[int]]) -> list[int] | None:
@@ -595,7 +593,7 @@ def _match(edges: Sequence[Sequence[int]]) -> list[int] | None:
     return [by_slot[k] for k in range(len(edges))]
 
 
-def _drop_known(state: Table, pool: list[dict[str, JSON]]) -> list[dict[str, JSON]]:
+def _drop_known(state: Table, pool: list[SeenDie]) -> list[SeenDie]:
     """Remove from a reading the dice that were not re-rolled (same zone, sides and value)."""
     assert state.position is not None
     rest = list(pool)
@@ -604,8 +602,8 @@ def _drop_known(state: Table, pool: list[dict[str, JSON]]) -> list[dict[str, JSO
             if (p == state.reroll_player and i in state.reroll_dice) or die.twin:
                 continue
             for n, seen in enumerate(rest):
-                if (seen.get("value") == die.value and seen.get("sides") in (None, die.size)
-                        and seen.get("zone") in (None, f"p{p}")):
+                if (seen.value == die.value and seen.sides in (None, die.size)
+                        and seen.zone in (None, f"p{p}")):
                     del rest[n]
                     break
     return rest

@@ -37,6 +37,7 @@ from companion.dadoteck.rules import RULES
 from companion.errors import InvalidInput
 from companion.flow import JSON, Action, Choice, Expectation, Flow, Slot
 from companion.messages import Message
+from companion.reading import TableReading
 
 USUAL_DICE: tuple[int, ...] = (4, 6, 8, 10, 12)
 """The speed-up dice offered first: the usual polyhedral dice smaller than the d20."""
@@ -113,28 +114,19 @@ class DadoteckFlow:
             params={"player": name, "die": die},
         )
 
-    def propose(self, state: Game, reading: Mapping[str, JSON]) -> Action | None:
+    def propose(self, state: Game, reading: TableReading) -> Action | None:
         expectation = self.expects(state)
         if expectation is None:
             return None
         slot = expectation.slots[0]
         die = slot.sides or 20
-        dice = reading.get("dice") if isinstance(reading, Mapping) else None
-        if not isinstance(dice, list):
-            return None
-        fitting = [
-            d
-            for d in dice
-            if isinstance(d, Mapping)
-            and isinstance(d.get("value"), int)
-            and 1 <= d["value"] <= die
-            and d.get("sides") in (None, die)
-        ]
+        fitting = [d for d in reading.dice
+                   if d.value is not None and 1 <= d.value <= die and d.sides in (None, die)]
         if not fitting:
             return None
         # several dice in view: the most confident reading is proposed, the players confirm or correct it
-        best = max(fitting, key=lambda d: float(d.get("confidence") or 0.0))
-        return {"type": "reading", "values": {slot.key: int(best["value"])}}
+        best = max(fitting, key=lambda d: d.confidence or 0.0)
+        return {"type": "reading", "values": {slot.key: best.value}}
 
     def choices(self, state: Game) -> Sequence[Choice]:
         """The legal events of ``RULES.legal`` the players pick (rolls come from the camera), labelled."""

@@ -49,6 +49,7 @@ from companion.gobcon.core import (
     apply,
 )
 from companion.gobcon.rules import RULES
+from companion.reading import TableReading
 from companion.rules import json_notation
 
 
@@ -204,23 +205,19 @@ class GobConFlow:
             params={"player": name, "partita": state.partita.card.name, "steps": state.roll_steps(player)},
         )
 
-    def propose(self, state: Game, reading: Mapping[str, JSON]) -> Action | None:
+    def propose(self, state: Game, reading: TableReading) -> Action | None:
         expectation = self.expects(state)
         if expectation is None:
             return None
-        dice = reading.get("dice") if isinstance(reading, Mapping) else None
-        if not isinstance(dice, list):
-            return None
         fitting: list[tuple[float, JSON]] = []
-        for d in dice:
-            if not isinstance(d, Mapping) or d.get("sides") not in (None, 6):
+        for d in reading.dice:
+            if d.sides not in (None, 6):
                 continue
-            confidence = float(d.get("confidence") or 0.0)
-            value = d.get("value")
-            if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 6:
-                fitting.append((confidence, value))
-            elif isinstance(d.get("face"), str) and d["face"].lower() in ("king", "green", "black", "darth"):
-                fitting.append((confidence, d["face"].lower()))  # an icon die read by teach mode
+            confidence = d.confidence or 0.0
+            if d.value is not None and 1 <= d.value <= 6:
+                fitting.append((confidence, d.value))
+            elif d.face is not None and d.face.lower() in ("king", "green", "black", "darth"):
+                fitting.append((confidence, d.face.lower()))  # an icon die read by teach mode
         if not fitting:
             return None
         # several dice in view: propose the most confident; the players confirm or correct it

@@ -40,6 +40,7 @@ from companion.goblins.core import (
 )
 from companion.goblins.rules import RULES
 from companion.messages import Message, message_json
+from companion.reading import TableReading
 
 JSON = Any
 
@@ -236,28 +237,23 @@ class GoblinsFlow:
             kind="tokens", prompt=f"goblins.toss.{toss.purpose}", zone="toss", count=toss.count, params=params
         )
 
-    def propose(self, state: Table, reading: Mapping[str, JSON]) -> Action | None:
+    def propose(self, state: Table, reading: TableReading) -> Action | None:
         want = self.expects(state)
-        if want is None or not isinstance(reading, Mapping):
+        if want is None:
             return None
-        tokens = reading.get("tokens")
-        if not isinstance(tokens, list):
-            return None
+        tokens = reading.tokens
         # With a toss zone, only its tokens count (the reserve lies elsewhere). Without one (the
         # default zones are the players' halves) every token on the tray counts. A reading that lists
         # its zones says which; one that does not has a toss zone when a token lies in it.
-        zones = reading.get("zones")
-        if isinstance(zones, list):
-            zoned = want.zone in zones
+        if reading.zones is not None:
+            zoned = want.zone in reading.zones
         else:
-            zoned = any(isinstance(t, Mapping) and t.get("zone") == want.zone for t in tokens)
+            zoned = any(t.zone == want.zone for t in tokens)
         alive = dead = 0
         for token in tokens:
-            if not isinstance(token, Mapping):
+            if zoned and token.zone not in (want.zone, None):
                 continue
-            if zoned and token.get("zone", want.zone) not in (want.zone, None):
-                continue
-            face = token.get("face")
+            face = token.face
             if face == "alive":
                 alive += 1
             elif face == "dead":

@@ -21,6 +21,7 @@ from typing import Any
 from companion.errors import IllegalAction, InvalidInput
 from companion.flow import Action, Choice, Expectation, Flow, Slot
 from companion.messages import Message, message_json
+from companion.reading import TableReading
 from companion.skirmish.checks import Check
 from companion.skirmish.core import (
     CARD_NAMES,
@@ -238,27 +239,27 @@ class SkirmishFlow:
             params["check"] = _check(game.check)
         return Expectation(kind="dice", prompt=f"skirmish.roll.{head.kind}", slots=slots, params=params)
 
-    def propose(self, state: Game, reading: Mapping[str, JSON]) -> Action | None:
+    def propose(self, state: Game, reading: TableReading) -> Action | None:
         want = self.expects(state)
-        if want is None or not isinstance(reading, Mapping) or not isinstance(reading.get("dice"), list):
+        if want is None:
             return None
-        dice = [d for d in reading["dice"] if isinstance(d, Mapping) and d.get("sides") in (6, None)]
-        if any(not isinstance(d.get("value"), int) or not 1 <= d["value"] <= 6 for d in dice):
+        dice = [d for d in reading.dice if d.sides in (6, None)]
+        if any(d.value is None or not 1 <= d.value <= 6 for d in dice):
             return None  # a die the camera cannot read: the players enter it by hand
         if want.slots and want.slots[0].zone is not None:
             values = {}
             for slot in want.slots:
-                here = [d for d in dice if d.get("zone") == slot.zone]
+                here = [d for d in dice if d.zone == slot.zone]
                 if len(here) != 1:
                     return None
-                values[slot.key] = here[0]["value"]
+                values[slot.key] = here[0].value
             return {"type": "reading", "values": values}
         if len(dice) != len(want.slots):
             return None
-        ordered = sorted(dice, key=lambda d: tuple(d.get("bbox") or (0, 0)))
+        ordered = sorted(dice, key=lambda d: d.bbox)
         return {
             "type": "reading",
-            "values": {s.key: d["value"] for s, d in zip(want.slots, ordered, strict=True)},
+            "values": {s.key: d.value for s, d in zip(want.slots, ordered, strict=True)},
         }
 
     # ------------------------------------------------------------------------------------------ choices

@@ -9,6 +9,8 @@ from companion.button_goblin.core import scores
 from companion.button_goblin.flow import FLOW
 from companion.errors import IllegalAction, InvalidInput
 from companion.games import find_game
+from companion.reading import TableReading
+from tests.readings import camera
 
 
 def setup(first, second, a=None, b=None):
@@ -238,16 +240,17 @@ def test_propose_matches_zone_and_sides_in_any_order():
             {"sides": 8, "value": 8, "zone": "p1"}, {"sides": 6, "value": 6, "zone": "p1"}]
     for d in dice:
         d.update(bbox=[0, 0, 10, 10], confidence=0.9)
-    action = FLOW.propose(state, {"dice": dice, "tokens": []})
+    action = FLOW.propose(state, camera({"dice": dice, "tokens": []}))
     assert action == {"type": "reading", "values": {"p0.1": 5, "p0.2": 10, "p0.3": 17, "p0.4": 3,
                                                     "p1.0": 2, "p1.1": 8, "p1.2": 11, "p1.3": 6}}
     assert FLOW.apply(state, action).phase in ("play", "focus")
     # the camera missed the sizes: still a consistent assignment by zone and order
     blind = [{**d, "sides": None} for d in dice]
-    guess = FLOW.propose(state, {"dice": blind})
+    guess = FLOW.propose(state, camera({"dice": blind}))
     assert guess is not None and guess["values"]["p0.4"] in range(1, 5)
-    assert FLOW.propose(state, {"dice": dice[:5]}) is None  # too few dice
-    assert FLOW.propose(state, {"dice": "nonsense"}) is None
+    assert FLOW.propose(state, camera({"dice": dice[:5]})) is None  # too few dice
+    with pytest.raises(InvalidInput, match="a reading's \"dice\" is a list"):
+        TableReading.from_json({"dice": "nonsense"})  # refused at the JSON edge, before any flow
 
 
 def test_propose_in_a_reroll_ignores_the_dice_that_stayed():
@@ -257,8 +260,8 @@ def test_propose_in_a_reroll_ignores_the_dice_that_stayed():
     state = FLOW.apply(state, {"type": "attack", "kind": "power", "attackers": [4], "targets": [2]})
     seen = [{"sides": 20, "value": v, "zone": "p0"} for v in (2, 5, 9, 12, 6, 20)]
     seen += [{"sides": s, "value": v, "zone": "p1"} for s, v in ((4, 3), (8, 4), (20, 18), (20, 19))]
-    assert FLOW.propose(state, {"dice": seen}) == {"type": "reading", "values": {"p0.4": 6}}
-    assert FLOW.propose(state, {"dice": []}) is None
+    assert FLOW.propose(state, camera({"dice": seen})) == {"type": "reading", "values": {"p0.4": 6}}
+    assert FLOW.propose(state, camera({"dice": []})) is None
 
 
 def test_same_actions_replay_to_the_same_state():

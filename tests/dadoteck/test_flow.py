@@ -9,6 +9,7 @@ import pytest
 from companion.dadoteck.flow import FLOW
 from companion.errors import IllegalAction, InvalidInput
 from companion.games import find_game
+from tests.readings import camera
 
 
 def scan(*values: int, sides: int | None = 20) -> dict[str, object]:
@@ -24,7 +25,7 @@ def scan(*values: int, sides: int | None = 20) -> dict[str, object]:
 
 def roll(state, value):
     """The camera reads ``value``; the players confirm the proposal."""
-    action = FLOW.propose(state, scan(value))
+    action = FLOW.propose(state, camera(scan(value)))
     assert action is not None and action["type"] == "reading"
     return FLOW.apply(state, action)
 
@@ -100,8 +101,8 @@ def test_speedup_choices_and_the_smaller_die_slot():
     state = FLOW.apply(state, {"type": "initiative-die", "sides": 4})
     slot = FLOW.expects(state).slots[0]
     assert slot.sides == 4 and slot.label == "Anna d4"
-    assert FLOW.propose(state, scan(7)) is None  # a d20's 7 does not fit a d4
-    assert FLOW.propose(state, scan(3, sides=4)) == {"type": "reading", "values": {"p0": 3}}
+    assert FLOW.propose(state, camera(scan(7))) is None  # a d20's 7 does not fit a d4
+    assert FLOW.propose(state, camera(scan(3, sides=4))) == {"type": "reading", "values": {"p0": 3}}
     view = FLOW.view(state)
     assert [b["in_play"] for b in view["board"]].count(True) == 8
     assert not any(b["active"] for b in view["board"] if b["square"] in (13, 17, 20))
@@ -134,4 +135,4 @@ def test_bad_actions_raise_and_leave_the_state():
         FLOW.apply(state, {"type": "victim", "player": 1})
     with pytest.raises(InvalidInput):
         FLOW.start({"players": ["Solo"]})
-    assert FLOW.propose(state, {"dice": []}) is None
+    assert FLOW.propose(state, camera({"dice": []})) is None

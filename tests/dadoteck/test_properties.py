@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from companion.dadoteck import Game, apply, event_from_json, event_to_json, new_game
 from companion.dadoteck.flow import FLOW
+from tests.readings import camera
 
 
 @settings(max_examples=60, deadline=None)
@@ -54,7 +55,7 @@ def test_every_choice_the_flow_offers_applies_and_the_view_is_json(players, spee
             value = data.draw(st.integers(1, slot.sides or 20))
             die = {"bbox": [0, 0, 9, 9], "sides": slot.sides, "value": value, "confidence": 0.9}
             reading = {"dice": [die]}
-            action = FLOW.propose(state, reading)
+            action = FLOW.propose(state, camera(reading))
             assert action == {"type": "reading", "values": {slot.key: value}}
         else:
             action = data.draw(st.sampled_from(choices)).action

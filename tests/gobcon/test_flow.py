@@ -9,6 +9,7 @@ import pytest
 from companion.errors import IllegalAction, InvalidInput
 from companion.games import find_game
 from companion.gobcon.flow import FLOW
+from tests.readings import camera
 
 
 def scan(*pips: int) -> dict[str, object]:
@@ -18,7 +19,7 @@ def scan(*pips: int) -> dict[str, object]:
 
 
 def roll(state, pips):
-    action = FLOW.propose(state, scan(pips))
+    action = FLOW.propose(state, camera(scan(pips)))
     assert action is not None and action["type"] == "reading"
     return FLOW.apply(state, action)
 
@@ -114,12 +115,12 @@ def test_logorrea_man_is_passed_on_from_the_choices():
 
 def test_propose_ignores_dice_that_do_not_fit():
     state = FLOW.start({"players": ["Anna", "Bruno"]})
-    assert FLOW.propose(state, scan(6)) is None  # no roll awaited
+    assert FLOW.propose(state, camera(scan(6))) is None  # no roll awaited
     state = FLOW.apply(state, RISIKO)
     state = pick(state, "Bruno stays out")
-    assert FLOW.propose(state, {"dice": [{"sides": 20, "value": 17, "confidence": 1.0}]}) is None
+    assert FLOW.propose(state, camera({"dice": [{"sides": 20, "value": 17, "confidence": 1.0}]})) is None
     icon = {"dice": [{"sides": 6, "value": None, "face": "Darth", "confidence": 0.8}]}
-    assert FLOW.propose(state, icon) == {"type": "reading", "values": {"p0": "darth"}}
+    assert FLOW.propose(state, camera(icon)) == {"type": "reading", "values": {"p0": "darth"}}
 
 
 def test_bad_actions_raise():

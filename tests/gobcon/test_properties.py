@@ -23,6 +23,7 @@ from companion.gobcon import (
     new_game,
 )
 from companion.gobcon.flow import FLOW
+from tests.readings import camera
 
 
 def free_event(data: st.DataObject, game: Game) -> object:
@@ -96,7 +97,7 @@ def test_every_choice_the_flow_offers_applies_and_the_view_is_json(players, data
         elif expectation is not None and (not choices or data.draw(st.booleans())):
             pips = data.draw(st.integers(1, 6))
             reading = {"dice": [{"bbox": [0, 0, 9, 9], "sides": 6, "value": pips, "confidence": 0.9}]}
-            action = FLOW.propose(state, reading)
+            action = FLOW.propose(state, camera(reading))
             assert action == {"type": "reading", "values": {expectation.slots[0].key: pips}}
         else:
             action = data.draw(st.sampled_from(choices)).action

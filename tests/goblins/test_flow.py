@@ -6,6 +6,7 @@ import pytest
 
 from companion.errors import IllegalAction, InvalidInput
 from companion.games import find_game
+from tests.readings import camera
 
 FLOW = find_game("goblins")
 SETUP = {
@@ -49,7 +50,7 @@ class Table:
                 for i in range(dead)
             ],
         }
-        action = FLOW.propose(self.state, scan)
+        action = FLOW.propose(self.state, camera(scan))
         assert action == {"type": "reading", "alive": alive, "dead": dead}
         return self.do(action)
 
@@ -135,12 +136,13 @@ def test_a_full_tie_is_broken_by_shouting():
 
 def test_propose_refuses_what_does_not_fit():
     t = Table()
-    assert FLOW.propose(t.state, {"tokens": []}) is None  # nothing awaited
+    assert FLOW.propose(t.state, camera({"tokens": []})) is None  # nothing awaited
     t.pick("Face Ladro")
-    assert FLOW.propose(t.state, {"tokens": [{"face": "alive", "zone": "toss"}] * 4}) is None  # 5 expected
-    assert FLOW.propose(t.state, {"tokens": [{"face": None, "zone": "toss"}] * 5}) is None
+    four = [{"face": "alive", "zone": "toss"}] * 4
+    assert FLOW.propose(t.state, camera({"tokens": four})) is None  # 5 expected
+    assert FLOW.propose(t.state, camera({"tokens": [{"face": None, "zone": "toss"}] * 5})) is None
     tokens = [{"face": "dead", "zone": "toss"}] * 5 + [{"face": "alive", "zone": "reserve"}] * 3
-    assert FLOW.propose(t.state, {"tokens": tokens}) == {"type": "reading", "alive": 0, "dead": 5}
+    assert FLOW.propose(t.state, camera({"tokens": tokens})) == {"type": "reading", "alive": 0, "dead": 5}
 
 
 def test_bad_actions_leave_the_state_unchanged():
@@ -168,13 +170,13 @@ def test_without_a_toss_zone_every_token_on_the_tray_counts():
     t.pick("Face Ladro")
     assert FLOW.expects(t.state).count == 5
     halves = [{"face": "alive", "zone": "p0"}] * 2 + [{"face": "dead", "zone": "p1"}] * 3
-    assert FLOW.propose(t.state, {"tokens": halves, "zones": ["p0", "p1"]}) == {
+    assert FLOW.propose(t.state, camera({"tokens": halves, "zones": ["p0", "p1"]})) == {
         "type": "reading", "alive": 2, "dead": 3}
     # a reading that does not list the zones: no token lies in a toss zone, so there is none
-    assert FLOW.propose(t.state, {"tokens": halves}) == {"type": "reading", "alive": 2, "dead": 3}
+    assert FLOW.propose(t.state, camera({"tokens": halves})) == {"type": "reading", "alive": 2, "dead": 3}
     # every token counts: one the camera cannot read leaves the count to the players
     unread = [*halves[:4], {"face": None, "zone": "p1"}]
-    assert FLOW.propose(t.state, {"tokens": unread, "zones": ["p0", "p1"]}) is None
+    assert FLOW.propose(t.state, camera({"tokens": unread, "zones": ["p0", "p1"]})) is None
 
 
 def test_with_a_toss_zone_only_its_tokens_count():
@@ -182,7 +184,7 @@ def test_with_a_toss_zone_only_its_tokens_count():
     t.pick("Face Ladro")
     reserve = [{"face": "alive", "zone": "reserve"}] * 5
     # the toss zone is configured but empty: the reserve's five tokens are not a toss
-    assert FLOW.propose(t.state, {"tokens": reserve, "zones": ["toss", "reserve"]}) is None
+    assert FLOW.propose(t.state, camera({"tokens": reserve, "zones": ["toss", "reserve"]})) is None
     tossed = [{"face": "dead", "zone": "toss"}] * 4 + [{"face": "alive", "zone": "toss"}]
-    assert FLOW.propose(t.state, {"tokens": tossed + reserve, "zones": ["toss", "reserve"]}) == {
+    assert FLOW.propose(t.state, camera({"tokens": tossed + reserve, "zones": ["toss", "reserve"]})) == {
         "type": "reading", "alive": 1, "dead": 4}

@@ -7,6 +7,7 @@ from typing import Any
 
 from companion.errors import InvalidInput
 from companion.flow import JSON, Action, Choice, Expectation, Flow, Slot
+from companion.reading import TableReading
 from tests.pig.core import Game, Hold
 from tests.pig.rules import RULES
 
@@ -37,10 +38,10 @@ class PigFlow:
         name = state.players[state.current]
         return Expectation("dice", "pig.roll", (Slot("die", f"{name} d6", 6),), params={"player": name})
 
-    def propose(self, state: Game, reading: Mapping[str, JSON]) -> Action | None:
-        dice = [d for d in reading.get("dice") or [] if d.get("sides") in (None, 6) and d.get("value")]
+    def propose(self, state: Game, reading: TableReading) -> Action | None:
+        dice = [d for d in reading.dice if d.sides in (None, 6) and d.value]
         return None if self.expects(state) is None or not dice else {"type": "reading",
-                                                                    "values": {"die": dice[0]["value"]}}
+                                                                    "values": {"die": dice[0].value}}
 
     def choices(self, state: Game) -> Sequence[Choice]:
         name = state.players[state.current]

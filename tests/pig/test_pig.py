@@ -36,7 +36,7 @@ def test_pig_keeps_every_promise_of_the_rules_protocol(seed: int) -> None:
 def test_pig_at_the_table_camera_choices_undo_and_a_restart(tmp_path: Path) -> None:
     def roll(session: TableSession, value: int) -> None:
         die = {"bbox": [0, 0, 9, 9], "sides": 6, "value": value, "confidence": 0.9}
-        session.offer_reading({"dice": [die]})
+        session.offer_reading({"width": 64, "height": 48, "dice": [die]})
         session.confirm()
 
     with Store(tmp_path / "table.sqlite3") as store:

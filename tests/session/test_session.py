@@ -14,6 +14,7 @@ import pytest
 from companion.errors import IllegalAction, InvalidInput
 from companion.session import GameInProgress, StaleStep, TableSession
 from companion.store import Store
+from tests.readings import camera
 from tests.session.conftest import D6_SETUP, MIXED_SETUP, camera_reading, play_step
 
 
@@ -58,8 +59,8 @@ def test_the_camera_proposes_and_nothing_changes_until_confirm(session: TableSes
 def test_a_reading_that_does_not_fit_clears_the_proposal(session: TableSession) -> None:
     snap = session.new_game("button-goblin", D6_SETUP)
     session.offer_reading(camera_reading(snap, random.Random(1)))
-    two_dice = {"dice": [{"sides": 6, "value": 2, "zone": "p0"}, {"sides": 6, "value": 5, "zone": "p1"}],
-                "tokens": []}
+    two_dice = camera({"dice": [{"sides": 6, "value": 2, "zone": "p0"},
+                                {"sides": 6, "value": 5, "zone": "p1"}]})
     snap = session.offer_reading(two_dice)
     assert snap["proposal"] is None and snap["reading"]["fits"] is False and snap["reading"]["dice"] == 2
     with pytest.raises(IllegalAction, match="nothing to confirm: the camera has no reading that fits"):

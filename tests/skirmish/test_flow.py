@@ -7,6 +7,7 @@ import pytest
 
 from companion.errors import IllegalAction, InvalidInput
 from companion.games import find_game
+from tests.readings import camera
 
 FLOW = find_game("skirmish")
 SETUP = {
@@ -53,7 +54,7 @@ class Table:
         assert want.kind == "dice" and len(want.slots) == len(values)
         assert all(s.sides == 6 for s in want.slots)
         dice = [die(v, 10 * i, zones[i] if zones else None) for i, v in enumerate(values)]
-        action = FLOW.propose(self.state, {"dice": dice, "tokens": []})
+        action = FLOW.propose(self.state, camera({"dice": dice, "tokens": []}))
         assert action is not None and list(action["values"].values()) == list(values)
         return self.do(action)
 
@@ -157,8 +158,8 @@ def test_choices_offer_shots_and_assaults():
 
 def test_propose_and_bad_readings():
     t = Table()
-    assert FLOW.propose(t.state, {"dice": [die(3, 0, "p0")]}) is None  # one band's die is missing
-    assert FLOW.propose(t.state, {"dice": [die(3, 0, "p0"), die(None, 9, "p1")]}) is None
+    assert FLOW.propose(t.state, camera({"dice": [die(3, 0, "p0")]})) is None  # one band's die is missing
+    assert FLOW.propose(t.state, camera({"dice": [die(3, 0, "p0"), die(None, 9, "p1")]})) is None
     with pytest.raises(InvalidInput, match="p1"):
         FLOW.apply(t.state, {"type": "reading", "values": {"p0": 3, "p1": 7}})
     with pytest.raises(IllegalAction):

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
 
 import pytest
-from flask import Flask
+from flask import Flask, jsonify
 from flask.testing import FlaskClient
 
 from companion.games import GAMES
@@ -334,3 +335,22 @@ def test_a_bad_form_value_in_a_game_is_said_in_italian(client: FlaskClient) -> N
         assert not ENGLISH.search(said), (body, said)
     body = client.post("/api/correct", json={"action": {"type": "adjust", "player": 0}}).json
     assert italian(body) == "manca il campo «truppe»"
+
+
+def test_the_api_answers_with_the_sessions_snapshot_text_as_jsonify_wrote_it(
+        app: Flask, client: FlaskClient, session: TableSession) -> None:
+    """The snapshot is written to JSON once per version; the API sends that text, byte for byte what
+    ``jsonify`` of the snapshot wrote when it parsed and dumped it again (keys in the session's order)."""
+    answers = [client.post("/api/new-game", json={"game": "button-goblin", "setup": D6_SETUP})]
+    session.offer_reading(camera_reading(FIRST_ROLL))
+    answers += [client.get("/api/state"), client.post("/api/confirm", json={"step": 0}),
+                client.post("/api/undo", json={})]
+    for response in answers:
+        assert response.status_code == 200 and response.mimetype == "application/json"
+        data = json.loads(response.get_data())
+        with app.test_request_context():
+            assert response.get_data() == jsonify(data).get_data()
+        assert list(data)[:3] == ["version", "step", "position"]
+    assert json.loads(answers[1].get_data())["proposal"]["reading"] == camera_reading(FIRST_ROLL)
+    version, text = session.snapshot_text()
+    assert client.get("/api/state").get_data() == (text + "\n").encode() and version == session.version
