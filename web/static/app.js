@@ -130,48 +130,42 @@
     for (const listener of listeners) listener(snapshot);
   }
 
-  function askPin(wrong) {
-    const dialog = $("pin-dialog");
+  /** Show dialog `name` (`<name>-dialog`, its `<name>-form` and `<name>-cancel`) with `focus` focused;
+      resolves true once its form is sent and `accept()` agrees, false on cancel. */
+  function ask(name, focus, accept) {
+    const dialog = $(`${name}-dialog`);
     return new Promise((resolve) => {
-      $("pin-error").hidden = !wrong;
-      $("pin-input").value = "";
       const done = (ok) => {
         dialog.close();
         resolve(ok);
       };
-      $("pin-cancel").onclick = () => done(false);
-      $("pin-form").onsubmit = (event) => {
+      $(`${name}-cancel`).onclick = () => done(false);
+      $(`${name}-form`).onsubmit = (event) => {
         event.preventDefault();
-        const pin = $("pin-input").value.trim();
-        if (!pin) return;
-        localStorage.setItem(PIN_KEY, pin);
-        done(true);
+        if (accept()) done(true);
       };
       dialog.showModal();
-      $("pin-input").focus();
+      $(focus).focus();
+    });
+  }
+
+  function askPin(wrong) {
+    $("pin-error").hidden = !wrong;
+    $("pin-input").value = "";
+    return ask("pin", "pin-input", () => {
+      const pin = $("pin-input").value.trim();
+      if (pin) localStorage.setItem(PIN_KEY, pin);
+      return !!pin;
     });
   }
 
   /** Ask the players whether the match in progress (the 409 game-in-progress answer's params) may be
       archived; resolves true to go ahead. The setup page has the dialog; elsewhere: no. */
   function askArchive(params) {
-    const dialog = $("archive-dialog");
-    if (!dialog) return Promise.resolve(false);
-    return new Promise((resolve) => {
-      const p = params || {};
-      $("archive-text").textContent = t("matches.archive_ask", { title: t(`game.${p.game}`, {}, p.title), step: p.step });
-      const done = (ok) => {
-        dialog.close();
-        resolve(ok);
-      };
-      $("archive-cancel").onclick = () => done(false);
-      $("archive-form").onsubmit = (event) => {
-        event.preventDefault();
-        done(true);
-      };
-      dialog.showModal();
-      $("archive-ok").focus();
-    });
+    if (!$("archive-dialog")) return Promise.resolve(false);
+    const p = params || {};
+    $("archive-text").textContent = t("matches.archive_ask", { title: t(`game.${p.game}`, {}, p.title), step: p.step });
+    return ask("archive", "archive-ok", () => true);
   }
 
   /** POST a control action; returns the new snapshot, or null after showing the error. A match in

@@ -1,11 +1,8 @@
 /* The table view of Dadoteck (loaded by app.js when the table plays it). */
 
-import { own, generic, card, facts, findChoice, tapChoice } from "./kit.js";
+import { view, card, facts, findChoice, tapChoice } from "./kit.js";
 
-export function render(s, root, h0) {
-  const h = own(h0);
-  try { draw_dadoteck(s, root, h); } finally { generic(h, s, root); }
-}
+export const render = view(draw_dadoteck);
 
 function draw_dadoteck(s, root, h) {
   const v = s.view;

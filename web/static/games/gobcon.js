@@ -1,6 +1,6 @@
 /* The table view of GobCon (loaded by app.js when the table plays it). */
 
-import { own, generic, card, facts, yesNo, actionForm } from "./kit.js";
+import { view, card, facts, yesNo, actionForm } from "./kit.js";
 
 const FACES = ["king", "green", "black", "darth"];
 const RECENT_KEY = "goblin.gobcon.payoffs";
@@ -25,10 +25,7 @@ function payoffText(p) {
   return FACES.map((f) => `${letter[f]}${p[f] >= 0 ? "+" : ""}${p[f]}`).join(" ");
 }
 
-export function render(s, root, h0) {
-  const h = own(h0);
-  try { draw_gobcon(s, root, h); } finally { generic(h, s, root); }
-}
+export const render = view(draw_gobcon);
 
 function draw_gobcon(s, root, h) {
   const v = s.view;

@@ -1,11 +1,8 @@
 /* The table view of Goblins: Epic Death (loaded by app.js when the table plays it). */
 
-import { own, generic, newsCard, card, facts, yesNo } from "./kit.js";
+import { view, newsCard, card, facts, yesNo } from "./kit.js";
 
-export function render(s, root, h0) {
-  const h = own(h0);
-  try { draw_goblins(s, root, h); } finally { generic(h, s, root, ["log", "toss", "awaiting"]); }
-}
+export const render = view(draw_goblins, ["log", "toss", "awaiting"]);
 
 function draw_goblins(s, root, h) {
   const v = s.view;

@@ -20,6 +20,15 @@ export function own(h) {
   return Object.assign({}, h, { t });
 }
 
+/** A game's render(snapshot, root, helpers): `draw` with the helpers in the page's language, then the
+    generic view folded away (without `omit`) and the flow's forms, even if `draw` failed. */
+export function view(draw, omit) {
+  return (s, root, h0) => {
+    const h = own(h0);
+    try { draw(s, root, h); } finally { generic(h, s, root, omit); }
+  };
+}
+
 /** After a dedicated view: the generic view folded away (every field of the view but `omit`, which the
     dedicated view already shows in the page's language) and the flow's forms. */
 export function generic(h, s, root, omit) {

@@ -1,6 +1,6 @@
 /* The table view of the skirmish rules (loaded by app.js when the table plays it). */
 
-import { own, generic, newsCard, card, facts } from "./kit.js";
+import { view, own, newsCard, card, facts } from "./kit.js";
 
 const CYCLE = ["tiro2", "tiro3", "assalto2", "assalto3", "speciale"];
 const CLOCK_KEY = "goblin.skirmish.clock.";
@@ -21,10 +21,7 @@ function mmss(seconds) {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
-export function render(s, root, h0) {
-  const h = own(h0);
-  try { draw_skirmish(s, root, h); } finally { generic(h, s, root, ["log", "pending", "held", "awaiting"]); }
-}
+export const render = view(draw_skirmish, ["log", "pending", "held", "awaiting"]);
 
 function draw_skirmish(s, root, h) {
   const v = s.view;
