@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from train_finder import jitter
 from v3_data import FOLDERS, NONE, Sample, load_source, render
 from v3_models import FaceNet
-from v3_train import budgeted_steps
+from v3_train import best_temperature, budgeted_steps
 
 from vision.faces import CLASSES, CROP, CROP_SCALE
 
@@ -180,11 +180,7 @@ def main() -> None:
                                     for i in range(0, len(turned), 256)])
         logits = logit_sum / 4
         vy = torch.tensor([it[4] for it in va])
-        best = (1.0, 1e9)
-        for t in np.arange(0.25, 3.01, 0.05):
-            nll = F.cross_entropy(logits / float(t), vy).item()
-            if nll < best[1]:
-                best = (float(t), nll)
+        best = best_temperature(logits, vy)
         acc = (logits.argmax(1) == vy).float().mean().item()
     torch.save(model.state_dict(), args.out / f"{tag}.pt")
 

@@ -42,7 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from train_finder import jitter
 from v3_data import Sample, load_source
 from v3_models import cbr
-from v3_train import budgeted_steps
+from v3_train import best_temperature, budgeted_steps
 
 from vision.data import LURIG_FOLDS, lurig_fold
 from vision.finder import find_objects
@@ -253,11 +253,7 @@ def main() -> None:
     model.eval()
     vl = logits_of(model, [plain(it) for it in val])
     vy = torch.tensor([it[1] for it in val])
-    best = (1.0, 1e9)
-    for t in np.arange(0.25, 3.01, 0.05):
-        nll = F.cross_entropy(vl / float(t), vy).item()
-        if nll < best[1]:
-            best = (float(t), nll)
+    best = best_temperature(vl, vy)
     report: dict[str, object] = {"val_accuracy": round((vl.argmax(1) == vy).float().mean().item(), 4)}
     if held:
         hl = logits_of(model, [plain(it) for it in held])

@@ -31,14 +31,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from train_types import FOLDS, Item, TypeNet, logits_of, plain
+from v3_train import best_temperature
 
 ROOT = Path(__file__).resolve().parents[1]
 TEMPERATURES = np.arange(0.5, 6.01, 0.05)
 
 
-def best_temperature(logits: torch.Tensor, truth: torch.Tensor) -> float:
-    nll = [F.cross_entropy(logits / float(t), truth).item() for t in TEMPERATURES]
-    return float(TEMPERATURES[int(np.argmin(nll))])
+def held_out_temperature(logits: torch.Tensor, truth: torch.Tensor) -> float:
+    return best_temperature(logits, truth, TEMPERATURES)[0]
 
 
 def card(run: Path, tag: str, dest: Path, temperature: float, extra: dict[str, object]) -> None:
@@ -84,7 +84,8 @@ def main() -> None:
         print(f"{fold}: {len(mine)} held out, {100 * acc:.1f}% right", flush=True)
     for fold in FOLDS:
         others = [f for f in FOLDS if f != fold]
-        t = best_temperature(torch.cat([held[f][0] for f in others]), torch.cat([held[f][1] for f in others]))
+        t = held_out_temperature(torch.cat([held[f][0] for f in others]),
+                                 torch.cat([held[f][1] for f in others]))
         logits, truth = held[fold]
         p = F.softmax(logits / t, 1)
         conf, pred = p.max(1)
@@ -98,7 +99,7 @@ def main() -> None:
                                 "without it (cross-fitted: nothing of this fold)",
             "held_out_crops": {"right": round(float((pred == truth).float().mean()), 4),
                                "sure": int(sure.sum()), "wrong_sure": int((sure & (pred != truth)).sum())}})
-    t = best_temperature(torch.cat([held[f][0] for f in FOLDS]), torch.cat([held[f][1] for f in FOLDS]))
+    t = held_out_temperature(torch.cat([held[f][0] for f in FOLDS]), torch.cat([held[f][1] for f in FOLDS]))
     first = {}
     if args.resumed_from:
         first = {"resumed_from": json.loads((args.run / f"{args.resumed_from}.train.json").read_text())}

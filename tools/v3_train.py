@@ -8,7 +8,9 @@ import math
 import time
 from collections.abc import Iterator
 
+import numpy as np
 import torch
+import torch.nn.functional as F
 
 
 def budgeted_steps(opt: torch.optim.Optimizer, minutes: float, lr: float, *,
@@ -25,3 +27,13 @@ def budgeted_steps(opt: torch.optim.Optimizer, minutes: float, lr: float, *,
             group["lr"] = lr * 0.5 * (1 + math.cos(math.pi * frac)) + floor
         yield step, elapsed
         step += 1
+
+
+def best_temperature(logits: torch.Tensor, truth: torch.Tensor, grid: np.ndarray | None = None
+                     ) -> tuple[float, float]:
+    """The temperature of ``grid`` (default 0.25 .. 3 by 0.05) whose softmax(logits / T) gives ``truth`` the
+    lowest mean negative log-likelihood, and that NLL."""
+    grid = np.arange(0.25, 3.01, 0.05) if grid is None else grid
+    nll = [F.cross_entropy(logits / float(t), truth).item() for t in grid]
+    i = int(np.argmin(nll))
+    return float(grid[i]), float(nll[i])
