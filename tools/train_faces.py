@@ -121,6 +121,9 @@ def main() -> None:
     ap.add_argument("--batch", type=int, default=64)
     ap.add_argument("--hard", default="", help="a finder .onnx whose false finds in the training photos "
                                                "become 'none' crops (hard negatives)")
+    ap.add_argument("--resume", type=Path, default=None, help="continue from these weights (.pt)")
+    ap.add_argument("--lr", type=float, default=2e-3)
+    ap.add_argument("--tag", default="", help="file name stem (default faces or faces-no-SOURCE)")
     args = ap.parse_args()
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
@@ -147,12 +150,14 @@ def main() -> None:
     print({CLASSES[k]: len(v) for k, v in sorted(by_class.items())}, "val", len(va), flush=True)
     classes = sorted(by_class)
     model = Net()
-    opt = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
+    if args.resume is not None:
+        model.load_state_dict(torch.load(args.resume))
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     args.out.mkdir(parents=True, exist_ok=True)
-    tag = f"faces{'-no-' + args.leave_out if args.leave_out else ''}"
+    tag = args.tag or f"faces{'-no-' + args.leave_out if args.leave_out else ''}"
     t0 = time.time()
     losses: list[float] = []
-    for step, elapsed in budgeted_steps(opt, args.minutes, 2e-3):
+    for step, elapsed in budgeted_steps(opt, args.minutes, args.lr):
         batch = []
         for _ in range(args.batch):
             pool = by_class[classes[int(rng.integers(len(classes)))]]
@@ -169,6 +174,8 @@ def main() -> None:
         losses.append(loss.item())
         if (step + 1) % 100 == 0:
             print(f"{tag} step {step + 1} {elapsed:.0f}s loss {np.mean(losses[-100:]):.3f}", flush=True)
+        if (step + 1) % 2000 == 0:   # a checkpoint: a cut-off session keeps what was trained
+            torch.save(model.state_dict(), args.out / f"{tag}.ckpt.pt")
     model.eval()
     # temperature on the kept-aside photos of the training sources (quarter-turn averaged, as read)
     with torch.no_grad():
