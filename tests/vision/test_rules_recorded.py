@@ -1,0 +1,100 @@
+"""Vision I's rule reader and the learned reader's pip counter give exactly the readings recorded before
+their thresholds were named (issue 17: every number in a comparison of ``vision/table.py`` and
+``vision/pips.py`` became a named parameter, with no change of behaviour).
+
+``rules_recorded.json`` holds, for a few real photos of each set and a few drawn frames, every die and
+token ``read_table(reader="rules")`` reports (boxes, values, full-precision confidences) and the pip
+faces ``group_faces(find_pips(crop))`` sees on the crops the learned reader's pip counter reads. A change
+that is meant to change readings re-records it (``python3 -m tests.vision.test_rules_recorded
+--record``) and says why in its commit.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from vision import read_table, synth
+from vision.data import photo_set
+from vision.faces import crop
+from vision.finder import Found
+from vision.learned import PIP_CROP, PIP_WORK
+from vision.pips import find_pips, group_faces
+
+RECORDED = Path(__file__).with_name("rules_recorded.json")
+#: (set, every Nth photo, how many): a few photos of every real set, quick to read by the rules
+CHOSEN = (("matteop65", 37, 8), ("chase", 41, 6), ("aws", 29, 6), ("nell", 31, 6), ("burks", 23, 5))
+#: crops around these boxes (cx, cy, side) of the first photo of each set go to the pip counter
+COUNTER_SPOTS = 6
+
+
+def _drawn(seed: int) -> np.ndarray:
+    kinds = ("felt", "wood", "white", "black")
+    img = synth.tray(640, 480, kind=kinds[seed % len(kinds)])
+    rng = np.random.default_rng(seed)
+    for i in range(8):
+        synth.draw_die(img, 70 + 70 * i, 120 + 200 * (i % 2) + rng.uniform(-20, 20), 30 + 6 * (i % 5),
+                       int(rng.integers(1, 7)), angle=float(rng.uniform(0, 90)))
+    return img
+
+
+def _photos() -> list[tuple[str, np.ndarray]]:
+    out = []
+    for name, step, n in CHOSEN:
+        for p in photo_set(name)[::step][:n]:
+            out.append((f"{name}/{p.path.name}", p.load()))
+    out += [(f"drawn/{seed}", _drawn(seed)) for seed in range(4)]
+    return out
+
+
+def _reading(image: np.ndarray) -> dict[str, Any]:
+    r = read_table(image, reader="rules")
+    return {"dice": [[list(d.bbox), d.sides, d.value, float(d.confidence), bool(d.percentile)] for d in r.dice],
+            "tokens": [[list(t.bbox), t.face, float(t.confidence)] for t in r.tokens]}
+
+
+def _counted(image: np.ndarray, dice: list[list[Any]]) -> list[list[Any]]:
+    """The pip counter's faces on the crops of the first ``COUNTER_SPOTS`` dice read."""
+    out = []
+    for (x, y, w, h), *_ in dice[:COUNTER_SPOTS]:
+        f = Found(x + w / 2, y + h / 2, float(w), float(h), 1.0)
+        square = crop(image, f, scale=PIP_CROP, size=PIP_WORK)
+        out.append([[f.value, float(f.confidence), [float(v) for v in f.box], len(f.pips)]
+                    for f in group_faces(find_pips(square), square)])
+    return out
+
+
+def record() -> dict[str, Any]:
+    out = {}
+    for name, image in _photos():
+        got = _reading(image)
+        got["counted"] = _counted(image, got["dice"])
+        out[name] = got
+    return out
+
+
+@pytest.fixture(scope="module")
+def recorded() -> dict[str, Any]:
+    return dict(json.loads(RECORDED.read_text(encoding="utf-8")))
+
+
+@pytest.mark.slow
+def test_the_rule_reader_reads_exactly_as_recorded(photos, recorded):
+    images = _photos()
+    assert sorted(name for name, _ in images) == sorted(recorded)
+    for name, image in images:
+        got = json.loads(json.dumps(_reading(image)))
+        want = recorded[name]
+        assert got["dice"] == want["dice"], name
+        assert got["tokens"] == want["tokens"], name
+        assert json.loads(json.dumps(_counted(image, want["dice"]))) == want["counted"], name
+
+
+if __name__ == "__main__" and "--record" in sys.argv:
+    RECORDED.write_text(json.dumps(record(), indent=None, separators=(",", ":")) + "\n", encoding="utf-8")
+    print(f"wrote {RECORDED}")
