@@ -2,6 +2,7 @@
 
     python3 benchmarks/vision_eval.py [--set matteop65|chase|burks|all] [--split all|dev|held-out]
                                       [--sample N] [--errors] [--crops DIR] [--no-12mp] [--json]
+    python3 benchmarks/vision_eval.py --time-only     # time per frame at 640x480, 2028x1520 and 12 MP
 
 Per photo set it prints: dice found / missed / phantom, values right / wrong, a confusion table of faces,
 and median and 95th-percentile milliseconds per frame (one OpenCV thread, ``cv2.setNumThreads(1)``;
@@ -263,12 +264,18 @@ def time_sizes(photo: LabelledPhoto, reader: str = "learned", repeats: int = 15)
             read_table(frame, reader=reader)
             ms.append((time.perf_counter() - t0) * 1000)
             cpu.append((time.process_time() - c0) * 1000)
-        out[f"{w}x{h}"] = {"source": f"{photo.path.name} at {w}x{h}",
+        out[f"{w}x{h}"] = {"source": f"{photo.path.name} at {w}x{h}", "dice": len(photo.dice),
                            "ms_median": round(statistics.median(ms), 2),
                            "ms_p95": round(percentile(ms, 95), 2),
                            "cpu_ms_median": round(statistics.median(cpu), 2),
                            "cpu_ms_p95": round(percentile(cpu, 95), 2)}
     return out
+
+
+def print_sizes(t: dict[str, Any]) -> None:
+    for v in t.values():
+        print(f"== {v['source']} ({v['dice']} dice): median {v['ms_median']} ms, p95 {v['ms_p95']} ms "
+              f"(wall clock); CPU median {v['cpu_ms_median']} ms, p95 {v['cpu_ms_p95']} ms")
 
 
 def print_report(r: dict[str, Any], split: str, show_failures: int) -> None:
@@ -354,10 +361,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--crops", type=Path, default=None,
                     help="write a PNG crop of every error to this folder (label green, detection red)")
     ap.add_argument("--no-12mp", action="store_true")
+    ap.add_argument("--time-only", action="store_true",
+                    help="only the time per frame at the three sizes: a matteop65 photo of few dice and the "
+                         "aws photo of the most dice (the second opinion's worst real frame)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     set_threads(1)
     results = []
+    if args.time_only:
+        crowded = max(photo_set("aws"), key=lambda p: len(p.dice))
+        for photo, repeats in ((photo_set("matteop65")[50], 15), (crowded, 5)):
+            t = time_sizes(photo, args.reader, repeats)
+            results.append({"set": "sizes", **t})
+            if not args.json:
+                print_sizes(t)
+        if args.json:
+            print(json.dumps(results))
+        return 0
     if args.leave_out:
         names = LEAVE_OUT if args.set == "all" else [args.set]
         for name in names:
@@ -398,9 +418,7 @@ def main(argv: list[str] | None = None) -> int:
         t = time_sizes(photo_set("matteop65")[50], args.reader)
         results.append({"set": "sizes", **t})
         if not args.json:
-            for k, v in t.items():
-                print(f"== {k}: median {v['ms_median']} ms, p95 {v['ms_p95']} ms (wall clock); "
-                      f"CPU median {v['cpu_ms_median']} ms, p95 {v['cpu_ms_p95']} ms")
+            print_sizes(t)
     if args.json:
         for r in results:
             r.pop("failures", None)

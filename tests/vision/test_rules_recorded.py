@@ -54,7 +54,8 @@ def _photos() -> list[tuple[str, np.ndarray]]:
 
 def _reading(image: np.ndarray) -> dict[str, Any]:
     r = read_table(image, reader="rules")
-    return {"dice": [[list(d.bbox), d.sides, d.value, float(d.confidence), bool(d.percentile)] for d in r.dice],
+    return {"dice": [[list(d.bbox), d.sides, d.value, float(d.confidence), bool(d.percentile)]
+                     for d in r.dice],
             "tokens": [[list(t.bbox), t.face, float(t.confidence)] for t in r.tokens]}
 
 

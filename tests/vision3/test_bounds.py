@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 
 from vision import learned, read_table, synth
-from vision.finder import MAX_INPUT_PIXELS, MAX_OBJECTS, _input_size
+from vision.faces import CLASSES, FaceReading
+from vision.finder import MAX_INPUT_PIXELS, MAX_OBJECTS, Found, _input_size
 
 
 def mesh(w, h, pitch=9, hole=0.35, angle=20):
@@ -57,8 +58,54 @@ def test_hundreds_of_dice_are_capped_and_second_opinions_too(monkeypatch):
     reading = read_table(img)
     assert 0 < len(reading.dice) <= MAX_OBJECTS
     assert len(calls) <= learned.MAX_SECOND_OPINIONS
-    unchecked = [d for d in reading.dice if d.confidence > learned.OVER_BUDGET]
-    assert len(unchecked) <= learned.MAX_SECOND_OPINIONS
+    sure = [d for d in reading.dice if d.confidence >= learned.SURE]
+    assert len(sure) <= learned.MAX_SECOND_OPINIONS     # what the counter did not check is asked
+
+
+def _readings(probabilities):
+    """Face readings of a d6 value ("1" .. "6" in turn) at each given probability, the rest on "none"
+    (under ``NONE_DROP``)."""
+    out = []
+    for k, p in enumerate(probabilities):
+        v = np.zeros(len(CLASSES))
+        v[CLASSES.index(str(1 + k % 6))] = p
+        v[CLASSES.index("none")] = 1.0 - p
+        out.append(FaceReading(v, np.ones(64) / 8.0))
+    return out
+
+
+def test_the_worst_frame_gives_the_pip_counter_a_bounded_number_of_crops(monkeypatch):
+    """The worst case for the second opinion: the finder's full ``MAX_OBJECTS``, every one a d6 read at
+    ``SURE`` or more, large and crowded. The counter reads ``MAX_SECOND_OPINIONS`` crops of ``PIP_WORK``
+    px, no more, the least sure ones; readings under ``SURE`` (asked anyway) never reach it; the rest
+    of the sure ones are capped at ``OVER_BUDGET``."""
+    frame = synth.tray(4000, 3000, kind="wood")
+    found = [Found(60 + 300 * (i % 13), 60 + 260 * (i // 13), 250, 250, 0.9) for i in range(MAX_OBJECTS)]
+    rng = np.random.default_rng(5)
+    probabilities = rng.uniform(learned.SURE, 1.0, MAX_OBJECTS)
+    probabilities[::10] = rng.uniform(0.55, learned.SURE - 0.01, len(probabilities[::10]))  # not sure
+    monkeypatch.setattr(learned, "find_objects", lambda frame, model: found)
+    monkeypatch.setattr(learned, "read_faces", lambda frame, found, model, screen: _readings(probabilities))
+    crops, counted = [], []
+    real_crop = learned.crop
+    monkeypatch.setattr(learned, "crop", lambda *a, **k: crops.append(real_crop(*a, **k)) or crops[-1])
+    real_count = learned.pip_count
+    monkeypatch.setattr(learned, "pip_count", lambda frame, f: counted.append(found.index(f))
+                        or real_count(frame, f))
+    dice, _ = learned.read_view(frame)
+    assert len(counted) == len(crops) == learned.MAX_SECOND_OPINIONS
+    assert all(c.shape == (learned.PIP_WORK, learned.PIP_WORK, 3) for c in crops)
+    sure = sorted((p, i) for i, p in enumerate(probabilities) if p >= learned.SURE)
+    assert sorted(counted) == sorted(i for _, i in sure[: learned.MAX_SECOND_OPINIONS])
+    assert all(probabilities[i] >= learned.SURE for i in counted)
+    by_place = {d[0]: d[3] for d in dice}
+    for i, f in enumerate(found):
+        conf = by_place[f.box(frame.shape)]
+        assert conf <= probabilities[i] + 1e-9                      # never raised
+        if probabilities[i] < learned.SURE:
+            assert conf == pytest.approx(probabilities[i])          # asked anyway: left as read
+        elif i not in counted:
+            assert conf <= learned.OVER_BUDGET                      # unchecked: asked
 
 
 def test_noise_and_flat_frames_give_valid_empty_or_bounded_readings():
