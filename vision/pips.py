@@ -12,6 +12,14 @@ The reader works on one working image (BGR uint8, at most ~640 px on its long si
 3. *Value*: a face of n pips reads n when its layout matches the d6 layout for n (sorted pairwise
    distances, scale-free); the confidence falls with the layout error. A group that no d6 layout
    explains (an emblem, a logo, 7+ blobs) reads ``None`` with a low confidence: never a guess.
+
+Every threshold is a named module constant (issue 17); the numbers left in comparisons are pip counts
+(a d6 shows 1 to 6 pips) and 0/1. Each constant's comment says what it means and what it was fitted
+on: *dev* = the matteop65 development photos (every photo but every fifth; Vision I's tuning set, the
+held-out fifth never looked at), *chase* = the chase crops of translucent casino dice, *sweep* = the
+drawn dice of ``tests/vision/test_sweep.py``, *geometry* = read off a d6's geometry (not fitted),
+*numeric* = a guard against division by zero or rounding. Where the history does not say which photo
+moved a number, *dev* is given: the whole reader was tuned there.
 """
 
 from __future__ import annotations
@@ -19,11 +27,193 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from itertools import combinations, pairwise
+from typing import Final
 
 import cv2
 import numpy as np
 
 from vision import _cv
+
+# -- parameters (see the module notes for the fitted-on tags) ---------------------------------------
+#: a (relative) variance this small is degenerate: points on a line [numeric]
+DEGENERATE: Final = 1e-9
+#: the fine pass finds pips of radius ``MIN_PIP_R`` px .. ``view_side / MAX_R_DIVISOR`` [dev]
+MIN_PIP_R: Final = 1.6
+MAX_R_DIVISOR: Final = 18
+#: the adaptive threshold's window: ``view_side / BLOCK_DIVISOR`` px, odd, within ``BLOCK_RANGE`` [dev]
+BLOCK_DIVISOR: Final = 16
+BLOCK_RANGE: Final = (15, 61)
+#: the adaptive threshold's offset: a pip is this many grey levels darker than its window's mean [dev]
+THRESHOLD_C: Final = 22
+#: the coarse (half-size) pass runs on images this wide at least; its window is ``side / 2 /
+#: COARSE_BLOCK_DIVISOR`` (at most ``COARSE_BLOCK_MAX``), its radii ``COARSE_MIN_R`` x the fine pass's
+#: largest to ``side / 2 / COARSE_MAX_R_DIVISOR`` [dev, chase: big pips of close-ups and crops]
+COARSE_MIN_SIDE: Final = 64
+COARSE_BLOCK_DIVISOR: Final = 5
+COARSE_BLOCK_MAX: Final = 101
+COARSE_MIN_R: Final = 0.45
+COARSE_MAX_R_DIVISOR: Final = 7
+#: a pip of the coarse pass counts only above this share of the fine pass's largest radius [dev]
+COARSE_ONLY_ABOVE: Final = 0.9
+#: a coarse pip is plain inside: within ``COARSE_INNER`` radii its grey spread is at most
+#: ``COARSE_PLAIN_SPREAD`` x its contrast + ``SPREAD_FLOOR`` (a whole small die has its pips there) [dev]
+COARSE_INNER: Final = 0.7
+COARSE_PLAIN_SPREAD: Final = 0.2
+SPREAD_FLOOR: Final = 6
+#: a die body is ``BODY_MIN_PIPS`` smallest pips wide at least and ``view_side / BODY_MAX_DIVISOR`` at
+#: most, with at least ``BODY_MIN_AREA`` smallest pips' area [sweep]
+BODY_MIN_PIPS: Final = 4
+BODY_MAX_DIVISOR: Final = 2.5
+BODY_MIN_AREA: Final = 9
+#: a pip blob's box: short side at least ``PIP_BOX_ASPECT`` of the long, filled at least
+#: ``PIP_BOX_FILL`` [dev]
+PIP_BOX_ASPECT: Final = 0.4
+PIP_BOX_FILL: Final = 0.5
+#: a light blob of at least this many smallest pips' area may be touching pips, cut apart [chase]
+SPLIT_MIN_AREA: Final = 1.6
+#: touching discs: a core is where the distance to the blob's edge is ``TOUCHING_CORE`` of the deepest;
+#: a disc's peak is ``TOUCHING_PEAK`` of the deepest at least; its deep part lies within
+#: ``TOUCHING_BAND`` px of its peak; a stroke's core is longer than ``STROKE_LENGTH`` peaks (+2 px); its
+#: outline is looked at ``TOUCHING_RING`` peaks out; the disc fills ``DISC_FILL`` of its circle [chase]
+TOUCHING_CORE: Final = 0.6
+TOUCHING_PEAK: Final = 0.8
+TOUCHING_BAND: Final = 0.5
+STROKE_LENGTH: Final = 1.4
+TOUCHING_RING: Final = 1.4
+DISC_FILL: Final = 0.85
+#: a motion-smeared streak is ``SMEAR_LENGTH`` widths long, fills ``SMEAR_FILL`` of its ellipse; its face
+#: is the band ``SMEAR_RING`` widths beyond its edge; its cores are cut at ``SMEAR_CUT_LEVELS`` of the way
+#: from its ``SMEAR_CORE_PERCENTILE``th percentile to the face, at least ``SMEAR_CORE_AREA`` of a pip's
+#: area (``SMEAR_CORE_MIN`` px); its pips count as this round [dev: six_42, six_44, six_45]
+SMEAR_LENGTH: Final = (2.2, 6.5)
+SMEAR_FILL: Final = 0.7
+SMEAR_RING: Final = (0.6, 1.4)
+SMEAR_CUT_LEVELS: Final = (0.5,)
+SMEAR_CORE_PERCENTILE: Final = 10
+SMEAR_CORE_AREA: Final = 0.15
+SMEAR_CORE_MIN: Final = 3.0
+SMEAR_ROUNDNESS: Final = 0.8
+#: a pip's ring (the face around it) has this many pixels at least [numeric]
+MIN_RING_PIXELS: Final = 8
+#: a pip is at least this many grey levels darker (lighter) than its face [dev]
+MIN_CONTRAST: Final = 35
+#: a pip's equivalent ellipse: small / large variance at least this (axis ratio 0.37) and filled at
+#: least ``PIP_ELLIPSE_FILL`` [dev]
+PIP_AXIS_RATIO: Final = 0.14
+PIP_ELLIPSE_FILL: Final = 0.75
+#: a pip is measured in a window of ``PIP_WINDOW`` radii; its face is the ring ``PIP_RING`` radii out,
+#: of which at least ``PIP_RING_SHARE`` lies in the picture; its inside is within ``PIP_INNER`` radii
+#: [dev]
+PIP_WINDOW: Final = 3.4
+PIP_RING: Final = (1.6, 2.4)
+PIP_RING_SHARE: Final = 0.4
+PIP_INNER: Final = 0.75
+#: a pip is solid: ``PIP_SOLID`` of a disc (or its own ellipse) of ``PIP_DISC`` radii lies on it [dev]
+PIP_DISC: Final = 0.8
+PIP_SOLID: Final = 0.92
+#: a pip's face is plain (grey spread under ``RING_SPREAD`` x contrast + ``SPREAD_FLOOR``), and so is
+#: the pip (``PIP_INNER_SPREAD``) [dev]
+RING_SPREAD: Final = 0.25
+PIP_INNER_SPREAD: Final = 0.35
+#: a pip is ``wide`` when its face, ``PIP_OUTER`` radii out (``PIP_OUTER_SHARE`` of it in the
+#: picture), keeps the ring's colour (within ``FACE_TOL`` x contrast, ``FACE_TOL_FLOOR`` at least) on
+#: ``WIDE_SHARE`` of it [dev]
+PIP_OUTER: Final = (2.4, 3.0)
+PIP_OUTER_SHARE: Final = 0.5
+FACE_TOL: Final = 0.3
+FACE_TOL_FLOOR: Final = 18.0
+WIDE_SHARE: Final = 0.75
+#: two pips of one face: radii within ``SAME_FACE_SIZE`` x, centres ``SAME_FACE_REACH`` mean radii apart
+#: (a 6's corner pips are ~7 radii apart: geometry, with room); faces alike within ``SAME_FACE_TOL_*`` x
+#: contrast (``SAME_FACE_TOL_FLOOR`` at least) and, when coloured, chromaticity within ``SAME_HUE`` [dev]
+SAME_FACE_SIZE: Final = 1.6
+SAME_FACE_REACH: Final = (1.8, 10.5)
+SAME_FACE_TOL_COLOURED: Final = 0.5
+SAME_FACE_TOL_DARK: Final = 0.15
+SAME_FACE_TOL_LIGHT: Final = 0.3
+SAME_FACE_TOL_FLOOR: Final = 12.0
+SAME_HUE: Final = 0.12
+#: the path between two pips of one face is sampled from ``PATH_CLEAR`` radii off each pip; a dark
+#: face's path may leave the face at 1 sample and 1 in ``PATH_OFF_DARK`` at most, a light face's at 1 in
+#: ``PATH_OFF_LIGHT`` [dev]
+PATH_CLEAR: Final = 1.5
+PATH_OFF_DARK: Final = 6
+PATH_OFF_LIGHT: Final = 2.5
+#: two streaks of one motion: turned at most ``STREAK_TURN`` degrees apart, lengths within
+#: ``STREAK_LENGTHS`` x [dev: six_42, six_44, six_45]
+STREAK_TURN: Final = 20
+HALF_TURN: Final = 180
+STREAK_LENGTHS: Final = 1.6
+#: a streak's cores lie within ``STREAK_OFF_AXIS`` widths of its axis, ``STREAK_GAPS`` widths apart,
+#: the gaps even within ``STREAK_EVEN`` x [dev: six_42, six_44, six_45]
+STREAK_OFF_AXIS: Final = 0.6
+STREAK_GAPS: Final = (1.6, 4.5)
+STREAK_EVEN: Final = 1.5
+#: a layout error at most this reads a face (``_fit``: 0 perfect) [dev]
+FIT: Final = 0.16
+#: a read layout's confidence: 1 - ``FIT_SLOPE`` x its error, at least ``READ_CONFIDENCE``; a group no
+#: layout explains: ``NO_LAYOUT_CONFIDENCE`` - its error, at least ``NO_LAYOUT_FLOOR`` [dev]
+FIT_SLOPE: Final = 2.5
+READ_CONFIDENCE: Final = 0.5
+NO_LAYOUT_CONFIDENCE: Final = 0.3
+NO_LAYOUT_FLOOR: Final = 0.05
+#: the error added to a layout that is ruled out: pips of mixed sizes (``FACE_SIZES`` x) or roundness
+#: (``FACE_ROUNDNESS``), a layout stretched ``STRETCH`` x its own anisotropy, a pip grid outside
+#: ``GRID_OFFSET`` pip radii [dev]
+FIT_PENALTY: Final = 0.3
+FACE_SIZES: Final = 1.3
+FACE_ROUNDNESS: Final = 0.75
+STRETCH: Final = 1.9
+GRID_OFFSET: Final = (1.6, 5.5)
+#: the similarity error weighs this many times less than the affine one for 4+ pips [dev]
+SIMILARITY_WEIGHT: Final = 3.0
+#: a face's half-box: its grid offset + ``PIP_MARGIN`` pip radii; a 1's ``ONE_HALF_FACE`` radii; a lone
+#: pip not read ``LONE_HALF`` radii [geometry]
+PIP_MARGIN: Final = 1.8
+ONE_HALF_FACE: Final = 4.2
+LONE_HALF: Final = 2.4
+#: a lone pip reads 1 at this confidence x sqrt(roundness) [dev]
+ONE_CONFIDENCE: Final = 0.8
+#: the confidence of what is found and not read: a lone pip that is no 1, one streak alone
+#: (``UNREAD_CONFIDENCE``), a group of 7+ pips (``CROWD_CONFIDENCE``) [dev]
+UNREAD_CONFIDENCE: Final = 0.1
+CROWD_CONFIDENCE: Final = 0.15
+#: a pixel is pip-coloured when it lies this far from the face's colour to the pip's [dev]
+MARK_LEVEL: Final = 0.5
+#: a casino 1's pip is at least this round [chase]
+RINGED_ONE_ROUNDNESS: Final = 0.9
+#: a lost pip's colour is sampled over ``SPOT_HALF`` pip radii around its place [sweep]
+SPOT_HALF: Final = 0.5
+#: a 1's top is probed along rays of ``TOP_RAY`` face sizes; a run of other colour longer than
+#: ``TOP_RAY_GAP`` pip radii ends the face [dev]
+TOP_RAY: Final = 1.5
+TOP_RAY_GAP: Final = 2.6
+#: a 1's face is looked at for lost pips from ``ONE_MARKS_FROM`` radii; a mark of ``LOST_PIP_AREA`` of
+#: the pip's area, at most ``LOST_PIP_SIZE`` radii across, is a lost pip [dev, sweep]
+ONE_MARKS_FROM: Final = 1.6
+LOST_PIP_AREA: Final = 0.4
+LOST_PIP_SIZE: Final = 3.2
+#: two faces are merged when their centres lie within this share of the larger box [dev]
+MERGE_REACH: Final = 0.75
+#: the likely top pips of a group are ``LIKELY_TOP`` of the most top-like at least; a group of more than
+#: ``CROWDED_GROUP`` pips is several dice touching [dev]
+LIKELY_TOP: Final = 0.8
+CROWDED_GROUP: Final = 9
+#: two faces of one group closer than ``OVERLAP`` x their mean half-size overlap; a pip left out lies
+#: on a face within ``ON_FACE`` of its box, or within ``LEFT_OUT_GAP`` x a 2's span of its pips; it
+#: counts when ``LEFT_OUT_SIZE`` of the face's radius and ``LEFT_OUT_ROUNDNESS`` of its least roundness
+#: at least [dev]
+OVERLAP: Final = 0.85
+ON_FACE: Final = 0.55
+LEFT_OUT_GAP: Final = 1.05
+LEFT_OUT_SIZE: Final = 0.8
+LEFT_OUT_ROUNDNESS: Final = 0.9
+#: a face is grown by pips within this many of its spans from its centre [dev]
+GROW_REACH: Final = 1.25
+#: pips left by a top face are another top face when their radius is ``LEFTOVER_SIZE`` of the top's at
+#: least; a lone one when as big and ``LEFTOVER_ROUNDNESS`` round [dev]
+LEFTOVER_SIZE: Final = 0.8
+LEFTOVER_ROUNDNESS: Final = 0.8
 
 #: d6 pip layouts in units of the pip-grid offset ``a`` (corner pips at (+-a, +-a)).
 _LAYOUTS: dict[int, np.ndarray] = {
@@ -63,7 +253,7 @@ def _whitened(points: Points) -> Points:
     c = sum(y * y for _, y in xs) / n
     b = sum(x * y for x, y in xs) / n
     det = a * c - b * b
-    if det <= 1e-9 * max(1.0, (a + c) ** 2):
+    if det <= DEGENERATE * max(1.0, (a + c) ** 2):
         return xs
     # inverse square root of the 2x2 covariance [[a, b], [b, c]], closed form
     sd = math.sqrt(det)
@@ -84,7 +274,7 @@ def _anisotropy(points: Points) -> float:
     b = sum((p[0] - mx) * (p[1] - my) for p in points) / n
     root = math.sqrt(((a - c) / 2) ** 2 + b * b)
     hi, lo = (a + c) / 2 + root, (a + c) / 2 - root
-    return math.sqrt(hi / lo) if lo > 1e-9 else math.inf
+    return math.sqrt(hi / lo) if lo > DEGENERATE else math.inf
 
 
 def _as_points(layout: np.ndarray) -> Points:
@@ -154,11 +344,11 @@ def missing_corners(face: Face) -> Points:
 
 def _block_size(shape: tuple[int, ...]) -> int:
     side = view_side(shape)
-    b = int(side / 16) | 1
-    return max(15, min(b, 61))
+    b = int(side / BLOCK_DIVISOR) | 1
+    return max(BLOCK_RANGE[0], min(b, BLOCK_RANGE[1]))
 
 
-def find_pips(work: np.ndarray, gray: np.ndarray | None = None, *, min_r: float = 1.6,
+def find_pips(work: np.ndarray, gray: np.ndarray | None = None, *, min_r: float = MIN_PIP_R,
               max_r: float | None = None, coarse: bool = True) -> list[Pip]:
     """Round pip-like blobs of both polarities in a BGR uint8 working image (H, W, 3).
 
@@ -171,21 +361,22 @@ def find_pips(work: np.ndarray, gray: np.ndarray | None = None, *, min_r: float 
     h, w = gray.shape
     side = view_side(gray.shape)
     if max_r is None:
-        max_r = side / 18
+        max_r = side / MAX_R_DIVISOR
     pips = _find_at(work, gray, _block_size(gray.shape), min_r, max_r, smears=True)
     pips += _body_pips(work, gray, pips, min_r, max_r)
-    if coarse and min(h, w) >= 64:
+    if coarse and min(h, w) >= COARSE_MIN_SIDE:
         half = cv2.resize(work, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
         half_gray = cv2.cvtColor(half, cv2.COLOR_BGR2GRAY)
-        block = max(15, min(int(side / 2 / 5) | 1, 101))
-        for p in _find_at(half, half_gray, block, 0.45 * max_r, side / 2 / 7):
+        block = max(BLOCK_RANGE[0], min(int(side / 2 / COARSE_BLOCK_DIVISOR) | 1, COARSE_BLOCK_MAX))
+        for p in _find_at(half, half_gray, block, COARSE_MIN_R * max_r, side / 2 / COARSE_MAX_R_DIVISOR):
             x, y, r = 2 * p.x + 0.5, 2 * p.y + 0.5, 2 * p.r
-            if r <= 0.9 * max_r or any(math.hypot(q.x - x, q.y - y) < max(q.r, r) for q in pips):
+            if r <= COARSE_ONLY_ABOVE * max_r or any(math.hypot(q.x - x, q.y - y) < max(q.r, r)
+                                                      for q in pips):
                 continue
             # seen at full resolution a pip is plain inside; a whole small die has its pips there
-            x0, x1 = max(0, int(x - 0.7 * r)), min(w, int(x + 0.7 * r) + 1)
-            y0, y1 = max(0, int(y - 0.7 * r)), min(h, int(y + 0.7 * r) + 1)
-            if float(gray[y0:y1, x0:x1].std()) > 0.2 * p.contrast + 6:
+            x0, x1 = max(0, int(x - COARSE_INNER * r)), min(w, int(x + COARSE_INNER * r) + 1)
+            y0, y1 = max(0, int(y - COARSE_INNER * r)), min(h, int(y + COARSE_INNER * r) + 1)
+            if float(gray[y0:y1, x0:x1].std()) > COARSE_PLAIN_SPREAD * p.contrast + SPREAD_FLOOR:
                 continue
             pips.append(Pip(x, y, r, p.contrast, p.ring, p.dark, p.roundness, p.wide, p.cov, p.streak,
                             p.disc))
@@ -194,10 +385,10 @@ def find_pips(work: np.ndarray, gray: np.ndarray | None = None, *, min_r: float 
 
 #: a light blob of the grey threshold is a die body (or touching bodies) when it fills this share of
 #: its convex hull: a square die 1, a row of two or an L of three dice 0.75 or more
-BODY_SOLIDITY = 0.7
+BODY_SOLIDITY: Final = 0.7
 #: a face this coloured (``chroma`` of its ring, grey levels) may carry white pips that only its
 #: whiteness shows
-COLOURED_FACE = 40
+COLOURED_FACE: Final = 40
 
 
 def _body_pips(work: np.ndarray, gray: np.ndarray, found: list[Pip], min_r: float,
@@ -229,7 +420,8 @@ def _body_pips(work: np.ndarray, gray: np.ndarray, found: list[Pip], min_r: floa
     if not cv2.countNonZero(coloured):
         return []
     near = cv2.dilate(coloured, cv2.getStructuringElement(cv2.MORPH_RECT, (block // 2 | 1,) * 2))
-    light = cv2.adaptiveThreshold(255 - gray, 1, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 22)
+    light = cv2.adaptiveThreshold(255 - gray, 1, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block,
+                                  THRESHOLD_C)
     light = cv2.bitwise_and(light, near)
     bodies = _swallowed(light, [p for p in found if not p.dark], min_r, side)
     if bodies is not None:
@@ -262,13 +454,14 @@ def _swallowed(light: np.ndarray, seen: list[Pip], min_r: float, side: float) ->
     bodies = np.zeros_like(light)
     for c in _cv.component_outlines(light):
         x0, y0, bw, bh = cv2.boundingRect(c)
-        if not 4 * min_r <= max(bw, bh) <= side / 2.5:
+        if not BODY_MIN_PIPS * min_r <= max(bw, bh) <= side / BODY_MAX_DIVISOR:
             continue
         if any(x0 <= p.x <= x0 + bw and y0 <= p.y <= y0 + bh
                and cv2.pointPolygonTest(c, (p.x, p.y), False) >= 0 for p in seen):
             continue
         area = cv2.contourArea(c)
-        if area >= BODY_SOLIDITY * cv2.contourArea(cv2.convexHull(c)) and area >= 9 * math.pi * min_r * min_r:
+        if (area >= BODY_SOLIDITY * cv2.contourArea(cv2.convexHull(c))
+                and area >= BODY_MIN_AREA * math.pi * min_r * min_r):
             cv2.drawContours(bodies, [c], -1, 1, thickness=-1)
     return bodies if cv2.countNonZero(bodies) else None
 
@@ -283,7 +476,8 @@ def _find_at(work: np.ndarray, gray: np.ndarray, block: int, min_r: float, max_r
     if srcs is None:
         srcs = {True: gray, False: 255 - gray}
     for dark, src in srcs.items():
-        mask = cv2.adaptiveThreshold(src, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 22)
+        mask = cv2.adaptiveThreshold(src, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block,
+                                     THRESHOLD_C)
         if within is not None:
             mask = cv2.bitwise_and(mask, mask, mask=within)
         lo, hi = 2 * min_r - 1, 2 * max_r + 2
@@ -300,7 +494,7 @@ def _find_at(work: np.ndarray, gray: np.ndarray, block: int, min_r: float, max_r
             blob &= mask[y0 : y0 + hh, x0 : x0 + ww] > 0
             area = int(blob.sum())
             pip = None
-            if (big <= hi and small >= 0.4 * big and area >= 0.5 * ww * hh
+            if (big <= hi and small >= PIP_BOX_ASPECT * big and area >= PIP_BOX_FILL * ww * hh
                     and math.pi * min_r * min_r <= area <= math.pi * max_r * max_r
                     and not _holds_pips(blob, c, x0, y0, min_r)):
                 pip = _measure(work, gray, blob, mask, x0, y0, dark)
@@ -309,7 +503,7 @@ def _find_at(work: np.ndarray, gray: np.ndarray, block: int, min_r: float, max_r
                 continue
             # light pips merged with their neighbours or the edge bars of a translucent die are cut
             # apart; dark blobs are not (on a white die they are shadows and seams, not pips)
-            split = not dark and area >= 1.6 * math.pi * min_r * min_r
+            split = not dark and area >= SPLIT_MIN_AREA * math.pi * min_r * min_r
             discs = _touching_discs(blob, min_r, max_r) if split else []
             for disc, dx, dy in discs:
                 pip = _measure(work, gray, disc, mask, x0 + dx, y0 + dy, dark)
@@ -336,7 +530,7 @@ def _holds_pips(blob: np.ndarray, outline: np.ndarray, x0: int, y0: int, min_r: 
 _CIRCLE = np.stack([np.cos(np.linspace(0, 2 * np.pi, 32, endpoint=False)),
                     np.sin(np.linspace(0, 2 * np.pi, 32, endpoint=False))], axis=1)
 #: at most this share of a touching disc's outline (at 1.4 radii) lies on the blob it touches
-TOUCHING_OUTLINE = 0.42
+TOUCHING_OUTLINE: Final = 0.42
 
 
 def _touching_discs(blob: np.ndarray, min_r: float, max_r: float) -> list[tuple[np.ndarray, int, int]]:
@@ -351,7 +545,7 @@ def _touching_discs(blob: np.ndarray, min_r: float, max_r: float) -> list[tuple[
     deepest = float(depth.max())
     if not min_r <= deepest <= max_r:
         return []
-    cores = (depth >= 0.6 * deepest).astype(np.uint8)
+    cores = (depth >= TOUCHING_CORE * deepest).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(cores, connectivity=8)
     out = []
     hh, ww = blob.shape
@@ -359,14 +553,14 @@ def _touching_discs(blob: np.ndarray, min_r: float, max_r: float) -> list[tuple[
         core = labels == k
         peak = float(depth[core].max())
         long_side = max(stats[k, cv2.CC_STAT_WIDTH], stats[k, cv2.CC_STAT_HEIGHT])
-        if peak < 0.8 * deepest or long_side > 1.4 * peak + 2:
+        if peak < TOUCHING_PEAK * deepest or long_side > STROKE_LENGTH * peak + 2:
             continue        # a shallow bump, or a stroke (its deep part is a line, a disc's a dot)
-        ys, xs = np.nonzero(core & (depth >= peak - 0.5))
+        ys, xs = np.nonzero(core & (depth >= peak - TOUCHING_BAND))
         cx, cy = float(xs.mean()), float(ys.mean())
         # a disc's outline is mostly the blob's edge, touching its neighbours at a few points; a
         # stroke carries on beyond its deepest point
-        px = np.clip((cx + 1.4 * peak * _CIRCLE[:, 0] + 0.5).astype(np.intp), 0, ww - 1)
-        py = np.clip((cy + 1.4 * peak * _CIRCLE[:, 1] + 0.5).astype(np.intp), 0, hh - 1)
+        px = np.clip((cx + TOUCHING_RING * peak * _CIRCLE[:, 0] + 0.5).astype(np.intp), 0, ww - 1)
+        py = np.clip((cy + TOUCHING_RING * peak * _CIRCLE[:, 1] + 0.5).astype(np.intp), 0, hh - 1)
         if float((blob[py, px] > 0).mean()) > TOUCHING_OUTLINE:
             continue
         r = peak + 1.0
@@ -374,14 +568,14 @@ def _touching_discs(blob: np.ndarray, min_r: float, max_r: float) -> list[tuple[
         ya, yb = max(0, int(cy - r)), min(hh, int(cy + r) + 2)
         yy, xx = np.ogrid[ya:yb, xa:xb]
         disc = (((xx - cx) ** 2 + (yy - cy) ** 2 <= r * r) & (blob[ya:yb, xa:xb] > 0)).astype(np.uint8)
-        if disc.sum() >= 0.85 * math.pi * peak * peak:
+        if disc.sum() >= DISC_FILL * math.pi * peak * peak:
             out.append((disc, xa, ya))
     return out if len(out) >= 1 and (len(out) >= 2 or n >= 2) else []
 
 
 #: a face holding pips cut out of a motion-smeared streak is read with at most this confidence
 #: (doubtful: the companion asks the players to look)
-SMEAR_CONFIDENCE = 0.6
+SMEAR_CONFIDENCE: Final = 0.6
 
 
 def _smeared(work: np.ndarray, src: np.ndarray, blob: np.ndarray, mask: np.ndarray, x0: int, y0: int,
@@ -399,9 +593,9 @@ def _smeared(work: np.ndarray, src: np.ndarray, blob: np.ndarray, mask: np.ndarr
     if l2 <= 0:
         return []
     major, minor = 2 * math.sqrt(l1), 2 * math.sqrt(l2)       # semi-axes of the equivalent ellipse
-    if not (min_r <= minor <= max_r and 2.2 * minor <= major <= 6.5 * minor):
+    if not (min_r <= minor <= max_r and SMEAR_LENGTH[0] * minor <= major <= SMEAR_LENGTH[1] * minor):
         return []
-    if m["m00"] < 0.7 * math.pi * major * minor:
+    if m["m00"] < SMEAR_FILL * math.pi * major * minor:
         return []           # not a filled streak (a ring, a letter, a corner)
     hh, ww = blob.shape
     H, W = src.shape
@@ -416,20 +610,20 @@ def _smeared(work: np.ndarray, src: np.ndarray, blob: np.ndarray, mask: np.ndarr
         disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
         return cv2.dilate(inside.astype(np.uint8), disc) > 0
 
-    face_px = (mask[ya:yb, xa:xb] == 0) & grown(1.4) & ~grown(0.6)
-    if face_px.sum() < 8:
+    face_px = (mask[ya:yb, xa:xb] == 0) & grown(SMEAR_RING[1]) & ~grown(SMEAR_RING[0])
+    if face_px.sum() < MIN_RING_PIXELS:
         return []
     face = float(np.median(region[face_px]))
-    core = float(np.percentile(region[inside], 10))
-    if face - core < 35:
+    core = float(np.percentile(region[inside], SMEAR_CORE_PERCENTILE))
+    if face - core < MIN_CONTRAST:
         return []
     # the cores: cut the streak at levels ever closer to its darkest pixels until it falls apart
     theta = 0.5 * math.atan2(2 * mu11, mu20 - mu02)
     ux, uy = math.cos(theta), math.sin(theta)
     cx, cy = m["m10"] / m["m00"] + x0, m["m01"] / m["m00"] + y0
-    small = max(3.0, 0.15 * math.pi * minor * minor)
+    small = max(SMEAR_CORE_MIN, SMEAR_CORE_AREA * math.pi * minor * minor)
     cores: Points = []
-    for level in (0.5,):
+    for level in SMEAR_CUT_LEVELS:
         cut = (inside & (region <= core + level * (face - core))).astype(np.uint8)
         n, _, stats, centres = cv2.connectedComponentsWithStats(cut, connectivity=8)
         found = [(float(centres[k][0]) + xa, float(centres[k][1]) + ya) for k in range(1, n)
@@ -444,7 +638,8 @@ def _smeared(work: np.ndarray, src: np.ndarray, blob: np.ndarray, mask: np.ndarr
     contrast = face - float(region[inside].mean())
     streak = hash((x0, y0, ww, hh, dark)) | 1
     shape = (mu20, mu02, mu11)
-    return [Pip(x, y, minor, contrast, ring_bgr, dark, 0.8, False, shape, streak) for x, y in cores]
+    return [Pip(x, y, minor, contrast, ring_bgr, dark, SMEAR_ROUNDNESS, False, shape, streak)
+            for x, y in cores]
 
 
 def _measure(work: np.ndarray, gray: np.ndarray, blob: np.ndarray, mask: np.ndarray,
@@ -456,28 +651,29 @@ def _measure(work: np.ndarray, gray: np.ndarray, blob: np.ndarray, mask: np.ndar
     mu20, mu02, mu11 = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
     common = math.sqrt(max(0.0, ((mu20 - mu02) / 2) ** 2 + mu11 * mu11))
     l1, l2 = (mu20 + mu02) / 2 + common, (mu20 + mu02) / 2 - common
-    if l2 <= 0 or l2 / l1 < 0.14:          # axis ratio below 0.37: a seam, a scratch, a smear
+    if l2 <= 0 or l2 / l1 < PIP_AXIS_RATIO:      # axis ratio below 0.37: a seam, a scratch, a smear
         return None
     ellipse = 4 * math.pi * math.sqrt(l1 * l2)
-    if m["m00"] < 0.75 * ellipse:
+    if m["m00"] < PIP_ELLIPSE_FILL * ellipse:
         return None
     r = math.sqrt(m["m00"] / math.pi)
     cx, cy = cx + x0, cy + y0
     # ring between 1.6 r and 2.4 r around the pip: the face
     h, w = gray.shape
-    R = math.ceil(3.4 * r) + 1
+    R = math.ceil(PIP_WINDOW * r) + 1
     # the window is clipped at the image border (a die at the edge of a crop): at least 40% of the
     # ring must be inside
     xa, xb = max(0, int(cx) - R), min(w, int(cx) + R + 1)
     ya, yb = max(0, int(cy) - R), min(h, int(cy) + R + 1)
     yy, xx = np.ogrid[ya:yb, xa:xb]
     d2 = (xx - cx) ** 2 + (yy - cy) ** 2
-    ring = (d2 >= (1.6 * r) ** 2) & (d2 <= (2.4 * r) ** 2) & (mask[ya:yb, xa:xb] == 0)
-    if ring.sum() < max(8.0, 0.4 * math.pi * ((2.4 * r) ** 2 - (1.6 * r) ** 2)):
+    lo, hi = PIP_RING
+    ring = (d2 >= (lo * r) ** 2) & (d2 <= (hi * r) ** 2) & (mask[ya:yb, xa:xb] == 0)
+    if ring.sum() < max(float(MIN_RING_PIXELS), PIP_RING_SHARE * math.pi * ((hi * r) ** 2 - (lo * r) ** 2)):
         return None
     g = gray[ya:yb, xa:xb]
     ring_vals = g[ring].astype(np.float64)
-    inner = g[d2 <= (0.75 * r) ** 2].astype(np.float64)
+    inner = g[d2 <= (PIP_INNER * r) ** 2].astype(np.float64)
     if inner.size == 0:
         return None
     contrast = (ring_vals.mean() - inner.mean()) * (1 if dark else -1)
@@ -486,25 +682,26 @@ def _measure(work: np.ndarray, gray: np.ndarray, blob: np.ndarray, mask: np.ndar
     # foreshortened, which a disc overlaps): its own ellipse, shrunk to 0.8, must then lie on the blob,
     # and it is not read as a 1 by itself. Light flat blobs stay out: on a translucent die they are the
     # sides' pips seen through the body and its edge bars.
-    disc = d2 <= (0.8 * r) ** 2
+    disc = d2 <= (PIP_DISC * r) ** 2
     solid = float((mask[ya:yb, xa:xb][disc] > 0).mean()) if disc.any() else 0.0
-    round_disc = solid >= 0.92
+    round_disc = solid >= PIP_SOLID
     if dark and not round_disc:
         det = mu20 * mu02 - mu11 * mu11
         dx, dy = xx - cx, yy - cy
-        core = (mu02 * dx * dx - 2 * mu11 * dx * dy + mu20 * dy * dy) <= 4 * 0.8 ** 2 * det
+        core = (mu02 * dx * dx - 2 * mu11 * dx * dy + mu20 * dy * dy) <= 4 * PIP_DISC ** 2 * det
         solid = float((mask[ya:yb, xa:xb][core] > 0).mean()) if core.any() else 0.0
-    if (contrast < 35 or ring_vals.std() > 0.25 * contrast + 6 or solid < 0.92
-            or inner.std() > 0.35 * contrast + 6):
+    if (contrast < MIN_CONTRAST or ring_vals.std() > RING_SPREAD * contrast + SPREAD_FLOOR
+            or solid < PIP_SOLID or inner.std() > PIP_INNER_SPREAD * contrast + SPREAD_FLOOR):
         return None
     patch = work[ya:yb, xa:xb]
     colour = patch[ring].reshape(-1, 3).mean(axis=0)
-    outer = (d2 > (2.4 * r) ** 2) & (d2 <= (3.0 * r) ** 2) & (mask[ya:yb, xa:xb] == 0)
+    o_lo, o_hi = PIP_OUTER
+    outer = (d2 > (o_lo * r) ** 2) & (d2 <= (o_hi * r) ** 2) & (mask[ya:yb, xa:xb] == 0)
     wide = False
-    if outer.sum() >= 0.5 * math.pi * ((3.0 * r) ** 2 - (2.4 * r) ** 2):
+    if outer.sum() >= PIP_OUTER_SHARE * math.pi * ((o_hi * r) ** 2 - (o_lo * r) ** 2):
         far = patch[outer].reshape(-1, 3).astype(np.float64)
-        tol = max(18.0, 0.3 * contrast)
-        wide = bool((np.abs(far - colour).max(axis=1) <= tol).mean() >= 0.75)
+        tol = max(FACE_TOL_FLOOR, FACE_TOL * contrast)
+        wide = bool((np.abs(far - colour).max(axis=1) <= tol).mean() >= WIDE_SHARE)
     ring_bgr = (float(colour[0]), float(colour[1]), float(colour[2]))
     return Pip(float(cx), float(cy), r, float(contrast), ring_bgr, dark, math.sqrt(l2 / l1), wide,
                (mu20, mu02, mu11), disc=round_disc)
@@ -516,28 +713,29 @@ def _same_face(a: Pip, b: Pip, work: np.ndarray) -> bool:
     if a.streak and b.streak and not _parallel_streaks(a, b):
         return False
     ra, rb = a.r, b.r
-    if max(ra, rb) > 1.6 * min(ra, rb):
+    if max(ra, rb) > SAME_FACE_SIZE * min(ra, rb):
         return False
     rm = (ra + rb) / 2
     dist = math.hypot(a.x - b.x, a.y - b.y)
-    if dist > 10.5 * rm or dist < 1.8 * rm:
+    if dist > SAME_FACE_REACH[1] * rm or dist < SAME_FACE_REACH[0] * rm:
         return False
     face = (np.array(a.ring) + np.array(b.ring)) / 2
     contrast = min(a.contrast, b.contrast)
     # a coloured (or translucent) face is told by its hue: its brightness varies (pips seen through
     # it, gradients), its chromaticity much less; a white or grey face by its grey level
-    coloured = chroma(a.ring) >= 40 and chroma(b.ring) >= 40
+    coloured = chroma(a.ring) >= COLOURED_FACE and chroma(b.ring) >= COLOURED_FACE
     # light pips sit on dark, coloured or translucent faces, whose look varies more than a white face
-    tol = max(12.0, (0.5 if coloured else 0.15 if a.dark else 0.3) * contrast)
+    tol = max(SAME_FACE_TOL_FLOOR, (SAME_FACE_TOL_COLOURED if coloured else SAME_FACE_TOL_DARK if a.dark
+                                    else SAME_FACE_TOL_LIGHT) * contrast)
     if max(abs(u - v) for u, v in zip(a.ring, b.ring, strict=True)) > tol:
         return False
     hue_a, hue_b = _chromaticity(np.array([a.ring])), _chromaticity(np.array([b.ring]))
-    if coloured and np.abs(hue_a - hue_b).max() > 0.12:
+    if coloured and np.abs(hue_a - hue_b).max() > SAME_HUE:
         return False
     steps = max(3, int(dist / 2))
     h, w = work.shape[:2]
     t = np.arange(1, steps) / steps
-    t = t[(t * dist >= 1.5 * ra) & ((1 - t) * dist >= 1.5 * rb)]
+    t = t[(t * dist >= PATH_CLEAR * ra) & ((1 - t) * dist >= PATH_CLEAR * rb)]
     if t.size == 0:
         return True
     xs = np.minimum(w - 1, (a.x + (b.x - a.x) * t + 0.5).astype(np.intp))
@@ -545,9 +743,9 @@ def _same_face(a: Pip, b: Pip, work: np.ndarray) -> bool:
     samples = work[ys, xs].astype(np.float64)
     off = np.abs(samples - face).max(axis=1) > tol
     if coloured:
-        off |= np.abs(_chromaticity(samples) - _chromaticity(face[None, :])).max(axis=1) > 0.12
+        off |= np.abs(_chromaticity(samples) - _chromaticity(face[None, :])).max(axis=1) > SAME_HUE
     bad = int(off.sum())
-    return bad <= 1 and bad * 6 <= steps if a.dark else bad * 2.5 <= steps
+    return bad <= 1 and bad * PATH_OFF_DARK <= steps if a.dark else bad * PATH_OFF_LIGHT <= steps
 
 
 def _parallel_streaks(a: Pip, b: Pip) -> bool:
@@ -557,20 +755,21 @@ def _parallel_streaks(a: Pip, b: Pip) -> bool:
         return True
     (ax, ay, axy), (bx, by, bxy) = a.cov, b.cov
     ta, tb = 0.5 * math.atan2(2 * axy, ax - ay), 0.5 * math.atan2(2 * bxy, bx - by)
-    turn = abs(math.degrees(ta - tb)) % 180
+    turn = abs(math.degrees(ta - tb)) % HALF_TURN
     la, lb = ax + ay, bx + by
-    return min(turn, 180 - turn) <= 20 and max(la, lb) <= 1.6 * min(la, lb)
+    return min(turn, HALF_TURN - turn) <= STREAK_TURN and max(la, lb) <= STREAK_LENGTHS * min(la, lb)
 
 
 def _evenly_along(cores: Points, centre: tuple[float, float], axis: tuple[float, float],
                   width: float) -> bool:
     """Whether the cores lie on the streak's axis, evenly spaced, as far apart as the pips of a face."""
     (cx, cy), (ux, uy) = centre, axis
-    if any(abs(-(x - cx) * uy + (y - cy) * ux) > 0.6 * width for x, y in cores):
+    if any(abs(-(x - cx) * uy + (y - cy) * ux) > STREAK_OFF_AXIS * width for x, y in cores):
         return False
     along = sorted((x - cx) * ux + (y - cy) * uy for x, y in cores)
     gaps = [b - a for a, b in pairwise(along)]
-    return min(gaps) >= 1.6 * width and max(gaps) <= 4.5 * width and max(gaps) <= 1.5 * min(gaps)
+    return (min(gaps) >= STREAK_GAPS[0] * width and max(gaps) <= STREAK_GAPS[1] * width
+            and max(gaps) <= STREAK_EVEN * min(gaps))
 
 
 def _chromaticity(bgr: np.ndarray) -> np.ndarray:
@@ -589,8 +788,8 @@ def _fit(points: Points, n: int, r: float, group: tuple[Pip, ...] | list[Pip] = 
     if group:
         rs = [p.r for p in group]
         rounds = [p.roundness for p in group]
-        if max(rs) > 1.3 * min(rs) or min(rounds) < 0.75 * max(rounds):
-            penalty = 0.3
+        if max(rs) > FACE_SIZES * min(rs) or min(rounds) < FACE_ROUNDNESS * max(rounds):
+            penalty = FIT_PENALTY
     d = _distances(points)
     span = d[-1] or 1.0
     err = max(abs(v / span - w) for v, w in zip(d, _SIGNATURES[n], strict=True))
@@ -600,11 +799,12 @@ def _fit(points: Points, n: int, r: float, group: tuple[Pip, ...] | list[Pip] = 
         sig = _signature(_whitened(points))
         affine = max(abs(v - w) for v, w in zip(sig, _AFFINE_SIGNATURES[n], strict=True))
         # a face seen at up to ~60 degrees from above stretches at most 2x
-        err = max(affine, err / 3.0) + (0.3 if _anisotropy(points) > 1.9 * _ANISOTROPY[n] else 0.0)
+        stretched = _anisotropy(points) > STRETCH * _ANISOTROPY[n]
+        err = max(affine, err / SIMILARITY_WEIGHT) + (FIT_PENALTY if stretched else 0.0)
     # scale: the grid offset a is 2..3.5 pip radii on common dice (1.6 .. 5.5 accepted)
     a = span / _SPAN[n]
-    if not 1.6 * r <= a <= 5.5 * r:
-        err += 0.3
+    if not GRID_OFFSET[0] * r <= a <= GRID_OFFSET[1] * r:
+        err += FIT_PENALTY
     return err + penalty
 
 
@@ -635,7 +835,7 @@ def group_faces(pips: list[Pip], work: np.ndarray) -> list[Face]:
     order = sorted(range(n), key=lambda i: (pips[i].x, pips[i].y))
     for ii, i in enumerate(order):
         for j in order[ii + 1 :]:
-            if pips[j].x - pips[i].x > 10.5 * max(pips[i].r, pips[j].r):
+            if pips[j].x - pips[i].x > SAME_FACE_REACH[1] * max(pips[i].r, pips[j].r):
                 break
             if root(i) != root(j) and _same_face(pips[i], pips[j], work):
                 parent[root(i)] = root(j)
@@ -652,14 +852,14 @@ def group_faces(pips: list[Pip], work: np.ndarray) -> list[Face]:
 
 #: the text printed around a casino 1's big pip is strokes: none is wider than this share of the pip's
 #: radius (a pip, a die's edge bar or a side's pip seen through the body is a disc or a bar, wider)
-RINGED_ONE_STROKE = 0.4
+RINGED_ONE_STROKE: Final = 0.4
 #: a casino 1's pip is this many times the radius of any other light pip candidate on its face
-RINGED_ONE_SIZE = 2.0
+RINGED_ONE_SIZE: Final = 2.0
 #: the ring of text around a casino 1's pip, in pip radii
-RINGED_ONE_RING = (1.3, 2.6)
+RINGED_ONE_RING: Final = (1.3, 2.6)
 #: a casino 1's pip is this wide (radius, working pixels) at least: its text is then resolved into strokes.
 #: Smaller, a maker's logo (a star in a ring) on a small die blurs into the same light disc in thin marks
-RINGED_ONE_MIN_R = 10.0
+RINGED_ONE_MIN_R: Final = 10.0
 
 
 def _ringed_one(face: Face, pips: list[Pip], work: np.ndarray) -> Face:
@@ -672,7 +872,8 @@ def _ringed_one(face: Face, pips: list[Pip], work: np.ndarray) -> Face:
     if face.value is not None or len(face.pips) != 1:
         return face
     p = face.pips[0]
-    if p.dark or p.wide or not p.disc or p.streak or p.roundness < 0.9 or p.r < RINGED_ONE_MIN_R:
+    if (p.dark or p.wide or not p.disc or p.streak or p.roundness < RINGED_ONE_ROUNDNESS
+            or p.r < RINGED_ONE_MIN_R):
         return face
     reach = ONE_FACE * p.r
     if any(q is not p and not q.dark and q.r * RINGED_ONE_SIZE > p.r
@@ -692,13 +893,15 @@ def _ringed_one(face: Face, pips: list[Pip], work: np.ndarray) -> Face:
     if norm <= 0:
         return face
     proj = ((work[ya:yb, xa:xb].astype(np.float64) - ring) @ axis) / norm
-    marks = ((proj >= 0.5) & (d2 >= (lo * p.r) ** 2) & (d2 <= (hi * p.r) ** 2)).astype(np.uint8)
+    marks = ((proj >= MARK_LEVEL) & (d2 >= (lo * p.r) ** 2) & (d2 <= (hi * p.r) ** 2)).astype(np.uint8)
     if not marks.any():
         return face
     stroke = cv2.distanceTransform(marks, cv2.DIST_L2, 3)
     if float(stroke.max()) > RINGED_ONE_STROKE * p.r:
         return face
-    one = Face(face.pips, 1, UNEXPLAINED_CONFIDENCE, (p.x - 4.2 * p.r, p.y - 4.2 * p.r, 8.4 * p.r, 8.4 * p.r))
+    half = ONE_HALF_FACE * p.r
+    one = Face(face.pips, 1, UNEXPLAINED_CONFIDENCE, (p.x - half, p.y - half, 2 * ONE_HALF_FACE * p.r,
+                                                      2 * ONE_HALF_FACE * p.r))
     return one if _on_a_die_top(one, work) else face
 
 
@@ -717,7 +920,7 @@ def _lost_pips_doubted(face: Face, work: np.ndarray) -> Face:
     h, w = work.shape[:2]
     ring = np.mean([p.ring for p in face.pips], axis=0)
     r = _median([p.r for p in face.pips])
-    k = max(1, round(0.5 * r))
+    k = max(1, round(SPOT_HALF * r))
 
     def colour(x: float, y: float) -> np.ndarray | None:
         xi, yi = round(x), round(y)
@@ -734,13 +937,13 @@ def _lost_pips_doubted(face: Face, work: np.ndarray) -> Face:
         return face
     for x, y in spots:
         c = colour(x, y)
-        if c is not None and float((c - ring) @ axis) / norm >= 0.5:
+        if c is not None and float((c - ring) @ axis) / norm >= MARK_LEVEL:
             return _capped(face, UNEXPLAINED_CONFIDENCE)
     return face
 
 
 #: a die's 1 has its face to itself: no other pip candidate within this many pip radii of it
-ONE_ALONE = 3.4
+ONE_ALONE: Final = 3.4
 
 
 def _crowded_one_doubted(face: Face, pips: list[Pip]) -> Face:
@@ -753,27 +956,27 @@ def _crowded_one_doubted(face: Face, pips: list[Pip]) -> Face:
     p = face.pips[0]
     reach = ONE_ALONE * p.r
     if any(q is not p and math.hypot(q.x - p.x, q.y - p.y) <= reach for q in pips):
-        return Face(face.pips, None, 0.1, face.box)
+        return Face(face.pips, None, UNREAD_CONFIDENCE, face.box)
     return face
 
 
 #: a 1's face reaches as far from its pip on opposite sides, within this ratio (a pip of a 2 or 3
 #: whose other pips were lost lies in a corner of its face: 3x nearer one edge than the other)
-ONE_CENTRED = 2.0
+ONE_CENTRED: Final = 2.0
 #: how far from a 1's pip (in its radii) its face is looked at for other marks: past a 5's corner pips
 #: (4.2 radii on common dice, 3-4 on dice whose 1 has a big pip)
-ONE_FACE = 5.6
+ONE_FACE: Final = 5.6
 
 
 #: a die's top is about square: its extents along two perpendicular lines through its centre are equal
 #: (whatever its turn), up to ~1.4x when tilted; two touching dice of one colour read as one face (the
 #: pips of a 1 and a 2 side by side make a 2) span 2x one way
-TOP_EXTENTS = 1.5
+TOP_EXTENTS: Final = 1.5
 
 
 #: a face whose die does not look like its reading keeps this share of its confidence: never sure, and
 #: still ranked against the frame's other readings (a crop's best guess stays its best guess)
-SHAPE_DOUBT = 0.6
+SHAPE_DOUBT: Final = 0.6
 
 
 def _doubted_shape(face: Face) -> Face:
@@ -791,9 +994,9 @@ def _on_a_die_top(face: Face, work: np.ndarray) -> bool:
     h, w = work.shape[:2]
     r = _median([p.r for p in face.pips])
     ring = np.mean([p.ring for p in face.pips], axis=0)
-    tol = max(18.0, 0.3 * min(p.contrast for p in face.pips))
+    tol = max(FACE_TOL_FLOOR, FACE_TOL * min(p.contrast for p in face.pips))
     cx, cy = face.centre
-    longest = 1.5 * face.box[2]
+    longest = TOP_RAY * face.box[2]
     steps = np.arange(0.0, math.floor(longest) + 1.0)
     reach = []
     for k in range(8):
@@ -811,7 +1014,7 @@ def _on_a_die_top(face: Face, work: np.ndarray) -> bool:
         for d, off in zip(steps[:n].tolist(), other.tolist(), strict=True):
             if off:
                 run += 1.0
-                if run > 2.6 * r:
+                if run > TOP_RAY_GAP * r:
                     seen = max(last, 1.0)
                     break
             else:
@@ -864,11 +1067,12 @@ def _one_unexplained_doubted(face: Face, work: np.ndarray) -> Face:
     if norm <= 0:
         return face
     proj = ((work[ya:yb, xa:xb].astype(np.float64) - ring) @ axis) / norm
-    marks = ((proj >= 0.5) & (d2 >= (1.6 * p.r) ** 2) & (d2 <= (ONE_FACE * p.r) ** 2)).astype(np.uint8)
+    marks = ((proj >= MARK_LEVEL) & (d2 >= (ONE_MARKS_FROM * p.r) ** 2)
+             & (d2 <= (ONE_FACE * p.r) ** 2)).astype(np.uint8)
     n, _, stats, _ = cv2.connectedComponentsWithStats(marks, connectivity=8)
     for i in range(1, n):
         area, big = stats[i, cv2.CC_STAT_AREA], max(stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT])
-        if area >= 0.4 * math.pi * p.r * p.r and big <= 3.2 * p.r:
+        if area >= LOST_PIP_AREA * math.pi * p.r * p.r and big <= LOST_PIP_SIZE * p.r:
             return _doubted_shape(face)
     return face
 
@@ -906,11 +1110,11 @@ def _merged(faces: list[Face]) -> list[Face]:
                 if n > 6 or a.pips[0].dark != b.pips[0].dark:
                     continue
                 ca, cb = a.centre, b.centre
-                if math.hypot(ca[0] - cb[0], ca[1] - cb[1]) > 0.75 * max(a.box[2], b.box[2]):
+                if math.hypot(ca[0] - cb[0], ca[1] - cb[1]) > MERGE_REACH * max(a.box[2], b.box[2]):
                     continue
                 both = [*a.pips, *b.pips]
                 err = _fit([(p.x, p.y) for p in both], n, _median([p.r for p in both]), both)
-                if err <= 0.12:
+                if err <= GROW_FIT:
                     faces = [f for k, f in enumerate(faces) if k not in (i, j)] + [_read_group(both)]
                     changed = True
                     break
@@ -928,17 +1132,17 @@ def _split_group(group: list[Pip]) -> list[Face]:
     left is kept only if it reads as a face of similar pip size (a touching die of the same colour).
     """
     face = _read_group(group)
-    if face.value is not None and (len(group) == 1 or face.confidence >= 0.5):
+    if face.value is not None and (len(group) == 1 or face.confidence >= READ_CONFIDENCE):
         return [face]
     # first guess: the pips that look most like top-face pips (largest and roundest)
     tops = max(_topness(p) for p in group)
-    likely = [p for p in group if _topness(p) >= 0.8 * tops]
+    likely = [p for p in group if _topness(p) >= LIKELY_TOP * tops]
     if len(likely) < len(group):
         first = _read_group(likely)
-        if first.value is not None and first.confidence >= 0.5:
+        if first.value is not None and first.confidence >= READ_CONFIDENCE:
             top = _grown(likely, [p for p in group if p not in likely])
             return _doubted(_read_group(top), _leftovers(group, top), group)
-    if len(group) > 9 or len(likely) > 6:
+    if len(group) > CROWDED_GROUP or len(likely) > 6:
         # several dice touching (and their sides): split the likely top pips by place, keep the split
         # whose parts read best
         best_parts: tuple[int, list[Face]] | None = None
@@ -953,7 +1157,8 @@ def _split_group(group: list[Pip]) -> list[Face]:
                     continue
                 seen.add(key)
                 parts = [f for part in split for f in _split_group(part)]
-                explained = sum(len(f.pips) for f in parts if f.value is not None and f.confidence >= 0.5)
+                explained = sum(len(f.pips) for f in parts
+                                if f.value is not None and f.confidence >= READ_CONFIDENCE)
                 if best_parts is None or explained > best_parts[0]:
                     best_parts = (explained, parts)
         if best_parts is None or best_parts[0] == 0:
@@ -963,7 +1168,7 @@ def _split_group(group: list[Pip]) -> list[Face]:
     for k in range(min(6, len(group) - 1), 0, -1):
         for sub in combinations(group, k):
             err = _fit([(p.x, p.y) for p in sub], k, _median([p.r for p in sub]), sub)
-            if err > 0.16:
+            if err > FIT:
                 continue
             # the top face: its pips are the least foreshortened; then the split that explains the
             # most pips (two touching dice of one colour), then the best fit
@@ -971,7 +1176,7 @@ def _split_group(group: list[Pip]) -> list[Face]:
             explained, unlike = k, _unlike(sub)
             if 2 <= len(rest) <= 6:
                 rest_err = _fit([(p.x, p.y) for p in rest], len(rest), _median([p.r for p in rest]), rest)
-                if rest_err <= 0.16:
+                if rest_err <= FIT:
                     explained += len(rest)
                     unlike = max(unlike, _unlike(rest))
             mean_top = sum(_topness(p) for p in sub) / k
@@ -987,7 +1192,7 @@ def _split_group(group: list[Pip]) -> list[Face]:
 
 #: a face that leaves out a pip lying on it, as round and as big as its own, is read with at most this
 #: confidence (the players are asked)
-UNEXPLAINED_CONFIDENCE = 0.5
+UNEXPLAINED_CONFIDENCE: Final = 0.5
 
 
 def _doubted(top: Face, others: list[Face], group: list[Pip]) -> list[Face]:
@@ -1000,13 +1205,13 @@ def _doubted(top: Face, others: list[Face], group: list[Pip]) -> list[Face]:
     three read as a 2 and a 1; a logo's ring taken for a pip): the value is a guess. Two dice do not
     overlap: faces of one group closer than their half-sizes are one die explained two wrong ways."""
     faces = [top, *others]
-    doubt = any(math.dist(top.centre, f.centre) < 0.85 * (top.box[2] + f.box[2]) / 2 for f in others)
+    doubt = any(math.dist(top.centre, f.centre) < OVERLAP * (top.box[2] + f.box[2]) / 2 for f in others)
     for f in faces:
         if doubt or f.value is None:
             continue
         held = {id(p) for p in f.pips}
         cx, cy = f.centre
-        reach = 0.55 * f.box[2]
+        reach = ON_FACE * f.box[2]
         r_f = _median([p.r for p in f.pips])
         low = min(p.roundness for p in f.pips)
         # a 2 is read from its two pips' distance alone: two pips along an edge of a 4 make one too,
@@ -1014,10 +1219,10 @@ def _doubted(top: Face, others: list[Face], group: list[Pip]) -> list[Face]:
         a, b = f.pips[0], f.pips[-1]
         span = math.dist((a.x, a.y), (b.x, b.y)) if len(f.pips) == 2 else 0.0
         for p in group:
-            if id(p) in held or p.r < 0.8 * r_f or p.roundness < 0.9 * low:
+            if id(p) in held or p.r < LEFT_OUT_SIZE * r_f or p.roundness < LEFT_OUT_ROUNDNESS * low:
                 continue
             gap = min(math.dist((p.x, p.y), (q.x, q.y)) for q in f.pips)
-            if math.hypot(p.x - cx, p.y - cy) <= reach or gap <= 1.05 * span:
+            if math.hypot(p.x - cx, p.y - cy) <= reach or gap <= LEFT_OUT_GAP * span:
                 doubt = True
                 break
     return [_capped(f, UNEXPLAINED_CONFIDENCE) for f in faces] if doubt else faces
@@ -1028,7 +1233,7 @@ def _capped(face: Face, confidence: float) -> Face:
 
 
 #: a face grown by more pips must fit its larger layout at least this well (a read face: 0.16)
-GROW_FIT = 0.12
+GROW_FIT: Final = 0.12
 
 
 def _grown(top: list[Pip], others: list[Pip]) -> list[Pip]:
@@ -1043,7 +1248,8 @@ def _grown(top: list[Pip], others: list[Pip]) -> list[Pip]:
         return top
     cx, cy = sum(p.x for p in top) / n, sum(p.y for p in top) / n
     span = max(math.hypot(p.x - q.x, p.y - q.y) for p, q in combinations(top, 2))
-    near = [p for p in others if p.dark == top[0].dark and math.hypot(p.x - cx, p.y - cy) <= 1.25 * span]
+    near = [p for p in others
+            if p.dark == top[0].dark and math.hypot(p.x - cx, p.y - cy) <= GROW_REACH * span]
     near = sorted(near, key=lambda p: math.hypot(p.x - cx, p.y - cy))[:6]
     for k in range(min(len(near), 6 - n), 0, -1):
         fits = []
@@ -1084,7 +1290,7 @@ def pip_shape(p: Pip) -> tuple[float, float]:
     xx, yy, xy = p.cov
     root = math.sqrt(max(0.0, ((xx - yy) / 2) ** 2 + xy * xy))
     hi, lo = (xx + yy) / 2 + root, (xx + yy) / 2 - root
-    stretch = 0.5 * math.log(hi / lo) if lo > 1e-9 else 0.0
+    stretch = 0.5 * math.log(hi / lo) if lo > DEGENERATE else 0.0
     angle = math.atan2(2 * xy, xx - yy)
     return stretch * math.cos(angle), stretch * math.sin(angle)
 
@@ -1111,9 +1317,9 @@ def _leftovers(group: list[Pip], top: list[Pip]) -> list[Face]:
         r_other = _median([p.r for p in other.pips])
         if other.value is None:
             continue
-        if len(other.pips) >= 2 and r_other >= 0.8 * r_top:
+        if len(other.pips) >= 2 and r_other >= LEFTOVER_SIZE * r_top:
             out.append(other)
-        elif len(other.pips) == 1 and r_other >= r_top and other.pips[0].roundness >= 0.8:
+        elif len(other.pips) == 1 and r_other >= r_top and other.pips[0].roundness >= LEFTOVER_ROUNDNESS:
             out.append(other)    # a big round lone pip: the top face's 1 next to a side face
     return out
 
@@ -1133,27 +1339,27 @@ def _read_group(group: list[Pip]) -> Face:
     value: int | None
     streaks = {p.streak for p in group}
     if n > 6:
-        value, conf = None, 0.15
+        value, conf = None, CROWD_CONFIDENCE
         half = extent + 2 * r
     elif len(streaks) == 1 and 0 not in streaks:
         # one streak alone: its cores line up like a 2 or a 3 whatever the face
-        value, conf = None, 0.1
+        value, conf = None, UNREAD_CONFIDENCE
         half = extent + 2 * r
     else:
         err = _fit(pts, n, r, group)
         if n == 1 and not (group[0].wide and group[0].disc):
-            value, conf = None, 0.1
-            half = 2.4 * r
+            value, conf = None, UNREAD_CONFIDENCE
+            half = LONE_HALF * r
         elif n == 1:
             # a lone pip: plausible, but less evidence than a layout
-            value, conf = 1, 0.8 * group[0].roundness ** 0.5
-            half = 4.2 * r
-        elif err <= 0.16:
-            value, conf = n, float(max(0.5, 1.0 - 2.5 * err))
+            value, conf = 1, ONE_CONFIDENCE * group[0].roundness ** 0.5
+            half = ONE_HALF_FACE * r
+        elif err <= FIT:
+            value, conf = n, float(max(READ_CONFIDENCE, 1.0 - FIT_SLOPE * err))
             a = _distances(pts)[-1] / _SPAN[n]
-            half = a + 1.8 * r
+            half = a + PIP_MARGIN * r
         else:
-            value, conf = None, float(max(0.05, 0.3 - err))
+            value, conf = None, float(max(NO_LAYOUT_FLOOR, NO_LAYOUT_CONFIDENCE - err))
             half = extent + 2 * r
     if any(p.streak for p in group):
         conf = min(conf, SMEAR_CONFIDENCE)      # motion-smeared pips: read, but doubtful

@@ -1,6 +1,12 @@
 """``read_table``: dice and tokens in one frame, and ``annotate``: the frame with what was read drawn on it.
 
 Images are BGR uint8 arrays of shape (H, W, 3); they are never modified.
+
+Every threshold of the rule reader (Vision I) is a named module constant (issue 17); the numbers left in
+comparisons are 0/1 and pixel offsets of a border. Each comment says what the constant means and what it
+was fitted on, with the tags of ``vision.pips`` (*dev*: the matteop65 development photos, *chase*,
+*sweep*, *burks*: the burks polyhedral photos, *geometry*, *numeric*); ``annotate``'s drawing sizes are
+not thresholds.
 """
 
 from __future__ import annotations
@@ -9,7 +15,7 @@ import importlib
 import itertools
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 import cv2
 import numpy as np
@@ -17,6 +23,10 @@ import numpy as np
 from vision import _cv, learned
 from vision.errors import InvalidVisionInput
 from vision.pips import (
+    COARSE_INNER,
+    COARSE_PLAIN_SPREAD,
+    COLOURED_FACE,
+    SPREAD_FLOOR,
     UNEXPLAINED_CONFIDENCE,
     Face,
     _capped,
@@ -35,34 +45,125 @@ if TYPE_CHECKING:
 
 #: long side of the working image's 4:3 view (``view_side``): pips of dice seen from a tray camera stay
 #: 4+ px wide. A wide frame (two 640x480 frames side by side) keeps its full width.
-WORK_SIDE = 640
+WORK_SIDE: Final = 640
 #: smaller frames (crops) are enlarged to this long side
-MIN_WORK_SIDE = 320
+MIN_WORK_SIDE: Final = 320
 #: a pip is measured when its centre lies this many pip radii inside the frame border
-BORDER_PIPS = 2.0
+BORDER_PIPS: Final = 2.0
 #: frames above this many pixels are refused (a 12 MP photo is 12e6; 50e6 leaves room)
-MAX_PIXELS = 50_000_000
+MAX_PIXELS: Final = 50_000_000
 #: area / enclosing-circle area above which an object is a round token, not a die (square: 0.64)
-TOKEN_ROUNDNESS = 0.87
+TOKEN_ROUNDNESS: Final = 0.87
 #: a d6's pip layout fills its top face: a face whose box is under this share of the short side of the
 #: object it lies on, with pips under ``NUMERAL_MARK`` of it, is marks of a numeral die (a 6's dot, a
 #: digit's hole), not a d6's face (matteop65 d6s: face 0.41+, pips 0.05+ of the die, 1st percentiles)
-FACE_FILL = 0.4
-NUMERAL_MARK = 0.045
+FACE_FILL: Final = 0.4
+NUMERAL_MARK: Final = 0.045
 #: the polyhedral reader's type confidence from which a die whose marks looked like pips is its reading
-POLY_SIDES_SURE = 0.5
+POLY_SIDES_SURE: Final = 0.5
 #: a round object is a die when the polyhedral type is read at least this sure and its numeral clearly
 #: agrees (``_carries_numeral``); under 0.8 the numeral must read at ``ROUND_DIE_NUMERAL``
-ROUND_DIE_SIDES = 0.65
-ROUND_DIE_NUMERAL = 0.95
+ROUND_DIE_SIDES: Final = 0.65
+ROUND_DIE_NUMERAL: Final = 0.95
 #: an object with no pips is no die when its long side is under this share of the frame's largest
 #: object (the dice of one table are of a size; a speck on a tray's wall is not a die)
-DIE_SIZE_SHARE = 0.4
+DIE_SIZE_SHARE: Final = 0.4
 #: a die read with this confidence is surely a die: the frame's other dice are of its size
-SURE_DIE = 0.8
+SURE_DIE: Final = 0.8
 #: an object this many times longer than wide, among dice as wide as it, is touching dice (a die's top is
 #: about square, see ``vision.pips.TOP_EXTENTS``): Vision II's reading of it is a proposal only
-TOUCHING_DICE = 1.6
+TOUCHING_DICE: Final = 1.6
+#: objects alike in size to a touching-dice object: within ``ALIKE`` x its short side [burks]
+ALIKE: Final = (0.8, 1.25)
+#: a frame is at least this many pixels on each side (smaller is no picture of a tray) [numeric]
+MIN_FRAME_SIDE: Final = 8
+#: frames scaled by less than this are scaled in two cheap steps (bilinear x2, then area) [numeric]
+TWO_STEP_BELOW: Final = 0.5
+#: the tray model: the median of a grid of ``BG_GRID`` x ``BG_GRID`` cells (``BG_GRID_MIN`` at least),
+#: median-blurred over ``BG_BLUR`` cells; a pixel this many grey levels (any channel) off it is
+#: foreground, cleaned by ``MORPH_SIZE`` px closing and opening [dev]
+BG_GRID: Final = 20
+BG_GRID_MIN: Final = 4
+BG_BLUR: Final = 5
+FOREGROUND_LEVEL: Final = 38
+MORPH_SIZE: Final = 5
+#: a body is at most ``BODY_ASPECT`` x longer than wide, fills ``BODY_SOLID`` of its hull and
+#: ``BODY_FILL`` of its box [dev]
+BODY_ASPECT: Final = 1.8
+BODY_SOLID: Final = 0.88
+BODY_FILL: Final = 0.5
+#: bodies are ``view_side / SMALLEST_DIVISOR`` to ``view_side / LARGEST_DIVISOR`` px; under
+#: ``view_side / SPECK_DIVISOR`` a speck [dev]
+SMALLEST_DIVISOR: Final = 80
+LARGEST_DIVISOR: Final = 5
+SPECK_DIVISOR: Final = 40
+#: a seam between views side by side: the picture jumps by ``SEAM_STEP`` grey levels on average over the
+#: column, ``SEAM_JUMP`` x more than next to it; views are at most ``VIEW_WIDEST`` (16:9) [geometry: the
+#: demo photos]
+SEAM_STEP: Final = 8
+SEAM_JUMP: Final = 6
+VIEW_WIDEST: Final = (16, 9)
+#: a round body this many times larger than a face inside is a printed token [sweep]
+TOKEN_LARGER: Final = 1.25
+#: a taught face wins over the pip reading at this patch score [sweep]
+TAUGHT_FACE: Final = 0.75
+#: objects with no face are dice ``OBJECT_SIZES`` x the read faces' median size [dev]
+OBJECT_SIZES: Final = (0.6, 2.6)
+#: an object within this share of a read face's size + its own is that die's side or shadow [dev]
+SIDE_REACH: Final = 0.9
+#: a die read closer keeps this share of its confidence [dev]
+CLOSER_CONFIDENCE: Final = 0.95
+#: what no reader could read: an unknown die's confidence, an unread token's [dev]
+UNKNOWN_DIE: Final = 0.1
+UNREAD_TOKEN: Final = 0.2
+#: a d10's "0" face reads this value [geometry]
+D10_ZERO: Final = 10
+#: a round die's numeral reads at this score when its type is read this sure [burks]
+ROUND_DIE_SURE: Final = 0.8
+#: faces read at least this sure give the frame's pip size for ``ONE_PIP_SIZE`` [dev]
+TINY_ONES_REFERENCE: Final = 0.7
+#: a lone light pip is a whole die when, on ``LONE_PIP_RAYS`` points ``LONE_PIP_REACH`` radii out
+#: (``LONE_PIP_RAYS_MIN`` of them in the picture), ``LONE_TRAY_SHARE`` have its ring's colour (within
+#: ``LONE_TRAY_TOL`` x contrast, ``LONE_TRAY_FLOOR`` at least) [dev, sweep]
+LONE_PIP_RAYS: Final = 24
+LONE_PIP_REACH: Final = 6.5
+LONE_PIP_RAYS_MIN: Final = 8
+LONE_TRAY_SHARE: Final = 0.7
+LONE_TRAY_TOL: Final = 0.25
+LONE_TRAY_FLOOR: Final = 20.0
+#: a box is on the tray when ``ON_TRAY_SHARE`` of the pixels around it (a quarter of its side out,
+#: ``ON_TRAY_MARGIN`` px at least) are within ``ON_TRAY_COLOUR`` grey levels of the tray [dev]
+ON_TRAY_COLOUR: Final = 40
+ON_TRAY_SHARE: Final = 0.5
+ON_TRAY_MARGIN: Final = 3
+#: objects under ``CLOSER_BELOW`` px are read again from the full frame, ``CLOSER_MARGIN`` of their side
+#: around, enlarged to ``CLOSER_SIDE`` px, pips up to ``CLOSER_MAX_R``; the face found must be
+#: ``CLOSER_FACE`` of that wide and within ``CLOSER_OFF_CENTRE`` of it of the centre [dev]
+CLOSER_BELOW: Final = 24
+CLOSER_MARGIN: Final = 0.35
+CLOSER_SIDE: Final = 72
+CLOSER_MAX_R: Final = 18
+CLOSER_FACE: Final = 0.35
+CLOSER_OFF_CENTRE: Final = 0.3
+#: a face is a die's side when within ``SIDE_NEAR`` face sizes of another and scored under ``SIDE_SCORE``
+#: of it; below it (``BELOW`` of the way down), lit at most ``SIDE_LIGHTER`` x the top [dev]
+SIDE_NEAR: Final = 1.5
+SIDE_SCORE: Final = 0.9
+BELOW: Final = 0.8
+SIDE_LIGHTER: Final = 1.05
+#: the tops are foreshortened (``_pip_shape`` at least ``OBLIQUE``) along the vertical (the other axis at
+#: most ``OBLIQUE_UPRIGHT`` x): an oblique camera held upright [dev: dice_20, dice_46]
+OBLIQUE: Final = 0.2
+OBLIQUE_UPRIGHT: Final = 1.7
+#: a seam between two faces: samples beyond ``SEAM_OFF_PIP`` pip radii, darker than ``SEAM_DARK`` of the
+#: faces' light, in a run narrower than ``SEAM_WIDTH`` pip radii [dev]
+SEAM_OFF_PIP: Final = 1.6
+SEAM_DARK: Final = 0.7
+SEAM_WIDTH: Final = 1.2
+#: ``annotate`` draws a die green from this confidence; a label goes above a box with this many px
+#: of room [none: drawing]
+GREEN: Final = 0.7
+LABEL_ROOM: Final = 20
 
 
 def check_frame(frame: Any, name: str = "frame") -> np.ndarray:
@@ -74,8 +175,9 @@ def check_frame(frame: Any, name: str = "frame") -> np.ndarray:
     if frame.ndim != 3 or frame.shape[2] != 3:
         raise InvalidVisionInput(f"{name}: expected shape (H, W, 3) BGR, got {frame.shape}")
     h, w = frame.shape[:2]
-    if h < 8 or w < 8:
-        raise InvalidVisionInput(f"{name}: image of {w}x{h} pixels is too small (8x8 at least)")
+    if h < MIN_FRAME_SIDE or w < MIN_FRAME_SIDE:
+        raise InvalidVisionInput(f"{name}: image of {w}x{h} pixels is too small "
+                                 f"({MIN_FRAME_SIDE}x{MIN_FRAME_SIDE} at least)")
     if h * w > MAX_PIXELS:
         raise InvalidVisionInput(f"{name}: image of {w}x{h} pixels is too large (at most {MAX_PIXELS})")
     return frame
@@ -94,7 +196,7 @@ def working_image(frame: np.ndarray) -> tuple[np.ndarray, float]:
     if scale >= 1.0:
         return frame, 1.0
     size = (max(1, round(w * scale)), max(1, round(h * scale)))
-    if scale < 0.5:
+    if scale < TWO_STEP_BELOW:
         # a phone photo: bilinear to twice the size, then a 2x2 box average (OpenCV's fast path);
         # about 8 ms for 12 MP where one area resampling costs 50 ms, and pips are large there
         double = cv2.resize(frame, (2 * size[0], 2 * size[1]), interpolation=cv2.INTER_LINEAR)
@@ -120,14 +222,14 @@ def foreground(work: np.ndarray, reference: np.ndarray | None = None) -> np.ndar
     if reference is not None:
         bg = reference
     else:
-        gw, gh = max(4, w // 20), max(4, h // 20)
+        gw, gh = max(BG_GRID_MIN, w // BG_GRID), max(BG_GRID_MIN, h // BG_GRID)
         coarse = cv2.resize(work, (gw, gh), interpolation=cv2.INTER_AREA)
-        coarse = cv2.medianBlur(coarse, 5)
+        coarse = cv2.medianBlur(coarse, BG_BLUR)
         bg = cv2.resize(coarse, (w, h), interpolation=cv2.INTER_LINEAR)
     b, g, r = cv2.split(cv2.absdiff(work, bg))
     diff = cv2.max(cv2.max(b, g), r)
-    mask: np.ndarray = cv2.threshold(diff, 38, 255, cv2.THRESH_BINARY)[1]
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+    mask: np.ndarray = cv2.threshold(diff, FOREGROUND_LEVEL, 255, cv2.THRESH_BINARY)[1]
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (MORPH_SIZE, MORPH_SIZE))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
 
@@ -142,11 +244,11 @@ def find_bodies(mask: np.ndarray, *, min_side: float, max_side: float) -> list[B
         x, y, bw, bh = cv2.boundingRect(c)
         if x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1:
             continue
-        if not (min_side <= max(bw, bh) <= max_side) or max(bw, bh) > 1.8 * min(bw, bh):
+        if not (min_side <= max(bw, bh) <= max_side) or max(bw, bh) > BODY_ASPECT * min(bw, bh):
             continue
         area = float(cv2.contourArea(c))
         hull = float(cv2.contourArea(cv2.convexHull(c)))
-        if hull <= 0 or area / hull < 0.88 or area < 0.5 * bw * bh:
+        if hull <= 0 or area / hull < BODY_SOLID or area < BODY_FILL * bw * bh:
             continue
         _, radius = cv2.minEnclosingCircle(c)
         circ = area / (math.pi * radius * radius) if radius > 0 else 0.0
@@ -171,10 +273,11 @@ def view_columns(frame: np.ndarray) -> list[tuple[int, int]]:
     cuts = [0]
     for x in range(h, w - h + 1):       # step[x - 1]: between columns x - 1 and x
         near = max(float(step[x - 4 : x - 2].max()), float(step[x : x + 2].max()))
-        if step[x - 1] >= 8 and step[x - 1] >= 6 * near and x - cuts[-1] >= h and x - cuts[-1] <= 16 * h / 9:
+        if (step[x - 1] >= SEAM_STEP and step[x - 1] >= SEAM_JUMP * near and x - cuts[-1] >= h
+                and x - cuts[-1] <= VIEW_WIDEST[0] * h / VIEW_WIDEST[1]):
             cuts.append(x)
     cuts.append(w)
-    if any(b - a < h or b - a > 16 * h / 9 for a, b in itertools.pairwise(cuts)):
+    if any(b - a < h or b - a > VIEW_WIDEST[0] * h / VIEW_WIDEST[1] for a, b in itertools.pairwise(cuts)):
         return [(0, w)]
     return list(itertools.pairwise(cuts))
 
@@ -285,7 +388,7 @@ def _read_view(frame: np.ndarray, calibration: Calibration | None, reference: np
 
     side = view_side(work.shape)
     fg = foreground(work, ref_work)
-    bodies = find_bodies(fg, min_side=side / 80, max_side=side / 5)
+    bodies = find_bodies(fg, min_side=side / SMALLEST_DIVISOR, max_side=side / LARGEST_DIVISOR)
     # a round object clearly larger than the pip pattern it holds is a printed token (a skull's eyes
     # are not a 2): its "faces" are dropped
     tokens_first = [b for b in bodies if b.circularity >= TOKEN_ROUNDNESS]
@@ -294,7 +397,7 @@ def _read_view(frame: np.ndarray, calibration: Calibration | None, reference: np
         bx, by, bw, bh = b.box
         return bx <= f.centre[0] <= bx + bw and by <= f.centre[1] <= by + bh
 
-    faces = [f for f in faces if not any(inside(f, b) and max(b.box[2:]) > 1.25 * f.box[2]
+    faces = [f for f in faces if not any(inside(f, b) and max(b.box[2:]) > TOKEN_LARGER * f.box[2]
                                          for b in tokens_first)]
     poly = _poly_reader()
     faces = _numeral_marks_dropped(faces, bodies, frame, scale, poly)
@@ -307,7 +410,7 @@ def _read_view(frame: np.ndarray, calibration: Calibration | None, reference: np
             # a taught face (an emblem whose marks look like pips) wins when it matches well
             x0, y0, cw, ch = to_frame(body.box)
             label, taught = calibration.classify(frame[y0 : y0 + ch, x0 : x0 + cw], kind="face")
-            if label is not None and taught >= 0.75:
+            if label is not None and taught >= TAUGHT_FACE:
                 value, conf, box = int(label), taught, (x0, y0, cw, ch)
         dice.append((box, 6, value, conf, False))
 
@@ -315,17 +418,17 @@ def _read_view(frame: np.ndarray, calibration: Calibration | None, reference: np
     tokens: list[_FoundToken] = []
     if faces:
         fside = float(np.median([f.box[2] for f in faces]))
-        min_side, max_side = 0.6 * fside, 2.6 * fside
+        min_side, max_side = OBJECT_SIZES[0] * fside, OBJECT_SIZES[1] * fside
     else:
         # no die read yet: the largest object gives the dice's size (specks on a tray's wall are not dice)
-        sizes = [max(b.box[2:]) for b in bodies if max(b.box[2:]) >= side / 40]
-        min_side = max(side / 80, DIE_SIZE_SHARE * max(sizes, default=0))
-        max_side = side / 5
+        sizes = [max(b.box[2:]) for b in bodies if max(b.box[2:]) >= side / SPECK_DIVISOR]
+        min_side = max(side / SMALLEST_DIVISOR, DIE_SIZE_SHARE * max(sizes, default=0))
+        max_side = side / LARGEST_DIVISOR
     for b in bodies:
         if any(inside(f, b) for f in faces):
             continue
         bx, by, bw, bh = b.box
-        reach = [0.9 * (f.box[2] + max(bw, bh)) for f in faces]
+        reach = [SIDE_REACH * (f.box[2] + max(bw, bh)) for f in faces]
         if any(math.hypot(bx + bw / 2 - f.centre[0], by + bh / 2 - f.centre[1]) < d
                for f, d in zip(faces, reach, strict=True)):
             continue        # a read die's side or shadow, cut off from it
@@ -336,11 +439,11 @@ def _read_view(frame: np.ndarray, calibration: Calibration | None, reference: np
             close = _read_closer(frame, b.box, scale)
             if close is not None:
                 box = to_frame(close.box)
-                dice.append((box, 6, close.value, close.confidence * 0.95, False))
+                dice.append((box, 6, close.value, close.confidence * CLOSER_CONFIDENCE, False))
                 continue
         if b.circularity < TOKEN_ROUNDNESS and not min_side <= max(b.box[2:]) <= max_side:
             continue
-        if max(b.box[2:]) < side / 40:
+        if max(b.box[2:]) < side / SPECK_DIVISOR:
             continue        # a speck: too small to be read, or to be told from dirt
         box = to_frame(b.box)
         x0, y0, cw, ch = box
@@ -356,18 +459,19 @@ def _read_view(frame: np.ndarray, calibration: Calibration | None, reference: np
                 continue
         got = poly(crop) if poly is not None else None
         if b.circularity >= TOKEN_ROUNDNESS and not _carries_numeral(crop, got):
-            tokens.append((box, None, 0.2))
+            tokens.append((box, None, UNREAD_TOKEN))
             continue
-        sides, value, conf, percentile = None, None, 0.1, False
+        sides, value, conf, percentile = None, None, UNKNOWN_DIE, False
         if got is not None:
             sides, value, percentile = got.sides, got.value, bool(getattr(got, "percentile", False))
-            conf = min(float(got.sides_confidence), float(got.value_confidence)) if value is not None else 0.1
+            conf = (min(float(got.sides_confidence), float(got.value_confidence)) if value is not None
+                    else UNKNOWN_DIE)
             rw, rh = cv2.minAreaRect(b.contour)[1]
             short = max(1.0, min(rw, rh))
             # dice as wide as this object lie in the frame (pip d6s read, or other objects as long
             # as it is wide), and it is long for a die seen from above: touching dice seen as one
             # object, whose pips were not read
-            alike = sum(0.8 * short <= max(o.box[2:]) <= 1.25 * short for o in bodies if o is not b)
+            alike = sum(ALIKE[0] * short <= max(o.box[2:]) <= ALIKE[1] * short for o in bodies if o is not b)
             if (faces or alike >= 2) and max(rw, rh) >= TOUCHING_DICE * short:
                 conf = min(conf, UNEXPLAINED_CONFIDENCE)
         dice.append((box, sides, value, conf, percentile))
@@ -396,14 +500,15 @@ def _carries_numeral(crop: np.ndarray, got: Any) -> bool:
     # Vision II is optional: imported by name, like ``_poly_reader`` (got is not None: it is installed)
     numeral = importlib.import_module("vision.poly.numeral").read_numeral(crop)
     texts = {str(got.value)}
-    if got.value == 10:
+    if got.value == D10_ZERO:
         texts.add("0")      # a d10's "0" face; the "1" of a 10 may be left out of the glyph
     if getattr(got, "percentile", False) and got.value == 0:
         texts.add("00")
     if numeral.text not in texts:
         return False
     # a type the reader is less sure of needs a clearer numeral
-    return bool(numeral.score >= (0.8 if got.sides_confidence >= 0.8 else ROUND_DIE_NUMERAL))
+    clear = ROUND_DIE_SURE if got.sides_confidence >= ROUND_DIE_SURE else ROUND_DIE_NUMERAL
+    return bool(numeral.score >= clear)
 
 
 def _numeral_marks_dropped(faces: list[Face], bodies: list[Body], frame: np.ndarray, scale: float,
@@ -428,7 +533,7 @@ def _numeral_marks_dropped(faces: list[Face], bodies: list[Body], frame: np.ndar
         if poly is not None:
             x0, y0 = max(0, round(bx / scale)), max(0, round(by / scale))
             crop = frame[y0 : round((by + bh) / scale), x0 : round((bx + bw) / scale)]
-            got = poly(crop) if crop.shape[0] >= 8 and crop.shape[1] >= 8 else None
+            got = poly(crop) if crop.shape[0] >= MIN_FRAME_SIDE and crop.shape[1] >= MIN_FRAME_SIDE else None
             polyhedral = got is not None and got.sides != 6 and got.sides_confidence >= POLY_SIDES_SURE
         if polyhedral:
             out = [f for f in out if f not in mine]
@@ -438,7 +543,7 @@ def _numeral_marks_dropped(faces: list[Face], bodies: list[Body], frame: np.ndar
 
 
 #: a lone pip smaller than this share of the frame's pips (those of its faces of 2+ pips) is no die's 1
-ONE_PIP_SIZE = 0.4
+ONE_PIP_SIZE: Final = 0.4
 
 
 def _tiny_ones_dropped(faces: list[Face]) -> list[Face]:
@@ -446,7 +551,7 @@ def _tiny_ones_dropped(faces: list[Face]) -> list[Face]:
     same frame: a 1's pip is the largest of its die, and the dice on one table are of a size; even a
     low camera sees a far die's pips at about half the size of a near one's. A dot of small print (a
     label's text) is not a die."""
-    sizes = [p.r for f in faces if len(f.pips) >= 2 and f.confidence >= 0.7 for p in f.pips]
+    sizes = [p.r for f in faces if len(f.pips) >= 2 and f.confidence >= TINY_ONES_REFERENCE for p in f.pips]
     if not sizes:
         return faces
     least = ONE_PIP_SIZE * _median(sizes)
@@ -482,37 +587,37 @@ def _lone_light_pip_is_a_die(frame: np.ndarray, work: np.ndarray, face: Face, sc
         return False
     p = face.pips[0]
     h, w = work.shape[:2]
-    angles = np.linspace(0, 2 * np.pi, 24, endpoint=False)
-    xs = (p.x + 6.5 * p.r * np.cos(angles)).astype(np.intp)
-    ys = (p.y + 6.5 * p.r * np.sin(angles)).astype(np.intp)
+    angles = np.linspace(0, 2 * np.pi, LONE_PIP_RAYS, endpoint=False)
+    xs = (p.x + LONE_PIP_REACH * p.r * np.cos(angles)).astype(np.intp)
+    ys = (p.y + LONE_PIP_REACH * p.r * np.sin(angles)).astype(np.intp)
     keep = (xs >= 0) & (ys >= 0) & (xs < w) & (ys < h)
-    if keep.sum() >= 8:
+    if keep.sum() >= LONE_PIP_RAYS_MIN:
         far = work[ys[keep], xs[keep]].astype(np.float64)
-        same = np.abs(far - np.array(p.ring)).max(axis=1) <= max(20.0, 0.25 * p.contrast)
-        if same.mean() >= 0.7:
+        same = np.abs(far - np.array(p.ring)).max(axis=1) <= max(LONE_TRAY_FLOOR, LONE_TRAY_TOL * p.contrast)
+        if same.mean() >= LONE_TRAY_SHARE:
             return True
     if scale >= 1.0:
         return False
-    r = 0.7 * p.r / scale
+    r = COARSE_INNER * p.r / scale
     x, y = p.x / scale, p.y / scale
     H, W = frame.shape[:2]
     inner = frame[max(0, int(y - r)) : min(H, int(y + r) + 1), max(0, int(x - r)) : min(W, int(x + r) + 1)]
     grey = cv2.cvtColor(inner, cv2.COLOR_BGR2GRAY) if inner.size else inner
-    return bool(inner.size and float(grey.std()) > 0.2 * p.contrast + 6)
+    return bool(inner.size and float(grey.std()) > COARSE_PLAIN_SPREAD * p.contrast + SPREAD_FLOOR)
 
 
 def _light_symbol_off_tray(work: np.ndarray, face: Face, tray: np.ndarray) -> bool:
     """One or two light marks on a grey or black patch that is not on the tray: the symbols of a
     keyboard's keys, a label. A black die with white pips lies on the tray and keeps its reading."""
     p = face.pips[0]
-    if p.dark or len(face.pips) > 2 or chroma(p.ring) >= 40:
+    if p.dark or len(face.pips) > 2 or chroma(p.ring) >= COLOURED_FACE:
         return False
     x, y, w, h = face.box
     return not _on_tray(work, (int(x), int(y), int(w), int(h)), tray)
 
 
 #: a face's colour within this many grey levels (any channel) of the tray's is the tray itself
-TRAY_COLOUR = 30
+TRAY_COLOUR: Final = 30
 
 
 def _light_specks_on_tray(face: Face, tray: np.ndarray) -> bool:
@@ -529,14 +634,14 @@ def _light_specks_on_tray(face: Face, tray: np.ndarray) -> bool:
 def _on_tray(work: np.ndarray, box: tuple[int, int, int, int], tray: np.ndarray) -> bool:
     """Whether the pixels just around a box mostly have the tray's colour (the frame's median)."""
     x, y, w, h = box
-    m = max(3, max(w, h) // 4)
+    m = max(ON_TRAY_MARGIN, max(w, h) // 4)
     H, W = work.shape[:2]
     x0, y0, x1, y1 = max(0, x - m), max(0, y - m), min(W, x + w + m), min(H, y + h + m)
     patch = work[y0:y1, x0:x1].astype(np.int16)
     border = np.concatenate([patch[:2].reshape(-1, 3), patch[-2:].reshape(-1, 3),
                              patch[:, :2].reshape(-1, 3), patch[:, -2:].reshape(-1, 3)])
-    close = np.abs(border - tray).max(axis=1) <= 40
-    return bool(close.mean() >= 0.5)
+    close = np.abs(border - tray).max(axis=1) <= ON_TRAY_COLOUR
+    return bool(close.mean() >= ON_TRAY_SHARE)
 
 
 def _read_closer(frame: np.ndarray, box: tuple[int, int, int, int], scale: float) -> Face | None:
@@ -545,25 +650,25 @@ def _read_closer(frame: np.ndarray, box: tuple[int, int, int, int], scale: float
     Returns the face in *working* coordinates (like the first pass), or ``None``."""
     x, y, bw, bh = box
     size = max(bw, bh)
-    if size >= 24:
+    if size >= CLOSER_BELOW:
         return None          # big enough: the first pass saw all there is
-    m = 0.35 * size
+    m = CLOSER_MARGIN * size
     x0, y0 = max(0.0, (x - m) / scale), max(0.0, (y - m) / scale)
     x1 = min(frame.shape[1], (x + bw + m) / scale)
     y1 = min(frame.shape[0], (y + bh + m) / scale)
     crop = frame[int(y0) : int(y1) + 1, int(x0) : int(x1) + 1]
     if crop.shape[0] < 4 or crop.shape[1] < 4:
         return None
-    zoom = 72 * (1 / scale) / (size / scale) if size else 1.0
-    zoom = 72 / (size / scale)
+    zoom = CLOSER_SIDE / (size / scale)
     big = cv2.resize(crop, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC)
-    faces = [f for f in group_faces(find_pips(big, max_r=18), big) if f.value is not None]
+    faces = [f for f in group_faces(find_pips(big, max_r=CLOSER_MAX_R), big) if f.value is not None]
     if not faces:
         return None
     best = max(faces, key=lambda f: f.confidence * len(f.pips))
     fx, fy, fw, fh = best.box
     bcx, bcy = big.shape[1] / 2, big.shape[0] / 2
-    if fw < 0.35 * 72 or abs(fx + fw / 2 - bcx) > 0.3 * 72 or abs(fy + fh / 2 - bcy) > 0.3 * 72:
+    if (fw < CLOSER_FACE * CLOSER_SIDE or abs(fx + fw / 2 - bcx) > CLOSER_OFF_CENTRE * CLOSER_SIDE
+            or abs(fy + fh / 2 - bcy) > CLOSER_OFF_CENTRE * CLOSER_SIDE):
         return None          # a speck, or a face off the object's centre: not this object's top face
     k = scale / zoom
     return Face(best.pips, best.value, best.confidence,
@@ -572,8 +677,8 @@ def _read_closer(frame: np.ndarray, box: tuple[int, int, int, int], scale: float
 
 #: a face's pip shape is "like the table's" within this distance (log axis ratio, see ``_pip_shape``),
 #: and a side's is farther from it than its top's by at least this margin
-TABLE_SHAPE_NEAR = 0.3
-TABLE_SHAPE_MARGIN = 0.2
+TABLE_SHAPE_NEAR: Final = 0.3
+TABLE_SHAPE_MARGIN: Final = 0.2
 
 
 def _pip_shape(face: Face) -> tuple[float, float]:
@@ -603,12 +708,12 @@ def _side_faces_dropped(faces: list[Face], gray: np.ndarray | None = None) -> li
 
     def near(a: Face, b: Face) -> bool:
         d = math.dist(a.centre, b.centre)
-        return 0 < d <= 1.5 * max(a.box[2], b.box[2])
+        return 0 < d <= SIDE_NEAR * max(a.box[2], b.box[2])
 
     scores = [topness(f) for f in faces]
 
     def by_score(drop: set[int], i: int, j: int) -> None:
-        if scores[j] < 0.9 * scores[i]:
+        if scores[j] < SIDE_SCORE * scores[i]:
             drop.add(j)
 
     def pairs(drop: set[int]) -> list[tuple[int, int]]:
@@ -648,8 +753,8 @@ def _side_faces_dropped(faces: list[Face], gray: np.ndarray | None = None) -> li
         for j, side in enumerate(faces):
             if i == j or j in drop or i in drop or not near(top, side):
                 continue
-            below = side.centre[1] - top.centre[1] >= 0.8 * math.dist(top.centre, side.centre)
-            if not below or light[j] > 1.05 * light[i]:
+            below = side.centre[1] - top.centre[1] >= BELOW * math.dist(top.centre, side.centre)
+            if not below or light[j] > SIDE_LIGHTER * light[i]:
                 continue
             if top.pips[0].dark and not _seam_between(gray, top, side, min(light[i], light[j])):
                 drop.add(j)
@@ -660,7 +765,7 @@ def _upright_oblique(table: tuple[float, float]) -> bool:
     """Whether the tops of the frame's dice are foreshortened along the picture's vertical (their pips
     wider than high, ``_pip_shape``): a camera looking obliquely at the table, held upright."""
     u, v = table
-    return math.hypot(u, v) >= 0.2 and abs(v) <= 1.7 * u
+    return math.hypot(u, v) >= OBLIQUE and abs(v) <= OBLIQUE_UPRIGHT * u
 
 
 def _seam_between(gray: np.ndarray, a: Face, b: Face, light: float) -> bool:
@@ -672,11 +777,11 @@ def _seam_between(gray: np.ndarray, a: Face, b: Face, light: float) -> bool:
     xs, ys = ax + (bx - ax) * t, ay + (by - ay) * t
     keep = np.ones(t.size, bool)
     for p in (*a.pips, *b.pips):
-        keep &= (xs - p.x) ** 2 + (ys - p.y) ** 2 > (1.6 * p.r) ** 2
+        keep &= (xs - p.x) ** 2 + (ys - p.y) ** 2 > (SEAM_OFF_PIP * p.r) ** 2
     h, w = gray.shape
     xi = np.clip((xs + 0.5).astype(np.intp), 0, w - 1)
     yi = np.clip((ys + 0.5).astype(np.intp), 0, h - 1)
-    dark = (gray[yi, xi] < 0.7 * light) & keep
+    dark = (gray[yi, xi] < SEAM_DARK * light) & keep
     # a run of dark samples narrower than a pip (a pip of another face is as wide as a pip)
     r = _median([p.r for p in (*a.pips, *b.pips)])
     run = 0
@@ -684,7 +789,7 @@ def _seam_between(gray: np.ndarray, a: Face, b: Face, light: float) -> bool:
         if d:
             run += 1
         elif run:
-            if run * math.dist(a.centre, b.centre) / steps < 1.2 * r:
+            if run * math.dist(a.centre, b.centre) / steps < SEAM_WIDTH * r:
                 return True
             run = 0
     return False
@@ -732,10 +837,10 @@ def annotate(frame: np.ndarray, reading: TableReading, *, max_side: int | None =
         items.append((t.bbox, t.face or "token?", t.confidence, t.face is not None))
     for box, text, conf, known in items:
         x, y, bw, bh = (round(v * scale) for v in box)
-        colour = (0, 0, 255) if not known else (0, 200, 0) if conf >= 0.7 else (0, 140, 255)
+        colour = (0, 0, 255) if not known else (0, 200, 0) if conf >= GREEN else (0, 140, 255)
         cv2.rectangle(out, (x, y), (x + bw, y + bh), colour, thick)
         label = f"{text} {conf:.2f}"
-        ty = y - 4 if y > 20 else y + bh + int(18 * font)
+        ty = y - 4 if y > LABEL_ROOM else y + bh + int(18 * font)
         cv2.putText(out, label, (x, ty), cv2.FONT_HERSHEY_SIMPLEX, font, (0, 0, 0), thick + 2, cv2.LINE_AA)
         cv2.putText(out, label, (x, ty), cv2.FONT_HERSHEY_SIMPLEX, font, colour, thick, cv2.LINE_AA)
     return out
