@@ -184,6 +184,50 @@ def commands() -> list[tuple[list[str], str]]:
     cmds.append((["rules"], ""))
     cmds.append((["rules", "--help"], ""))
     cmds.append((["nonsense"], ""))
+    # ---- added before Button Goblin's command line ran through gamecli (issue 17): its flags, fire,
+    # passes, advise and their errors
+    fire = "> Lobo: d8=5 d12=7[FU] | SdP: d4=2 d20=8"
+    skill = {"type": "skill", "attackers": [0], "targets": [1]}
+    bg = ["button-goblin"]
+    cmds.append((list(bg), ""))
+    cmds.append(([*bg, "-h"], ""))
+    inline = "--position=> Lobo: d0=0[NU] d8=5 d12=7[FU] {d20=13} | SdP: d4=2 d20=18[VA]"
+    cmds.append(([*bg, "analyze", inline], ""))
+    cmds.append(([*bg, "analyze", "--position", fire], ""))
+    cmds.append(([*bg, "analyze", "--position", "> Lübo: d(10,10)=14 d6=3[FO]! | SdP: 3 ; passes 2"], ""))
+    cmds.append(([*bg, "analyze", "--position"], ""))
+    cmds.append(([*bg, "analyze"], ""))
+    cmds.append(([*bg, "analyze"], "\ufeff" + json.dumps({"players": []})))
+    cmds.append(([*bg, "apply", "--position", fire], json.dumps({"attack": {**skill, "fire": 3}})))
+    cmds.append(([*bg, "apply", "--position", fire], json.dumps({"attack": {**skill, "fire": [
+        {"die": 1, "to": 4}]}})))
+    cmds.append(([*bg, "apply", "--position", fire], json.dumps({"attack": {**skill, "fire": 4}})))
+    cmds.append(([*bg, "apply", "--position", POSITION], json.dumps({"attack": {
+        "type": "power", "attackers": [4], "targets": [3], "fire": 0}})))
+    cmds.append(([*bg, "apply", "--position", fire], json.dumps({"position": {}, "attack": {
+        "type": "pass"}})))
+    cmds.append(([*bg, "apply"], json.dumps({"attack": {"type": "pass"}})))
+    cmds.append(([*bg, "apply"], json.dumps([1])))
+    cmds.append(([*bg, "apply", "--position", fire], json.dumps({"attack": {"type": "pass", "x": 1}})))
+    cmds.append(([*bg, "apply", "--position", "> Lobo: 2 | SdP: 3 ; passes 1"], passing))
+    cmds.append(([*bg, "apply", "--position", "> Lobo: 2 | SdP: 3 ; passes 2"], passing))
+    cmds.append(([*bg, "advise", "--position", "> Lobo: d4=2 d8=5 | SdP: d6=4 d20=18[VA]",
+                   "--simulations", "20", "--seed=3"], ""))
+    cmds.append(([*bg, "advise"], json.dumps({"to_move": 0, "players": [
+        {"name": "A", "dice": [{"sides": 6, "value": 3}]},
+        {"name": "B", "dice": [{"sides": 4, "value": 2}]}]})))
+    cmds.append(([*bg, "advise", "--position", "Lobo: 2 | SdP: 3"], ""))
+    cmds.append(([*bg, "advise", "--position", fire, "--simulations", "999999"], ""))
+    cmds.append(([*bg, "advise", "--bogus"], ""))
+    cmds.append(([*bg, "advise", "--seed"], ""))
+    cmds.append(([*bg, "advise", "--seed", "x"], ""))
+    cmds.append(([*bg, "advise", "--help"], ""))
+    round_ = state_of(["rules", "button-goblin", "new", json.dumps({"position": fire})])
+    cmds.append((["rules", "button-goblin", "apply", "--state", json.dumps(round_), "--event",
+                  "skill attackers=[0] targets=[1] fire=3"], ""))
+    cmds.append((["rules", "button-goblin", "show", json.dumps(
+        {"to_move": 0, "players": [{"name": "A", "dice": [{"sides": 6, "value": 3}]},
+                                   {"name": "B", "dice": [{"sides": 4, "value": 2}]}], "passes": 1})], ""))
     return cmds
 
 
