@@ -14,6 +14,8 @@ The games' command lines come in two shapes, kept as they were (scripts drive th
   out; errors ``PROGRAM: message``.
 - ``ArgumentCli`` (Goblins, skirmish): ``COMMAND [JSON | @FILE | -]``; compact JSON out; errors
   ``PROGRAM COMMAND: message``.
+- ``FlagCli`` (Button Goblin): ``COMMAND [--FLAG VALUE ...] < JSON``; compact ASCII JSON out; errors
+  ``LABEL: message``.
 
 A sixth game needs neither: ``goblin-companion rules GAME`` drives it (``RULES_CLI``).
 """
@@ -26,7 +28,7 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
-from typing import Any
+from typing import Any, TextIO
 
 from companion import jsonvalues
 from companion.errors import GoblinError, InvalidInput
@@ -35,8 +37,11 @@ from companion.jsoncli import (
     apply_each,
     apply_input,
     emit,
+    help_requested,
+    loads,
     read_argument,
     read_json,
+    read_text,
     run,
     state_document,
 )
@@ -246,6 +251,83 @@ class ArgumentCli:
             print(f"{self.program} {command}: {' '.join(str(exc).split())}", file=sys.stderr)
             return 2
         print(json.dumps(result, ensure_ascii=False))
+        return 0
+
+
+# ---------------------------------------------------------------------------------------- the flag shape
+
+
+@dataclass(frozen=True)
+class FlagCommand:
+    """One command of a ``FlagCli``: ``run(flags, read)`` gets the flags given (``{"--position": ...}``)
+    and ``read(what)``, the JSON on stdin (an error names ``what`` when there is none)."""
+
+    run: Callable[[Mapping[str, str], Callable[[str], JSON]], JSON]
+    flags: tuple[str, ...] = ()
+    usage: str | None = None
+    """The command's own usage (its ``--help``, and said with its errors); None: the program's."""
+    needs_value: bool = False
+    """A flag without its value is "FLAG needs a value" (else "unexpected argument")."""
+
+
+@dataclass(frozen=True)
+class FlagCli:
+    """``PROGRAM COMMAND [--FLAG VALUE | --FLAG=VALUE ...] < JSON``: a game's command line in the flag
+    shape. Compact ASCII JSON out; errors ``LABEL: message``; ``-h``/``--help`` first prints ``usage``,
+    anywhere after a command with its own usage prints that."""
+
+    label: str
+    usage: str
+    rules: AnyRules
+    commands: Mapping[str, FlagCommand]
+    listed: tuple[str, ...]
+    """The commands an unknown one is told to be (``expected 'analyze' or 'apply'``)."""
+
+    def read(self, stdin: TextIO) -> Callable[[str], JSON]:
+        def read(what: str) -> JSON:
+            text = read_text(stdin)
+            if not text.strip():
+                raise InvalidInput(f"expected {what} as JSON on stdin, got nothing")
+            return loads(text, "stdin", wording="malformed JSON on")
+
+        return read
+
+    def run(self, argv: Sequence[str], stdin: TextIO) -> JSON:
+        args = list(argv)
+        command = self.commands.get(args[0]) if args else None
+        if command is None:
+            expected = " or ".join(repr(name) for name in self.listed)
+            raise InvalidInput(f"expected {expected}, got {args[0] if args else 'nothing'!r}; {self.usage}")
+        usage = command.usage or self.usage
+        flags: dict[str, str] = {}
+        rest = args[1:]
+        while rest:
+            flag = rest.pop(0)
+            name, eq, value = flag.partition("=")
+            if name not in command.flags or not (eq or rest or command.needs_value):
+                raise InvalidInput(f"unexpected argument {flag!r}; {usage}")
+            if not eq:
+                if not rest:
+                    raise InvalidInput(f"{name} needs a value; {usage}")
+                value = rest.pop(0)
+            flags[name] = value
+        return command.run(flags, self.read(stdin))
+
+    def main(self, argv: Sequence[str]) -> int:
+        args = list(argv)
+        if args[:1] in (["-h"], ["--help"]):
+            print(self.usage)
+            return 0
+        own = self.commands[args[0]].usage if args and args[0] in self.commands else None
+        if own is not None and help_requested(args[1:]):
+            print(own)
+            return 0
+        try:
+            out = self.run(args, sys.stdin)
+        except (GoblinError, ValueError) as error:
+            print(f"{self.label}: {' '.join(str(error).split())}", file=sys.stderr)
+            return 2
+        print(json.dumps(out))
         return 0
 
 
