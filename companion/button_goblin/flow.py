@@ -21,15 +21,19 @@ Actions::
     {"type": "attack", "kind": "power", "attackers": [1], "targets": [0],
      "fire": [{"die": 3, "to": 2}]}                              # fire optional
     {"type": "pass"}                                             # only when no attack exists
+
+Each action stands for an event of the match core (``companion.button_goblin.match``), which decides
+what is legal: ``choices`` labels ``match.legal``, ``apply`` reads the JSON into an event and lets the
+match apply it. The flow's own work is the table's: reading dice into slots and words for the page.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
-from typing import Final, Literal
+from typing import Final
 
 from companion.button_goblin import advisor
+from companion.button_goblin import match as rules
 from companion.button_goblin.core import (
     PASS,
     SKILL_NAMES,
@@ -37,38 +41,33 @@ from companion.button_goblin.core import (
     Die,
     Player,
     Position,
-    apply,
-    clear_focus,
     describe,
-    focus_options,
-    focus_reduce,
-    initiative,
     match_outcome,
     refuse,
-    rerolls,
-    round_outcome,
-    say,
     scores,
-    with_values,
 )
 from companion.button_goblin.jsonio import attack_action_json, attack_from_json
-from companion.button_goblin.roster import (
-    ROSTER,
-    SWING_MAX,
-    SWING_MIN,
-    VE_MEANINGS,
-    Button,
-    find_button,
+from companion.button_goblin.match import (
+    Decline,
+    Focus,
+    Match,
+    MatchEvent,
+    Roll,
+    Swing,
+    needs_reading,
+    new_match,
+    physical,
 )
-from companion.button_goblin.rules import RULES
+from companion.button_goblin.roster import ROSTER, SWING_MAX, SWING_MIN, VE_MEANINGS, find_button
 from companion.errors import IllegalAction, InvalidInput
 from companion.flow import JSON, Action, Choice, Expectation, Slot
 from companion.messages import Message, message_json, word
 from companion.reading import Die as SeenDie
 from companion.reading import TableReading
 
-Phase = Literal["swing", "roll", "focus", "play", "reroll", "over"]
-COMMON_SIZES: Final = (4, 6, 8, 10, 12, 20)
+Table = Match
+"""The flow's state is the match (``companion.button_goblin.match``): the flow adds no state of its own."""
+
 GROUP_TITLES: Final[Mapping[str, str]] = {
     "power": "Power attacks",
     "skill": "Skill attacks",
@@ -89,51 +88,10 @@ ACTION_KEYS: Final[Mapping[str, tuple[str, ...]]] = {
 }
 """The keys each action type may carry besides ``type``."""
 
-
-@dataclass(frozen=True)
-class RoundResult:
-    number: int
-    scores: tuple[int, int]
-    winner: int | None
-    final: str = ""
-    """The position when both passed, in notation (for the page's round summary)."""
-
-
-@dataclass(frozen=True)
-class Table:
-    """The whole state of a Button Goblin match at the table (immutable; rebuilt by replay)."""
-
-    names: tuple[str, str]
-    buttons: tuple[Button, Button]
-    ve: tuple[str | None, str | None]
-    swing: tuple[tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]]
-    swing_done: tuple[bool, bool]
-    phase: Phase
-    round_number: int = 1
-    wins: tuple[int, int] = (0, 0)
-    history: tuple[RoundResult, ...] = ()
-    position: Position | None = None
-    start_initiative: tuple[int | None, Message] | None = None
-    focus_player: int | None = None
-    reroll_player: int | None = None
-    reroll_dice: tuple[int, ...] = ()
-    tied_rolls: int = 0
-    """Initiative ties re-rolled in this round (all dice equal)."""
-
-    def sizes(self, player: int) -> dict[str, int]:
-        return dict(self.swing[player])
-
-    def base_dice(self, player: int) -> tuple[Die, ...]:
-        """The player's dice for this round, not yet rolled."""
-        return self.buttons[player].dice(self.sizes(player), self.ve[player])
-
-    def preview_dice(self, player: int) -> tuple[Die, ...]:
-        """The dice as far as they are known: a swing die without a size yet has size None."""
-        button, sizes = self.buttons[player], self.sizes(player)
-        full = {letter: sizes.get(letter, SWING_MIN) for letter in button.swing_letters}
-        dice = button.dice(full, self.ve[player])
-        return tuple(Die(None, None, d.skills) if spec.swing and spec.swing not in sizes else d
-                     for spec, d in zip(button.recipe, dice, strict=True))
+EVENT_KINDS: Final[Mapping[str, rules.EventKind]] = {
+    "swing": "swing", "reading": "roll", "focus": "focus", "decline": "decline", "attack": "attack",
+    "pass": "pass"}
+"""The match event each action type stands for."""
 
 
 # ------------------------------------------------------------------------------------------- helpers
@@ -153,29 +111,26 @@ def _player(action: Action, default: int | None = None) -> int:
     return int(raw)
 
 
-def _physical(die: Die) -> list[int]:
-    """Sides of the physical dice that make up ``die`` (a twin is two)."""
-    return list(die.sides or ())
+def _suffixes(die: Die) -> list[tuple[str, int]]:
+    """Each physical die of ``die`` with its slot suffix (``a``/``b`` for a twin's two)."""
+    parts = physical(die)
+    return [("" if len(parts) == 1 else "ab"[n], sides) for n, sides in enumerate(parts)]
 
 
-def _needs_reading(sides: int) -> bool:
-    # a d0 always shows 0 and a d1 always shows 1: nothing for the camera or the players to read
-    return sides > 1
-
-
-def _slots_for(state: Table, player: int, dice: Sequence[Die], indices: Sequence[int]) -> list[Slot]:
+def _slots(state: Table) -> list[Slot]:
+    """One slot per physical die the match reads now (``match.to_read``)."""
     slots = []
-    name = state.names[player]
-    for i in indices:
-        die = dice[i]
-        parts = _physical(die)
-        for n, sides in enumerate(parts):
-            if not _needs_reading(sides):
+    wanted = set(rules.to_read(state))
+    for p, die, i in rules.rolled(state):
+        if (p, i) not in wanted:
+            continue
+        parts = _suffixes(die)
+        for n, (suffix, sides) in enumerate(parts):
+            if not needs_reading(sides):
                 continue
-            suffix = "" if len(parts) == 1 else "ab"[n]
             half = "" if len(parts) == 1 else f" ({n + 1}/2)"
-            slots.append(Slot(f"p{player}.{i}{suffix}", f"{name} {die.size_text()}{half}", sides,
-                              f"p{player}", 1, sides))
+            slots.append(Slot(f"p{p}.{i}{suffix}", f"{state.names[p]} {die.size_text()}{half}", sides,
+                              f"p{p}", 1, sides))
     return slots
 
 
@@ -201,19 +156,16 @@ def _values_from(reading: Action, slots: Sequence[Slot]) -> dict[str, int]:
     return out
 
 
-def _die_values(
-    player: int, dice: Sequence[Die], indices: Sequence[int], values: Mapping[str, int]
-) -> dict[int, int]:
-    """Die index -> value from slot values (twins summed; d0 and d1 fixed)."""
-    out = {}
-    for i in indices:
-        parts = _physical(dice[i])
-        total = 0
-        for n, sides in enumerate(parts):
-            suffix = "" if len(parts) == 1 else "ab"[n]
-            total += values[f"p{player}.{i}{suffix}"] if _needs_reading(sides) else sides
-        out[i] = total
-    return out
+def _roll(state: Table, action: Action) -> Roll:
+    """The match's ``Roll`` from a reading's slot values (a twin's two summed, d0 and d1 known)."""
+    values = _values_from(action, _slots(state))
+    wanted = set(rules.to_read(state))
+    out = []
+    for p, die, i in rules.rolled(state):
+        if (p, i) in wanted:
+            out.append((p, i, sum(values[f"p{p}.{i}{suffix}"] if needs_reading(sides) else sides
+                                  for suffix, sides in _suffixes(die))))
+    return Roll(tuple(out))
 
 
 def _names_and_buttons(setup: Mapping[str, JSON]) -> Table:
@@ -222,7 +174,7 @@ def _names_and_buttons(setup: Mapping[str, JSON]) -> Table:
     raw = setup.get("players")
     if not isinstance(raw, list) or len(raw) != 2:
         raise InvalidInput("setup needs \"players\": a list of two players, each with a \"button\"")
-    names, buttons, ves, swings, done = [], [], [], [], []
+    names, buttons, ves, swings = [], [], [], []
     for n, entry in enumerate(raw):
         if not isinstance(entry, dict):
             raise InvalidInput(f"player {n} must be a JSON object, not {entry!r}")
@@ -247,32 +199,51 @@ def _names_and_buttons(setup: Mapping[str, JSON]) -> Table:
         sizes = entry.get("swing", {})
         if not isinstance(sizes, dict):
             raise InvalidInput(f"player {n} swing must be an object like {{\"X\": 8}}, not {sizes!r}")
-        partial = _swing_sizes(button, sizes, {})
+        rules.swing_sizes(button, sizes, {})
         names.append(name.strip())
         buttons.append(button)
         ves.append(ve)
-        swings.append(tuple(sorted(partial.items())))
-        done.append(all(letter in partial for letter in button.swing_letters))
-    if names[0] == names[1]:
-        names[1] = f"{names[1]} (2)"
-    phase: Phase = "roll" if all(done) else "swing"
-    return Table((names[0], names[1]), (buttons[0], buttons[1]), (ves[0], ves[1]),
-                 (swings[0], swings[1]), (done[0], done[1]), phase)
+        swings.append(sizes)
+    return new_match(names, buttons, ves, swings)
 
 
-def _swing_sizes(button: Button, sizes: Mapping[str, JSON], current: Mapping[str, int]) -> dict[str, int]:
-    merged = dict(current)
-    for letter, size in sizes.items():
-        if letter not in button.swing_letters:
-            raise InvalidInput(f"{button.name} has no swing die {letter!r}"
-                               + (f"; its swing dice: {', '.join(button.swing_letters)}"
-                                  if button.swing_letters else ""))
-        value = _int(size, f"swing {letter}")
-        if not SWING_MIN <= value <= SWING_MAX:
-            raise InvalidInput(refuse("bg.input.swing_range", letter=letter, low=SWING_MIN, high=SWING_MAX,
-                                      value=value))
-        merged[letter] = value
-    return merged
+def _event(state: Table, action: Action) -> MatchEvent:
+    """The match event an action stands for (its JSON checked; its legality is the match's)."""
+    kind = action["type"]
+    if kind == "swing":
+        sizes = action.get("sizes", {})
+        player = _player(action)
+        if not isinstance(sizes, dict):
+            raise InvalidInput(f"\"sizes\" must be an object like {{\"X\": 8}}, not {sizes!r}")
+        return Swing(player, tuple(sizes.items()))
+    if kind == "reading":
+        return _roll(state, action)
+    if kind == "focus":
+        player = _player(action, state.focus_player)
+        if player != state.focus_player:
+            return Focus(player, ())  # the match refuses it: the focus is the other player's
+        raw = action.get("dice")
+        if not isinstance(raw, dict) or not raw:
+            raise InvalidInput("a focus action needs \"dice\": {die index: lowered value}")
+        dice = []
+        for key, value in raw.items():
+            try:
+                index = int(key)
+            except ValueError:
+                raise InvalidInput(f"focus die index must be a number, not {key!r}") from None
+            dice.append((index, _int(value, f"focus value of die {key}")))
+        return Focus(player, tuple(dice))
+    if kind == "decline":
+        return Decline(_player(action, state.focus_player))
+    if kind == "pass":
+        return PASS
+    body = {k: v for k, v in action.items() if k != "type"}
+    if "kind" not in body:
+        raise InvalidInput("an attack action needs \"kind\": power, skill, speed, berserk, shadow "
+                           "or disintegration")
+    body["type"] = body.pop("kind")
+    assert state.position is not None
+    return attack_from_json(body, state.position)
 
 
 # ---------------------------------------------------------------------------------------- the flow
@@ -318,174 +289,31 @@ class ButtonGoblinFlow:
     # -- apply ---------------------------------------------------------------------------------
 
     def apply(self, state: Table, action: Action) -> Table:
+        """The match after ``action``: its JSON read into a match event, which the match applies (and
+        refuses when ``match.legal`` does not hold it)."""
         if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
             raise InvalidInput(f"an action is a JSON object with a \"type\", not {action!r}")
         kind = action["type"]
-        if state.phase == "over":
-            raise IllegalAction(refuse("bg.illegal.match_over"))
-        handlers = {
-            "swing": ("swing", self._swing),
-            "reading": (None, self._reading),
-            "focus": ("focus", self._focus),
-            "decline": ("focus", self._decline),
-            "attack": ("play", self._attack),
-            "pass": ("play", self._pass),
-        }
-        if kind not in handlers:
-            raise InvalidInput(f"unknown action type {kind!r}; one of: {', '.join(handlers)}")
+        rules.check_open(state)
+        if kind not in EVENT_KINDS:
+            raise InvalidInput(f"unknown action type {kind!r}; one of: {', '.join(EVENT_KINDS)}")
         unknown = sorted(set(action) - {"type", *ACTION_KEYS[kind]})
         if unknown:
             raise InvalidInput(f"a {kind!r} action has unknown key {unknown[0]!r}; "
                                f"known: {', '.join(ACTION_KEYS[kind]) or 'none besides type'}")
-        phase, handler = handlers[kind]
-        if phase is not None and state.phase != phase:
-            raise IllegalAction(refuse("bg.illegal.not_now", action=repr(kind), phase=repr(state.phase)))
-        if phase is None and state.phase not in ("roll", "reroll"):
-            raise IllegalAction(refuse("bg.illegal.nothing_to_read", phase=repr(state.phase)))
-        return handler(state, action)
-
-    def _swing(self, state: Table, action: Action) -> Table:
-        player = _player(action)
-        sizes = action.get("sizes", {})
-        if not isinstance(sizes, dict):
-            raise InvalidInput(f"\"sizes\" must be an object like {{\"X\": 8}}, not {sizes!r}")
-        merged = _swing_sizes(state.buttons[player], sizes, state.sizes(player))
-        complete = all(letter in merged for letter in state.buttons[player].swing_letters)
-        swing = list(state.swing)
-        swing[player] = tuple(sorted(merged.items()))
-        done = list(state.swing_done)
-        done[player] = complete
-        new = replace(state, swing=(swing[0], swing[1]), swing_done=(done[0], done[1]))
-        return replace(new, phase="roll") if all(done) else new
-
-    def _reading(self, state: Table, action: Action) -> Table:
-        expectation = self.expects(state)
-        slots = expectation.slots if expectation is not None else ()
-        values = _values_from(action, slots)
-        if state.phase == "roll":
-            players = []
-            for p in (0, 1):
-                dice = state.base_dice(p)
-                by_index = _die_values(p, dice, range(len(dice)), values)
-                players.append(Player(state.names[p], tuple(replace(d, value=by_index[i])
-                                                             for i, d in enumerate(dice))))
-            position = Position((players[0], players[1]))
-            return self._after_roll(state, position)
-        assert state.position is not None and state.reroll_player is not None
-        p = state.reroll_player
-        dice = state.position.players[p].dice
-        position = with_values(state.position, p, _die_values(p, dice, state.reroll_dice, values))
-        return replace(state, position=position, phase="play", reroll_player=None, reroll_dice=())
-
-    def _after_roll(self, state: Table, position: Position) -> Table:
-        who = initiative(position)
-        if who.player is None:
-            return replace(state, position=None, phase="roll", tied_rolls=state.tied_rolls + 1,
-                           start_initiative=None)
-        position = Position(position.players, who.player)
-        state = replace(state, position=position, start_initiative=(who.player, who.reason))
-        loser = 1 - who.player
-        if focus_options(position, loser):
-            return replace(state, phase="focus", focus_player=loser)
-        return self._settle(state, position)
-
-    def _settle(self, state: Table, position: Position) -> Table:
-        """End of the focus duel: the winner keeps the bar on its lowered dice, the loser none."""
-        winner = position.to_move
-        position = clear_focus(position, 1 - winner)
-        who = initiative(position)
-        reason = who.reason
-        if state.start_initiative is not None and state.start_initiative[0] != winner:
-            reason = say("bg.why.took_focus", name=state.names[winner], reason=who.reason)
-        elif any(d.focus_reduced for d in position.players[winner].dice):
-            reason = say("bg.why.kept_focus", name=state.names[winner], reason=who.reason)
-        return replace(state, position=position, phase="play", focus_player=None,
-                       start_initiative=(winner, reason))
-
-    def _focus(self, state: Table, action: Action) -> Table:
-        assert state.position is not None and state.focus_player is not None
-        player = _player(action, state.focus_player)
-        if player != state.focus_player:
-            raise IllegalAction(refuse("bg.illegal.focus_player", name=state.names[state.focus_player]))
-        raw = action.get("dice")
-        if not isinstance(raw, dict) or not raw:
-            raise InvalidInput("a focus action needs \"dice\": {die index: lowered value}")
-        values = {}
-        for key, value in raw.items():
-            try:
-                index = int(key)
-            except ValueError:
-                raise InvalidInput(f"focus die index must be a number, not {key!r}") from None
-            values[index] = _int(value, f"focus value of die {key}")
-        position = focus_reduce(state.position, player, values)
-        other = 1 - player
-        if focus_options(position, other):
-            return replace(state, position=position, focus_player=other)
-        return self._settle(state, position)
-
-    def _decline(self, state: Table, action: Action) -> Table:
-        assert state.position is not None and state.focus_player is not None
-        player = _player(action, state.focus_player)
-        if player != state.focus_player:
-            raise IllegalAction(refuse("bg.illegal.focus_player", name=state.names[state.focus_player]))
-        position = Position(state.position.players, 1 - player)
-        return self._settle(state, position)
-
-    def _attack(self, state: Table, action: Action) -> Table:
-        assert state.position is not None
-        body = {k: v for k, v in action.items() if k != "type"}
-        if "kind" not in body:
-            raise InvalidInput("an attack action needs \"kind\": power, skill, speed, berserk, shadow "
-                               "or disintegration")
-        body["type"] = body.pop("kind")
-        position = state.position
-        attack = attack_from_json(body, position)
-        mover = position.to_move
-        after = apply(position, attack)
-        dice = after.players[mover].dice
-        pending = [i for i in rerolls(attack) if any(_needs_reading(s) for s in _physical(dice[i]))]
-        fixed = {i: sum(_physical(dice[i])) for i in rerolls(attack) if i not in pending}
-        if fixed:
-            after = with_values(after, mover, fixed)
-        if pending:
-            return replace(state, position=after, phase="reroll", reroll_player=mover,
-                           reroll_dice=tuple(pending))
-        return replace(state, position=after)
-
-    def _pass(self, state: Table, action: Action) -> Table:
-        assert state.position is not None
-        after = apply(state.position, PASS)
-        outcome = round_outcome(after)
-        if outcome is None:
-            return replace(state, position=after)
-        result = RoundResult(state.round_number, outcome.scores, outcome.winner, after.format())
-        wins = list(state.wins)
-        if outcome.winner is not None:
-            wins[outcome.winner] += 1
-        won = (wins[0], wins[1])
-        state = replace(state, position=after, wins=won, history=(*state.history, result))
-        if match_outcome(won) is not None:
-            return replace(state, phase="over")
-        done = tuple(not b.swing_letters for b in state.buttons)
-        return replace(state, round_number=state.round_number + 1, position=None, start_initiative=None,
-                       tied_rolls=0, swing_done=(done[0], done[1]),
-                       phase="roll" if all(done) else "swing")
+        rules.check_phase(state, EVENT_KINDS[kind])
+        return rules.apply(state, _event(state, action))
 
     # -- questions -----------------------------------------------------------------------------
 
     def expects(self, state: Table) -> Expectation | None:
         if state.phase == "roll":
-            slots: list[Slot] = []
-            for p in (0, 1):
-                dice = state.base_dice(p)
-                slots += _slots_for(state, p, dice, range(len(dice)))
             prompt = "roll.tie" if state.tied_rolls else "roll.initial"
-            return Expectation("dice", prompt, tuple(slots),
+            return Expectation("dice", prompt, tuple(_slots(state)),
                                params={"round": state.round_number, "players": list(state.names)})
-        if state.phase == "reroll" and state.position is not None and state.reroll_player is not None:
-            p = state.reroll_player
-            slots = _slots_for(state, p, state.position.players[p].dice, state.reroll_dice)
-            return Expectation("dice", "roll.reroll", tuple(slots), params={"player": state.names[p]})
+        if state.phase == "reroll" and state.reroll_player is not None:
+            return Expectation("dice", "roll.reroll", tuple(_slots(state)),
+                               params={"player": state.names[state.reroll_player]})
         return None
 
     def propose(self, state: Table, reading: TableReading) -> Action | None:
@@ -513,13 +341,8 @@ class ButtonGoblinFlow:
         return None
 
     def choices(self, state: Table) -> Sequence[Choice]:
-        if state.phase == "swing":
-            return _swing_choices(state)
-        if state.phase == "focus" and state.position is not None and state.focus_player is not None:
-            return _focus_choices(state, state.position, state.focus_player)
-        if state.phase == "play" and state.position is not None:
-            return _play_choices(state.position)
-        return []
+        """``match.legal``, labelled: the swing sizes, the focus moves, the attacks or the pass."""
+        return [_label(state, event) for event in rules.legal(state)]
 
     def view(self, state: Table) -> Mapping[str, JSON]:
         return _view(self, state)
@@ -609,41 +432,36 @@ def _drop_known(state: Table, pool: list[SeenDie]) -> list[SeenDie]:
     return rest
 
 
-def _swing_choices(state: Table) -> list[Choice]:
-    out = []
-    for p in (0, 1):
-        if state.swing_done[p]:
-            continue
-        button = state.buttons[p]
-        sizes = state.sizes(p)
-        unset = [letter for letter in button.swing_letters if letter not in sizes]
-        if not unset:
+def _label(state: Table, event: MatchEvent) -> Choice:
+    """The choice the players see for a legal event of the match."""
+    if isinstance(event, Swing):
+        name = state.names[event.player]
+        if not event.sizes:
+            sizes = state.sizes(event.player)
             shown = ", ".join(f"{k}=d{v}" for k, v in sorted(sizes.items()))
-            out.append(Choice({"type": "swing", "player": p, "sizes": {}},
-                              f"{state.names[p]}: keep {shown}", "swing", "swing.keep",
-                              {"player": state.names[p], "sizes": sizes}))
-        for letter in unset[:1] or button.swing_letters:
-            for size in COMMON_SIZES:
-                out.append(Choice({"type": "swing", "player": p, "sizes": {letter: size}},
-                                  f"{state.names[p]}: swing {letter} = d{size}", "swing", "swing.size",
-                                  {"player": state.names[p], "letter": letter, "size": size}))
-        break  # one player at a time, so NEXT cycles through a short list
-    return out
-
-
-def _focus_choices(state: Table, position: Position, player: int) -> list[Choice]:
-    dice = position.players[player].dice
-    out = []
-    for move in focus_options(position, player):
+            return Choice({"type": "swing", "player": event.player, "sizes": {}}, f"{name}: keep {shown}",
+                          "swing", "swing.keep", {"player": name, "sizes": sizes})
+        ((letter, size),) = event.sizes
+        return Choice({"type": "swing", "player": event.player, "sizes": {letter: size}},
+                      f"{name}: swing {letter} = d{size}", "swing", "swing.size",
+                      {"player": name, "letter": letter, "size": size})
+    if isinstance(event, Focus):
+        assert state.position is not None
+        dice = state.position.players[event.player].dice
         words = ", ".join(f"{dice[i].size_text()} from {dice[i].value} down to {v}"
-                          for i, v in sorted(move.items()))
-        out.append(Choice({"type": "focus", "player": player, "dice": {str(i): v for i, v in move.items()}},
-                          f"Focus: turn your {words} to take initiative", "focus", "focus.reduce",
-                          {"player": state.names[player], "dice": {str(i): v for i, v in move.items()}}))
-    out.append(Choice({"type": "decline", "player": player},
-                      f"No focus: {state.names[1 - player]} keeps initiative", "focus", "focus.decline",
-                      {"player": state.names[player]}))
-    return out
+                          for i, v in sorted(event.dice))
+        moved = {str(i): v for i, v in event.dice}
+        return Choice({"type": "focus", "player": event.player, "dice": moved},
+                      f"Focus: turn your {words} to take initiative", "focus", "focus.reduce",
+                      {"player": state.names[event.player], "dice": dict(moved)})
+    if isinstance(event, Decline):
+        return Choice({"type": "decline", "player": event.player},
+                      f"No focus: {state.names[1 - event.player]} keeps initiative", "focus", "focus.decline",
+                      {"player": state.names[event.player]})
+    assert state.position is not None
+    if isinstance(event, Attack):
+        return _attack_choice(state.position, event)
+    return Choice({"type": "pass"}, f"Pass: {state.position.mover.name} has no legal attack", "pass", "pass")
 
 
 def _attack_choice(position: Position, attack: Attack) -> Choice:
@@ -652,16 +470,6 @@ def _attack_choice(position: Position, attack: Attack) -> Choice:
     return Choice(action, describe(position, attack), attack.kind, f"attack.{attack.kind}",
                   {"fire": attack.fire_points(position), "attackers": list(attack.attackers),
                    "targets": list(attack.targets)})
-
-
-def _play_choices(position: Position) -> list[Choice]:
-    """``RULES.legal``: the attacks, or the pass when (the rules say) no attack is possible."""
-    return [
-        _attack_choice(position, event)
-        if isinstance(event, Attack)
-        else Choice({"type": "pass"}, f"Pass: {position.mover.name} has no legal attack", "pass", "pass")
-        for event in RULES.legal(position)
-    ]
 
 
 #: The attacks as the rulebook names them (the page translates ``attack.name.<kind>``).
