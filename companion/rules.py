@@ -80,17 +80,22 @@ class Legal(Generic[S, E]):
     """A ``LegalView`` from a generator of candidates and a legality check.
 
     ``events(state)`` yields candidates (possibly illegal ones: only those ``check`` accepts are
-    listed); ``check(state, event)`` decides ``event in legal`` directly.
+    listed); ``check(state, event)`` decides ``event in legal`` directly. ``exact``: ``events`` yields
+    only legal events (a move generator), so listing does not check each again.
     """
 
     def __init__(
-        self, state: S, events: Callable[[S], Iterable[E]], check: Callable[[S, object], bool]
+        self, state: S, events: Callable[[S], Iterable[E]], check: Callable[[S, object], bool],
+        exact: bool = False,
     ) -> None:
         self.state = state
         self._events = events
         self._check = check
+        self._exact = exact
 
     def __iter__(self) -> Iterator[E]:
+        if self._exact:
+            return iter(self._events(self.state))
         return (event for event in self._events(self.state) if self._check(self.state, event))
 
     def __contains__(self, event: object) -> bool:
@@ -267,12 +272,14 @@ class CoreRules(Generic[S, E]):
     load: Callable[[JSON], S]
     notation: Callable[[E], str] | None = None
     parse: Callable[[str], E] | None = None
+    exact: bool = False
+    """``events`` yields only legal events (see ``Legal``)."""
 
     def new_game(self, setup: Mapping[str, JSON]) -> S:
         return self.start(setup)
 
     def legal(self, state: S) -> Legal[S, E]:
-        return Legal(state, self.events, self.check)
+        return Legal(state, self.events, self.check, self.exact)
 
     def apply(self, state: S, event: E) -> S:
         return self.step(state, event)

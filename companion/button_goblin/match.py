@@ -229,6 +229,8 @@ def check_phase(match: Match, event_kind: EventKind) -> None:
 
 
 def _candidates(match: Match) -> Iterator[MatchEvent]:
+    """The events the players pick from, all legal (``exact``): swing sizes of real dice (4..20), the
+    moves ``focus_options`` found winning, the round's legal events."""
     if match.phase == "swing":
         for p in (0, 1):
             if match.swing_done[p]:
@@ -260,7 +262,7 @@ def _check(match: Match, event: object) -> bool:
 
 def legal(match: Match) -> Legal[Match, MatchEvent]:
     """The events the match allows now (lazy): ``for e in legal(m)``, ``e in legal(m)``."""
-    return Legal(match, _candidates, _check)
+    return Legal(match, _candidates, _check, exact=True)
 
 
 def awaiting(match: Match) -> tuple[int, ...]:

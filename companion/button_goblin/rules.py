@@ -25,6 +25,7 @@ def new_game(setup: Mapping[str, JSON]) -> Position:
 
 
 def _events(position: Position) -> Iterator[Action]:
+    """The legal events (``core.generate_attacks`` yields legal attacks only: ``exact``)."""
     attacks = core.generate_attacks(position)
     first = next(attacks, None)
     if first is None:
@@ -81,4 +82,5 @@ RULES: Rules[Position, Action] = CoreRules(
     dump=jsonio.position_to_json,
     load=jsonio.position_from_json,
     notation=_notation,
+    exact=True,
 )
