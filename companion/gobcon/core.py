@@ -513,7 +513,8 @@ class Game:
 
 
 def candidates(g: Game) -> Iterator[Event]:
-    """Every event without typed-in data that might be legal now (``LegalEvents`` keeps the legal ones)."""
+    """Every event without typed-in data that might be legal now (``LegalEvents`` keeps the legal ones):
+    the Partite played lately (``recent``) are cards on the table, so playing one again is listed."""
     n = len(g.players)
     for p in range(n):
         yield Declare(p, True)
@@ -529,6 +530,8 @@ def candidates(g: Game) -> Iterator[Event]:
                     yield Give(p, c.id, q)
     yield AexEquo()
     yield EndTurn()
+    for partita in g.recent:
+        yield PlayPartita(partita.name, partita.category, partita.payoff)
     yield TimeUp()
     yield DeckEmpty()
 

@@ -135,6 +135,22 @@ def _choice(g: Game, event: Event) -> Choice:
     return Choice(action, json_notation(action))
 
 
+PICK_ORDER: dict[type, int] = {Give: 0, Declare: 0, Modifier: 0, EndTurn: 0, AexEquo: 1, PlayPartita: 1,
+                               Discard: 2, TimeUp: 3, DeckEmpty: 4}
+"""Where each kind of choice stands in the list (the legal view's order within a kind)."""
+
+
+def _picked(g: Game, event: Event) -> bool:
+    """Whether the table picks this legal event now with NEXT/CONFIRM (the rest are read or typed)."""
+    if g.logorrea_owed() is not None:
+        return isinstance(event, Give | Discard)
+    if g.phase == "declare":
+        return isinstance(event, Declare)
+    if g.phase == "roll":
+        return isinstance(event, AexEquo) or (isinstance(event, Modifier) and event.player == g.next_roller())
+    return isinstance(event, EndTurn | PlayPartita | Discard | TimeUp | DeckEmpty)
+
+
 class GobConFlow:
     """The referee's script for GobCon (stateless; the state is a ``Game``)."""
 
@@ -225,30 +241,12 @@ class GobConFlow:
         return {"type": "reading", "values": {expectation.slots[0].key: best}}
 
     def choices(self, state: Game) -> Sequence[Choice]:
-        """The events of ``RULES.legal`` the table picks now, labelled: a Partita's declarations, the
-        next roller's bonus or malus and Aex Equo, or the turn's end, the recent Partite, the discards
-        and the end of the game; only the pass of Logorrea-Man while it is owed."""
-        g = state
-        if g.outcome is not None:
-            return []
-        legal = RULES.legal(g)
-        events = list(legal)
-
-        def of(*kinds: type) -> list[Event]:
-            return [e for e in events if isinstance(e, kinds)]
-
-        if g.logorrea_owed() is not None:
-            picked = [*of(Give), *of(Discard)]
-        elif g.phase == "declare":
-            picked = of(Declare)
-        elif g.phase == "roll":
-            nxt = g.next_roller()
-            picked = [*(e for e in events if isinstance(e, Modifier) and e.player == nxt), *of(AexEquo)]
-        else:
-            recent = [PlayPartita(c.name, c.category, c.payoff) for c in g.recent]
-            partite = [e for e in recent if e in legal]
-            picked = [*of(EndTurn), *partite, *of(Discard), *of(TimeUp), *of(DeckEmpty)]
-        return [_choice(g, e) for e in picked]
+        """``RULES.legal`` labelled, the events the table picks now: a Partita's declarations, the next
+        roller's bonus or malus and Aex Equo, or the turn's end, the recent Partite, the discards and the
+        end of the game; only the pass of Logorrea-Man while it is owed. Rolls are read, card plays typed
+        (the forms), so neither is a choice."""
+        picked = [e for e in RULES.legal(state) if _picked(state, e)]
+        return [_choice(state, e) for e in sorted(picked, key=lambda e: PICK_ORDER[type(e)])]
 
     def view(self, state: Game) -> Mapping[str, JSON]:
         g = state

@@ -16,6 +16,7 @@ from companion.gobcon import (
     GoblinRoll,
     Outcome,
     Payoff,
+    PlayPartita,
     TimeUp,
     apply,
     face_of_pips,
@@ -24,7 +25,7 @@ from companion.gobcon import (
     views,
 )
 
-from .conftest import card, join, partita, play, roll
+from .conftest import TABLE, card, join, partita, play, roll
 
 # -------------------------------------------------------------------------------------- goblin dice
 
@@ -404,3 +405,17 @@ def test_a_card_reaching_the_target_during_a_partita_ends_it_at_once():
     g = play(partita(g), join(1))
     g = play(g, card(1, "speciale", "Premio", 3))
     assert g.outcome == Outcome("target", (1,)) and g.partita is None and g.last.card.name == "Risiko"
+
+
+def test_the_recent_partite_are_listed_where_one_may_be_played_again(three):
+    """A Partita played lately is a card on the table: the legal view lists playing it again (the
+    table's choice), and a Partita's name and payoff typed in stay checked by ``in`` alone."""
+    game = partita(three, name="Risiko")
+    assert not any(isinstance(e, PlayPartita) for e in game.legal)  # declarations come first
+    game = play(game, join(1, False), join(2, False), roll(0, "king"))
+    assert game.phase == "turn" and [c.name for c in game.recent] == ["Risiko"]
+    assert not any(isinstance(e, PlayPartita) for e in game.legal)  # one Partita a turn
+    game = play(game, {"type": "end-turn"})
+    listed = [e for e in game.legal if isinstance(e, PlayPartita)]
+    assert listed == [PlayPartita("Risiko", "board", TABLE)]  # Bruno may play it again
+    assert PlayPartita("Uno", "card", TABLE) in game.legal and PlayPartita("Uno", "card", TABLE) not in listed
