@@ -53,7 +53,8 @@ EMBLEM_ASKED = 0.3
 #: objects read by Vision II at most per frame (about 12 ms each on one core)
 MAX_POLY = 30
 #: pip second opinions at most per frame (each ~5 ms of one core on a crowded crop: 24 keep the worst
-#: frame, 150 objects at 12 MP, near 0.7 s (0.8 s with 60), under the 1 s bound; see docs/vision.md)
+#: frame, 150 objects at 12 MP, at 0.62 s idle, 0.69 s on a shared core (0.72 and 0.80 with 60), under
+#: the 1 s bound; see docs/vision.md)
 MAX_SECOND_OPINIONS = 24
 #: confidence cap of what the budget left unchecked
 OVER_BUDGET = 0.5
