@@ -5,9 +5,12 @@
     python3 benchmarks/poly_eval.py --held-out 1000                # the network's held-out half (odd chunks)
     python3 benchmarks/poly_eval.py --fit-fusion                   # how NUMERAL_WEIGHT was fitted
     python3 benchmarks/poly_eval.py --types                        # Vision IV: type, whole videos left out
+    python3 benchmarks/poly_eval.py --types --parts burks          # only the parts named
+    python3 benchmarks/poly_eval.py --scenes 100 --seed 919191     # frames of ten rendered dice, read_table
 
 Each labelled photo holds one die on a dark tray: ``vision.poly.locate_die`` boxes it and
-``vision.poly.read_polyhedral`` reads the box, on one OpenCV thread. A label's d10 value 0 is the face
+``vision.poly.read_polyhedral`` reads the box, on one OpenCV thread (ms: CPU time of this process,
+so other jobs on the machine do not count). A label's d10 value 0 is the face
 printed "0", which counts as 10; file names starting with D100 are percentile dice (0, 10, .., 90).
 ``benchmarks/vision_eval.py`` can import ``evaluate`` and ``format_report``. The model never saw these
 photos: it is trained on synthetic renders only (tools/train_poly.py).
@@ -78,6 +81,7 @@ def evaluate(folder: Path = DEFAULT) -> dict[str, object]:
     labels = json.loads((folder / "labels.json").read_text())
     rows = []
     spent = 0.0
+    read_polyhedral(np.zeros((64, 64, 3), np.uint8))   # load the models outside the clock
     for entry in labels["images"]:
         if len(entry["dice"]) != 1 or entry["dice"][0].get("sides") is None:
             continue
@@ -93,9 +97,9 @@ def evaluate(folder: Path = DEFAULT) -> dict[str, object]:
             continue
         x, y, w, h = box
         crop = image[y:y + h, x:x + w]
-        t = time.perf_counter()
+        t = time.process_time()
         reading = read_polyhedral(crop)
-        spent += time.perf_counter() - t
+        spent += time.process_time() - t
         got_kind = "d100" if reading.percentile else f"d{reading.sides}"
         type_ok = reading.sides == die["sides"]
         rows.append({"file": entry["file"], "kind": kind, "value": value, "found": True,
@@ -207,10 +211,11 @@ def evaluate_renders(n: int = 1000, seed: int | None = None, size: int = RENDER_
     per_kind: dict[str, list[int]] = {}
     rows = []
     spent = 0.0
+    read_polyhedral(np.zeros((64, 64, 3), np.uint8))   # load the models outside the clock
     for crop, kind, value in _renders(seed, n, size, profile):
-        t = time.perf_counter()
+        t = time.process_time()
         reading = read_polyhedral(crop)
-        spent += time.perf_counter() - t
+        spent += time.process_time() - t
         p = _network(crop)
         numeral, _ = read_numeral_and_die(crop)
         truth = CLASSES.index((kind, value))
@@ -269,17 +274,23 @@ def _read_die(image: np.ndarray, models: tuple[str, ...]) -> tuple[object | None
     return best, ms
 
 
-def evaluate_types(every: int = 1) -> list[dict[str, object]]:
+def evaluate_types(every: int = 1, parts: tuple[str, ...] | None = None) -> list[dict[str, object]]:
     """Vision IV's type (and value) reading through ``read_table``, each part of the real photos read by the
-    type reader trained without it: the three Lurig folds (whole videos out) and burks."""
+    type reader trained without it: the three Lurig folds (whole videos out) and burks (``parts``: only
+    those named, e.g. ``("burks",)``)."""
     from vision.data import LURIG_FOLDS, lurig_fold, photo_set
 
     rows = []
-    lurig = photo_set("lurig")
+    lurig = photo_set("lurig") if parts is None or set(parts) & set(LURIG_FOLDS) else []
     burks = [p for p in photo_set("burks") if p.dice]
-    parts = [(f"lurig {fold}", fold, [p for p in lurig if lurig_fold(p.path) == fold][::every])
+    todo = [(f"lurig {fold}", fold, [p for p in lurig if lurig_fold(p.path) == fold][::every])
              for fold in LURIG_FOLDS] + [("burks", "burks", burks)]
-    for name, fold, photos in parts:
+    if parts is not None:
+        unknown = set(parts) - {*LURIG_FOLDS, "burks"}
+        if unknown:
+            raise ValueError(f"parts: unknown {sorted(unknown)}; known: {[*LURIG_FOLDS, 'burks']}")
+    chosen = [(name, fold, photos) for name, fold, photos in todo if parts is None or fold in parts]
+    for name, fold, photos in chosen:
         model = _types_model(fold)
         models = ("finder", "faces", model)
         n = found = right = sure = wrong_sure = values = value_right = 0
@@ -310,6 +321,126 @@ def evaluate_types(every: int = 1) -> list[dict[str, object]]:
                      "wrong_sure": wrong_sure, "ms_median": float(np.median(ms)) if ms else 0.0,
                      "confusion": dict(sorted(confusion.items()))})
     return rows
+
+
+SCENE_SEED = 919191
+"""Seed of ``--scenes``: no model was trained on it (tools/train_poly.py and tools/train_types.py use
+20261125 and 20261126)."""
+
+
+def _match(truth: Render, dice: list, used: set[int]) -> int | None:
+    """Index of the read die whose box centre lies inside ``truth``'s box, nearest its centre."""
+    x, y, w, h = truth.bbox
+    cx, cy = x + w / 2, y + h / 2
+    best, far = None, float("inf")
+    for i, d in enumerate(dice):
+        dx, dy = d.bbox[0] + d.bbox[2] / 2 - cx, d.bbox[1] + d.bbox[3] / 2 - cy
+        if i in used or abs(dx) > w / 2 or abs(dy) > h / 2:
+            continue
+        if dx * dx + dy * dy < far:
+            best, far = i, dx * dx + dy * dy
+    return best
+
+
+def evaluate_scenes(n: int = 100, seed: int = SCENE_SEED, count: int = 10, width: int = 1280,
+                    height: int = 960, models: tuple[str, ...] = ("finder", "faces", "types"),
+                    profile: str = "table") -> dict[str, object]:
+    """``n`` frames of ``count`` rendered dice ("table" profile, ``vision.poly.synth.scene``) read by
+    ``read_table`` on one OpenCV thread: found, type and value right, wrong-and-sure (confidence >= 0.8),
+    phantoms, and CPU ms per frame (``time.process_time``)."""
+    from vision import read_table
+    from vision.faces import crop
+    from vision.finder import Found
+    from vision.learned import POLY_CROP
+    from vision.poly.synth import scene
+    from vision.types import SIDES, read_types
+
+    cv2.setNumThreads(1)
+    rng = np.random.default_rng(seed)
+    dice = found = typed = valued = sure = wrong_sure = phantoms = 0
+    box_typed = box_valued = box_sure = box_wrong_sure = 0
+    box_ms = 0.0
+    ms: list[float] = []
+    per_kind: dict[str, list[int]] = {}
+    confusion: dict[str, int] = {}
+    read_table(np.zeros((64, 64, 3), np.uint8), models=models)   # load the models outside the clock
+    for _ in range(n):
+        s = scene(rng, count=count, width=width, height=height, profile=profile)
+        t0 = time.process_time()
+        reading = read_table(s.image, models=models)
+        ms.append((time.process_time() - t0) * 1000)
+        read = list(reading.dice)
+        used: set[int] = set()
+        # the type reader and read_polyhedral on each die's true box: what the finder and face reader cost
+        boxes = [Found(x + w / 2, y + h / 2, w, h, 1.0) for x, y, w, h in (t.bbox for t in s.dice)]
+        t0 = time.process_time()
+        p_types = read_types(s.image, boxes, model=models[2])
+        for f, truth, p_type in zip(boxes, s.dice, p_types, strict=True):
+            square = crop(s.image, f, scale=POLY_CROP, size=max(32, min(256, round(POLY_CROP * f.side))))
+            got = read_polyhedral(square, sides=SIDES[int(np.argmax(p_type))])
+            value = 10 if (truth.kind, truth.value) == ("d10", 0) else truth.value
+            ok_type = got.sides == KIND_SIDES[truth.kind]
+            ok = ok_type and got.value == value and got.percentile == (truth.kind == "d100")
+            conf = min(float(np.max(p_type)), float(got.value_confidence))
+            box_typed += ok_type
+            box_valued += ok
+            box_sure += conf >= 0.8
+            box_wrong_sure += conf >= 0.8 and not ok
+        box_ms += (time.process_time() - t0) * 1000
+        for truth in s.dice:
+            dice += 1
+            kind, value = truth.kind, (10 if (truth.kind, truth.value) == ("d10", 0) else truth.value)
+            counts = per_kind.setdefault(kind, [0, 0, 0])
+            counts[2] += 1
+            i = _match(truth, read, used)
+            if i is None:
+                confusion[f"{kind}->none"] = confusion.get(f"{kind}->none", 0) + 1
+                continue
+            used.add(i)
+            d = read[i]
+            found += 1
+            type_ok = d.sides == KIND_SIDES[kind]
+            ok = type_ok and d.value == value and d.percentile == (kind == "d100")
+            typed += type_ok
+            valued += ok
+            counts[0] += type_ok
+            counts[1] += ok
+            sure += d.confidence >= 0.8
+            wrong_sure += d.confidence >= 0.8 and not ok
+            if not type_ok:
+                key = f"{kind}->d{d.sides}"
+                confusion[key] = confusion.get(key, 0) + 1
+        phantoms += len(read) - len(used)
+    return {"frames": n, "seed": seed, "size": f"{width}x{height}", "dice": dice, "found": found,
+            "type_right": typed, "value_right": valued, "sure": sure, "wrong_sure": wrong_sure,
+            "phantoms": phantoms, "ms_median": float(np.median(ms)), "ms_max": float(np.max(ms)),
+            "box_type_right": box_typed, "box_value_right": box_valued, "box_sure": box_sure,
+            "box_wrong_sure": box_wrong_sure, "box_ms_per_die": box_ms / max(1, dice),
+            "by_kind": dict(sorted(per_kind.items())), "confusion": dict(sorted(confusion.items())),
+            "profile": profile}
+
+
+def format_scenes(r: dict[str, object]) -> str:
+    n = max(1, int(r["dice"]))  # type: ignore[call-overload]
+    by_kind = r["by_kind"]
+    assert isinstance(by_kind, dict)
+    return "\n".join([
+        f"{r['frames']} frames of {r['size']}, seed {r['seed']}: {n} rendered dice "
+        f"({r['profile']!r} profile) through read_table",
+        f"  found {100 * int(r['found']) / n:.1f}%  type {100 * int(r['type_right']) / n:.1f}%  "  # type: ignore[call-overload]
+        f"value {100 * int(r['value_right']) / n:.1f}%  sure {r['sure']}  "  # type: ignore[call-overload]
+        f"wrong-and-sure {100 * int(r['wrong_sure']) / n:.2f}% ({r['wrong_sure']})  "  # type: ignore[call-overload]
+        f"phantoms {r['phantoms']}",
+        f"  CPU ms per frame (one thread): median {r['ms_median']:.0f}, max {r['ms_max']:.0f}; "
+        f"per die {float(r['ms_median']) * int(r['frames']) / n:.1f}",  # type: ignore[arg-type, call-overload]
+        f"  on the true boxes (type reader, then read_polyhedral among that type): "
+        f"type {100 * int(r['box_type_right']) / n:.1f}%  value {100 * int(r['box_value_right']) / n:.1f}%  "  # type: ignore[call-overload]
+        f"sure {r['box_sure']}  wrong-and-sure {100 * int(r['box_wrong_sure']) / n:.2f}%  "  # type: ignore[call-overload]
+        f"{float(r['box_ms_per_die']):.1f} ms per die",  # type: ignore[arg-type]
+        "  type / value right by kind: "
+        + "  ".join(f"{k} {c[0]}/{c[1]} of {c[2]}" for k, c in by_kind.items()),
+        "  misses: " + "  ".join(f"{k} {c}" for k, c in r["confusion"].items()),  # type: ignore[attr-defined]
+    ])
 
 
 def format_types(rows: list[dict[str, object]]) -> str:
@@ -355,18 +486,27 @@ def main(argv: list[str]) -> None:
     ap.add_argument("--renders", type=int, help="read this many renders of --seed instead of photos")
     ap.add_argument("--seed", type=int, default=515151, help="the renders' seed (default 515151)")
     ap.add_argument("--size", type=int, default=RENDER_SIZE, help="the renders' side in pixels (default 128)")
-    ap.add_argument("--profile", choices=("table", "harsh"), default="table",
-                    help="how --renders are spoiled (vision.poly.synth.render; harsh: the first profile)")
+    ap.add_argument("--profile", choices=("table", "harsh", "brands"), default="table",
+                    help="how --renders (and --scenes) are drawn (vision.poly.synth.render; harsh: the first "
+                         "profile, brands: dice of many makers)")
     ap.add_argument("--held-out", type=int, metavar="N",
                     help="read N renders of the network's held-out half instead of photos")
     ap.add_argument("--fit-fusion", action="store_true", help="score vision.poly.fuse's settings on FIT_SETS")
     ap.add_argument("--types", action="store_true",
                     help="Vision IV: type through read_table on Lurig (whole videos left out) and burks")
     ap.add_argument("--every", type=int, default=1, help="with --types: read one Lurig photo in N")
+    ap.add_argument("--parts", nargs="+", metavar="PART",
+                    help="with --types: only these parts (wood, color, other, burks)")
+    ap.add_argument("--scenes", type=int, metavar="N",
+                    help=f"read N frames of ten rendered dice through read_table (--seed; {SCENE_SEED} "
+                         "is unseen)")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
-    if args.types:
-        print(format_types(evaluate_types(args.every)))
+    if args.scenes:
+        seed = SCENE_SEED if args.seed == 515151 else args.seed
+        print(format_scenes(evaluate_scenes(args.scenes, seed, profile=args.profile)))
+    elif args.types:
+        print(format_types(evaluate_types(args.every, tuple(args.parts) if args.parts else None)))
     elif args.fit_fusion:
         print("NUMERAL_WEIGHT =", fit_fusion())
     elif args.held_out:

@@ -30,7 +30,10 @@ from vision import poly  # noqa: E402
 from vision.poly import synth  # noqa: E402
 
 SEED = 20261125
+BRANDS_SEED = 20261127
+"""Seed of the "brands" profile's renders (chunk c from (BRANDS_SEED, c)): other renders than the table's."""
 CHUNK = 500
+PROFILE = "table"
 RENDER_SIZE = 128
 CLASS_INDEX = {c: i for i, c in enumerate(poly.CLASSES)}
 
@@ -41,25 +44,26 @@ def label_index(kind: str, value: int) -> int:
     return CLASS_INDEX[(kind, value)]
 
 
-def render_chunk(chunk: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def render_chunk(chunk: int, profile: str = "table") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     cv2.setNumThreads(1)
-    rng = np.random.default_rng([SEED, chunk])
+    rng = np.random.default_rng([BRANDS_SEED if profile == "brands" else SEED, chunk])
     images, boxes, labels = [], [], []
     for _ in range(CHUNK):
-        r = synth.render(rng, size=RENDER_SIZE)
+        r = synth.render(rng, size=RENDER_SIZE, profile=profile)
         images.append(r.image)
         boxes.append(r.bbox)
         labels.append(label_index(r.kind, r.value))
     return np.stack(images), np.array(boxes), np.array(labels)
 
 
-def load_or_render(chunks: range, cache: Path | None, threads: int) -> list[tuple[np.ndarray, ...]]:
+def load_or_render(chunks: range, cache: Path | None, threads: int, profile: str = "table"
+                   ) -> list[tuple[np.ndarray, ...]]:
     """The renders of ``chunks``, from the cache folder where there, else rendered (and cached)."""
     parts: dict[int, tuple[np.ndarray, ...]] = {}
     todo = [c for c in chunks if cache is None or not (cache / f"chunk{c}.npz").exists()]
     if todo:
         with Pool(threads) as pool:
-            for c, part in zip(todo, pool.imap(render_chunk, todo), strict=True):
+            for c, part in zip(todo, pool.starmap(render_chunk, [(c, profile) for c in todo]), strict=True):
                 parts[c] = part
                 if cache is not None:
                     cache.mkdir(parents=True, exist_ok=True)
@@ -101,6 +105,47 @@ def build_model():  # type: ignore[no-untyped-def]
                          nn.Flatten(), nn.Dropout(0.2), nn.Linear(128 * side * side, len(poly.CLASSES)))
 
 
+def from_onnx(model, path: Path, calibration: np.ndarray) -> None:  # type: ignore[no-untyped-def]
+    """Load an exported network (its batch norms folded into the convolutions) into ``model``: each conv
+    takes the folded weights, and its batch norm is set from the conv outputs' mean and variance on
+    ``calibration`` inputs (N, 2, INPUT, INPUT) so that the network computes what the file does, in eval
+    mode exactly and in train mode nearly (the batch statistics are then about the same)."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+
+    g = onnx.load(str(path)).graph
+    init = {i.name: numpy_helper.to_array(i) for i in g.initializer}
+    convs = [n for n in g.node if n.op_type == "Conv"]
+    gemm = next(n for n in g.node if n.op_type == "Gemm")
+    layers = [m for m in model if isinstance(m, (torch.nn.Conv2d, torch.nn.BatchNorm2d, torch.nn.Linear))]
+    pairs = list(zip(layers[0:-1:2], layers[1:-1:2], strict=True))
+    assert len(pairs) == len(convs), (len(pairs), len(convs))
+    captured: list[torch.Tensor] = []
+    hooks = [conv.register_forward_hook(lambda _m, _i, out: captured.append(out.detach()))
+             for conv, _bn in pairs]
+    with torch.no_grad():
+        for (conv, bn), node in zip(pairs, convs, strict=True):
+            conv.weight.copy_(torch.from_numpy(init[node.input[1]]))
+            bn.weight.fill_(1.0)
+            bn.bias.copy_(torch.from_numpy(init[node.input[2]]))
+            bn.running_mean.zero_()
+            bn.running_var.fill_(1.0 - bn.eps)
+        linear = layers[-1]
+        linear.weight.copy_(torch.from_numpy(init[gemm.input[1]]))
+        linear.bias.copy_(torch.from_numpy(init[gemm.input[2]]))
+        model.eval()
+        model(torch.from_numpy(calibration))
+        for (_conv, bn), out in zip(pairs, captured, strict=True):
+            mean, var = out.mean(dim=(0, 2, 3)), out.var(dim=(0, 2, 3), unbiased=False)
+            bn.bias.add_(mean)
+            bn.weight.copy_(torch.sqrt(var + bn.eps))
+            bn.running_mean.copy_(mean)
+            bn.running_var.copy_(var)
+    for h in hooks:
+        h.remove()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--renders", type=int, default=100000)
@@ -114,7 +159,14 @@ def main() -> None:
     ap.add_argument("--state", type=Path, default=Path("poly-state.pt"),
                     help="torch weights are saved here after training")
     ap.add_argument("--resume", action="store_true", help="start from the weights in --state")
+    ap.add_argument("--from-onnx", type=Path, metavar="ONNX",
+                    help="start from an exported network (e.g. the shipped vision/poly/poly.onnx)")
     ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--profile", choices=("table", "brands"), default="table",
+                    help="vision.poly.synth's profile of the renders (brands: seed BRANDS_SEED; give it "
+                         "its own --cache)")
+    ap.add_argument("--minutes", type=float, help="stop training after this many minutes (the weights are "
+                    "saved to --state after every epoch)")
     ap.add_argument("--repeat", action="append", default=[], metavar="KIND=N",
                     help="train on each render of KIND (d20, d100, ...) N times per epoch (the held-out "
                          "half is untouched)")
@@ -126,7 +178,7 @@ def main() -> None:
     torch.set_num_threads(args.threads)
     t0 = time.time()
     chunks = args.renders // CHUNK
-    parts = load_or_render(range(chunks), args.cache, args.threads)
+    parts = load_or_render(range(chunks), args.cache, args.threads, args.profile)
     train = [parts[i] for i in range(0, chunks, 2)]
     # only the held-out chunks that will be read stay in memory (a chunk is 24 MB of pixels)
     held = [parts[i] for i in range(1, chunks, 2)][:-(-args.evaluate // CHUNK)]
@@ -145,12 +197,20 @@ def main() -> None:
     model = build_model()
     if args.resume:
         model.load_state_dict(torch.load(args.state))
+    elif args.from_onnx is not None:
+        calibration = prepared(tr_img[:512], tr_box[:512], np.random.default_rng(SEED), 0.0)
+        from_onnx(model, args.from_onnx, calibration)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     steps = args.epochs * (len(tr_lab) // 128)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps, pct_start=0.15)
-    rng = np.random.default_rng(SEED + 7 if args.resume else SEED)
+    rng = np.random.default_rng(SEED + 7 if args.resume or args.from_onnx else SEED)
     labels_t = torch.from_numpy(tr_lab).long()
+    t_train = time.time()
+    epochs_done = 0
     for epoch in range(args.epochs):
+        if args.minutes is not None and time.time() - t_train > 60 * args.minutes:
+            print(f"stopped after {epoch} epochs: --minutes {args.minutes}", flush=True)
+            break
         x = prepared(tr_img, tr_box, rng, 0.08)
         turns = rng.integers(0, 4, len(x))
         x = np.stack([np.rot90(a, k, axes=(1, 2)) for a, k in zip(x, turns, strict=True)])
@@ -171,6 +231,8 @@ def main() -> None:
             loss_sum += float(loss.detach()) * len(idx)
         print(f"epoch {epoch + 1}: loss {loss_sum / total:.3f} train acc {right / total:.4f} "
               f"({time.time() - t0:.0f} s)", flush=True)
+        torch.save(model.state_dict(), args.state)
+        epochs_done = epoch + 1
 
     torch.save(model.state_dict(), args.state)
     model.eval()
@@ -202,7 +264,9 @@ def main() -> None:
             if not ok:
                 key = f"{kind}={value}"
                 wrong[key] = wrong.get(key, 0) + 1
-    report = {"seed": SEED, "renders": args.renders, "render_size": RENDER_SIZE, "profile": "table",
+    report = {"seed": BRANDS_SEED if args.profile == "brands" else SEED, "renders": args.renders,
+              "render_size": RENDER_SIZE, "profile": args.profile, "epochs_done": epochs_done,
+              "command": "python3 tools/train_poly.py " + " ".join(sys.argv[1:]),
               "train": len(tr_lab), "held_out": held_total, "evaluated": n,
               "held_out_type_accuracy": right_type / n, "held_out_accuracy": right_all / n,
               "epochs": args.epochs, "seconds": round(time.time() - t0),

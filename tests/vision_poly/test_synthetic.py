@@ -5,7 +5,7 @@ import pytest
 
 from benchmarks.poly_eval import evaluate_renders, format_report
 from vision.poly import read_polyhedral
-from vision.poly.synth import KINDS, render
+from vision.poly.synth import KINDS, render, scene
 
 TYPE_FLOOR = 0.98   # 0.996 on these 280 renders; tools/train_poly.py measures the held-out ones (poly.json)
 VALUE_FLOOR = 0.97   # 0.993 here ("table" renders, 128 px; 0.879 before, harsh 96 px)
@@ -50,14 +50,38 @@ def test_every_kind_renders_with_its_label():
         assert x >= 0 and y >= 0 and 20 < w <= 128 - x and 20 < h <= 128 - y
 
 
-def test_a_profile_is_table_or_harsh():
-    # "harsh" is the first, illegible-at-times profile; anything else is a typo, not a third profile
+def test_a_profile_is_table_harsh_or_brands():
+    # "harsh" is the first, illegible-at-times profile, "brands" the table camera with dice of many
+    # makers; anything else is a typo
     rng = np.random.default_rng(4)
-    for profile in ("table", "harsh"):
+    for profile in ("table", "harsh", "brands"):
         assert render(rng, size=96, kind="d20", profile=profile).image.shape == (96, 96, 3)
-    with pytest.raises(ValueError, match="profile must be 'table' or 'harsh'"):
+    with pytest.raises(ValueError, match="profile must be one of 'table', 'harsh', 'brands', not 'blurry'"):
         render(rng, profile="blurry")
 
+
+def test_a_die_drawn_on_a_given_tray_keeps_the_tray_around_it():
+    tray = np.full((96, 96, 3), 0.3, np.float32)
+    r = render(np.random.default_rng(5), size=96, kind="d8", tray=tray)
+    assert r.mask is not None and r.mask.shape == (96, 96)
+    outside = r.mask == 0
+    assert abs(float(np.median(r.image[outside])) - 0.3 * 255) < 12     # noise, blur, JPEG only
+    with pytest.raises(ValueError, match="tray: expected shape"):
+        render(np.random.default_rng(5), size=96, tray=np.zeros((64, 64, 3)))
+
+
+def test_a_scene_lays_dice_apart_on_one_tray_with_their_labels():
+    s = scene(np.random.default_rng(6), count=10, width=640, height=480, sizes=(64, 96))
+    assert s.image.shape == (480, 640, 3) and s.image.dtype == np.uint8 and len(s.dice) == 10
+    boxes = [d.bbox for d in s.dice]
+    for i, (x, y, w, h) in enumerate(boxes):
+        assert x >= 0 and y >= 0 and x + w <= 640 and y + h <= 480
+        for x2, y2, w2, h2 in boxes[i + 1:]:
+            assert x + w <= x2 or x2 + w2 <= x or y + h <= y2 or y2 + h2 <= y, "dice overlap"
+    x, y, w, h = boxes[0]
+    die = s.image[y:y + h, x:x + w].astype(float)
+    assert die.std() > 5    # something is drawn there
+    assert {d.kind for d in s.dice} <= {"d4", "d6", "d8", "d10", "d100", "d12", "d20"}
 
 def test_table_renders_keep_the_die_large_enough_to_read():
     # the "table" profile never shrinks a die below MIN_DIE_PX: a small die is downscaled less than

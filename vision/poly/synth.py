@@ -33,6 +33,9 @@ MIN_DIE_PX = 48
 2028x1520 mode over a 70 cm wide tray. The companion is not promised to read smaller dice."""
 TRANSLUCENT = 0.2
 """Share of translucent dice in the ``"table"`` profile."""
+BRANDS_TRANSLUCENT = 0.25
+"""Share of translucent dice in the ``"brands"`` profile (their far faces' numerals show through)."""
+PROFILES = ("table", "harsh", "brands")
 HERSHEY = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX,
            cv2.FONT_HERSHEY_TRIPLEX, cv2.FONT_HERSHEY_PLAIN)
 
@@ -49,6 +52,8 @@ class Render:
     angle: float = float("nan")
     """Spin (degrees, counter-clockwise) that turns the top face's numeral upright, as
     ``vision.poly.numeral.read_numeral`` reports it; NaN for a tetrahedral d4 (three numerals)."""
+    mask: np.ndarray | None = None
+    """uint8 (size, size), 255 on the die (drawn before blur and downscale)."""
 
 
 def face_text(kind: str, index: int) -> str:
@@ -115,6 +120,129 @@ def _glyph(text: str, font: str, mark: str, thick: int) -> np.ndarray:
                   [0, GLYPH / side, GLYPH / 2 - cy * GLYPH / side]], np.float32)
     out: np.ndarray = cv2.warpAffine(canvas, m, (GLYPH, GLYPH), flags=cv2.INTER_AREA).astype(np.float32) / 255
     return out
+
+
+FLAGS = ((0.45, 35.0, False), (0.55, 25.0, False), (0.35, 50.0, False), (0.5, 40.0, True))
+"""The long-flagged "1" of many brands: (flag length as a share of the stem, degrees below the horizontal,
+a foot), a few fixed shapes so that glyphs stay cacheable (``tools/build_numerals.py`` draws random ones)."""
+GAPS = (-0.04, 0.02, 0.08)
+"""Gaps between the two digits of "10".."20" on brands that set them close, in digit heights (a font's own
+spacing is about 0.1-0.2)."""
+
+
+def flagged_one_mask(length: float, angle: float, foot: bool, width: int, foot_width: float = 1.7
+                     ) -> np.ndarray:
+    """uint8 (2 * GLYPH, 2 * GLYPH) canvas of a "1": an upright stem and a flag from its top, down to the
+    left, ``length`` of the stem long at ``angle`` degrees below the horizontal; a foot if ``foot``."""
+    size = GLYPH * 2
+    canvas = np.zeros((size, size), np.uint8)
+    top, bottom, x = 24, 104, 64
+    cv2.line(canvas, (x, top), (x, bottom), 255, width, cv2.LINE_AA)
+    span = (bottom - top) * length
+    a = np.radians(angle)
+    end = (round(x - span * np.cos(a)), round(top + span * np.sin(a)))
+    cv2.line(canvas, (x, top), end, 255, max(3, int(width * 0.8)), cv2.LINE_AA)
+    if foot:
+        half = round(width * foot_width)
+        cv2.line(canvas, (x - half, bottom), (x + half, bottom), 255, max(3, width // 2), cv2.LINE_AA)
+    return canvas
+
+
+def _fit(canvas: np.ndarray) -> np.ndarray:
+    """Float (GLYPH, GLYPH) of the ink of ``canvas`` centred, its longer extent 1/1.1 of GLYPH."""
+    ys, xs = np.nonzero(canvas > 60)
+    cx, cy = (xs.min() + xs.max()) / 2, (ys.min() + ys.max()) / 2
+    side = max(xs.max() - xs.min(), ys.max() - ys.min()) * 1.1 + 2
+    m = np.array([[GLYPH / side, 0, GLYPH / 2 - cx * GLYPH / side],
+                  [0, GLYPH / side, GLYPH / 2 - cy * GLYPH / side]], np.float32)
+    out: np.ndarray = cv2.warpAffine(canvas, m, (GLYPH, GLYPH), flags=cv2.INTER_AREA).astype(np.float32) / 255
+    return out
+
+
+@cache
+def _brand_glyph(text: str, font: str, mark: str, thick: int, gap: float, flag: int) -> np.ndarray:
+    """Float mask (GLYPH, GLYPH) of ``text`` as some brands print it: each digit drawn alone and set
+    ``gap`` digit heights apart (close digits), a "1" drawn as ``FLAGS[flag]`` (``flag`` < 0: the font's
+    own 1), ``mark`` 'dot' (a "6." / "9."), 'bar' (underlined) or ''."""
+    parts = []
+    for ch in text:
+        if ch == "1" and flag >= 0:
+            length, angle, foot = FLAGS[flag]
+            c = flagged_one_mask(length, angle, foot, 6 + 3 * thick)
+        else:
+            c = (_glyph(ch, font, "", thick) * 255).astype(np.uint8)
+        ys, xs = np.nonzero(c > 60)
+        parts.append(c[ys.min():ys.max() + 1, xs.min():xs.max() + 1])
+    height = max(q.shape[0] for q in parts)
+    parts = [cv2.resize(q, (max(1, round(q.shape[1] * height / q.shape[0])), height)) for q in parts]
+    space = round(gap * height)
+    width = sum(q.shape[1] for q in parts) + space * (len(parts) - 1)
+    pad = height // 2 + 8
+    canvas = np.zeros((height + 2 * pad, max(width, 1) + 2 * pad + max(0, -space)), np.uint8)
+    x = pad
+    for q in parts:
+        window = canvas[pad:pad + height, x:x + q.shape[1]]
+        np.maximum(window, q, out=window)
+        x += q.shape[1] + space
+    x1 = x - space
+    if mark == "dot":
+        r = max(3, height // 12)
+        cv2.circle(canvas, (x1 + r + 3, pad + height - r), r, 255, -1, cv2.LINE_AA)
+    elif mark == "bar":
+        t = max(3, height // 12)
+        cv2.rectangle(canvas, (pad, pad + height + t + 2), (x1, pad + height + 2 * t + 2), 255, -1,
+                      cv2.LINE_AA)
+    return _fit(canvas)
+
+
+def _body_texture(rng: np.random.Generator, size: int, body: np.ndarray) -> tuple[np.ndarray, str]:
+    """Float (size, size, 3) colour of a die's body as brands make them, and its style: plain, speckled
+    (flecks of one or two other colours), marbled or swirled (two colours mixed along a warped wave)."""
+    style = str(rng.choice(["plain", "speckled", "marbled", "swirled"], p=[0.35, 0.2, 0.25, 0.2]))
+    tex = np.ones((size, size, 3), np.float32) * body.astype(np.float32)
+    if style == "speckled":
+        for _ in range(int(rng.integers(1, 3))):
+            colour = rng.random(3).astype(np.float32)
+            flecks = (rng.random((size, size)) < rng.uniform(0.01, 0.06)).astype(np.uint8)
+            if rng.random() < 0.5:
+                flecks = np.asarray(cv2.dilate(flecks, np.ones((2, 2), np.uint8)), np.uint8)
+            tex[flecks > 0] = colour
+    elif style in ("marbled", "swirled"):
+        other = rng.random(3).astype(np.float32)
+        k = int(rng.integers(3, 7))
+        noise = cv2.resize(rng.normal(0, 1, (k, k)).astype(np.float32), (size, size),
+                           interpolation=cv2.INTER_CUBIC)
+        yy, xx = np.mgrid[:size, :size].astype(np.float32) / size
+        if style == "swirled":
+            r = np.hypot(xx - 0.5, yy - 0.5)
+            phase = np.arctan2(yy - 0.5, xx - 0.5) * int(rng.integers(1, 4)) + r * rng.uniform(8, 20)
+        else:
+            a = rng.uniform(0, np.pi)
+            phase = (xx * np.cos(a) + yy * np.sin(a)) * rng.uniform(6, 18)
+        t = 0.5 + 0.5 * np.sin(phase + noise * rng.uniform(1.5, 4))
+        t = (t ** rng.uniform(0.7, 2.5))[..., None]
+        tex = tex * (1 - t) + other * t
+    return tex, style
+
+
+def _brand_colours(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Die colour and ink (BGR floats 0..1): ink white, black, gold or silver mostly, with contrast."""
+    while True:
+        hsv = np.array([[[rng.integers(0, 180), rng.integers(0, 256), rng.integers(30, 256)]]], np.uint8)
+        body = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(float) / 255
+        choice = rng.random()
+        if choice < 0.35:
+            ink = np.full(3, rng.uniform(0.85, 1.0))
+        elif choice < 0.6:
+            ink = np.full(3, rng.uniform(0.0, 0.15))
+        elif choice < 0.77:
+            ink = np.array([0.2, 0.7, 0.88]) * rng.uniform(0.75, 1.1)    # gold
+        elif choice < 0.92:
+            ink = np.full(3, rng.uniform(0.62, 0.82)) + rng.uniform(-0.03, 0.03, 3)   # silver
+        else:
+            ink = rng.random(3)
+        if abs(_lum(body) - _lum(ink)) > 0.22:
+            return body, np.clip(ink, 0, 1)
 
 
 def _rotation_to_z(n: np.ndarray) -> np.ndarray:
@@ -195,7 +323,7 @@ def _background(rng: np.random.Generator, size: int) -> np.ndarray:
 
 
 def render(rng: np.random.Generator, *, size: int = 128, kind: str | None = None,
-           face: int | None = None, profile: str = "table") -> Render:
+           face: int | None = None, profile: str = "table", tray: np.ndarray | None = None) -> Render:
     """One synthetic die photographed from above: a random ``kind`` and top ``face`` unless given.
 
     ``profile`` sets how the picture is spoiled after drawing. ``"table"`` (the default) is the camera
@@ -203,10 +331,17 @@ def render(rng: np.random.Generator, *, size: int = 128, kind: str | None = None
     focus blur up to sigma 1.0, JPEG quality 50-95, and one die in five is translucent (the tray shows
     through its body). ``"harsh"`` is the first profile (renders made before 2026-11-25; the same seed
     gives the same picture): downscales to a die of about 20 px, blur up to 1.3, JPEG 40-95, no
-    translucency. Numerals there can be illegible to a person.
+    translucency. Numerals there can be illegible to a person. ``"brands"`` is the "table" camera
+    with dice as many brands make them (``BRANDS``): speckled, marbled and swirled bodies, one in four
+    translucent with the far faces' numerals showing through, ink white, black, gold or silver, the
+    long-flagged 1, close two-digit numbers, underlined or dotted 6 and 9, and the glare of one lamp.
+
+    ``tray``: float (size, size, 3) BGR 0..1, the patch of a larger tray the die lies on (``scene``),
+    instead of a background of its own; the same seed then draws a different die.
     """
-    if profile not in ("table", "harsh"):
-        raise ValueError(f"profile must be 'table' or 'harsh', not {profile!r}")
+    if profile not in PROFILES:
+        raise ValueError(f"profile must be one of {', '.join(map(repr, PROFILES))}, not {profile!r}")
+    brands = profile == "brands"
     kind = kind or str(rng.choice(KINDS))
     nfaces = FACE_COUNT[kind]
     face = int(rng.integers(nfaces)) if face is None else face
@@ -214,7 +349,10 @@ def render(rng: np.random.Generator, *, size: int = 128, kind: str | None = None
     font = fonts[int(rng.integers(len(fonts)))]
     thick = int(rng.integers(1, 4))
     mark = str(rng.choice(["dot", "bar", "dot"]))
-    body, ink = _colour(rng)
+    body, ink = _brand_colours(rng) if brands else _colour(rng)
+    gap, flag = (float(rng.choice(GAPS)) if rng.random() < 0.5 else None,
+                 int(rng.integers(len(FLAGS))) if rng.random() < 0.4 else -1) if brands else (None, -1)
+    see_through = brands and rng.random() < BRANDS_TRANSLUCENT
 
     if kind == "d4":
         verts, faces = _barrel_solid(rng)
@@ -254,10 +392,13 @@ def render(rng: np.random.Generator, *, size: int = 128, kind: str | None = None
     light /= np.linalg.norm(light)
     ambient = rng.uniform(0.35, 0.7)
 
-    bg = _background(rng, size).astype(np.float32)
+    if tray is not None and tray.shape != (size, size, 3):
+        raise ValueError(f"tray: expected shape {(size, size, 3)}, got {tray.shape}")
+    bg = (_background(rng, size) if tray is None else tray).astype(np.float32)
     die_mask = np.zeros((size, size), np.uint8)
     shade_map = np.zeros((size, size), np.float32)
     ink_map = np.zeros((size, size), np.float32)
+    ghost_map = np.zeros((size, size), np.float32)
     src = np.array([[0, 0], [GLYPH, 0], [GLYPH, GLYPH], [0, GLYPH]], np.float32)
     cam = np.array([0, 0, dist])
     for fi, fv in enumerate(faces):
@@ -265,13 +406,15 @@ def render(rng: np.random.Generator, *, size: int = 128, kind: str | None = None
         c3 = p3.mean(axis=0)
         n = np.cross(p3[1] - p3[0], p3[2] - p3[0])
         n /= np.linalg.norm(n)
-        if n @ (cam - c3) <= 0:
+        back = n @ (cam - c3) <= 0
+        if back and not (see_through and kind not in ("d4", "d4t")):
             continue
         poly = project(p3)
         shade = (ambient + (1 - ambient) * max(0.0, float(n @ light))) * rng.uniform(0.95, 1.05)
         ipoly = [np.round(poly * 16).astype(np.int32)]
-        cv2.fillPoly(shade_map, ipoly, float(shade), cv2.LINE_8, 4)
-        cv2.fillPoly(die_mask, ipoly, 255, cv2.LINE_AA, 4)
+        if not back:
+            cv2.fillPoly(shade_map, ipoly, float(shade), cv2.LINE_8, 4)
+            cv2.fillPoly(die_mask, ipoly, 255, cv2.LINE_AA, 4)
         if kind == "d4" and fi != top:
             continue
         if kind == "d4t":
@@ -308,7 +451,10 @@ def render(rng: np.random.Generator, *, size: int = 128, kind: str | None = None
         for centre, u, side, idx in stamps:
             text = face_text("d4" if kind == "d4t" else kind, idx)
             m = mark if text in ("6", "9") and kind not in ("d4", "d4t", "d6") else ""
-            glyph = _glyph(text, font, m, thick)
+            if brands and ((gap is not None and len(text) == 2) or (flag >= 0 and "1" in text)):
+                glyph = _brand_glyph(text, font, m, thick, 0.12 if gap is None else gap, flag)
+            else:
+                glyph = _glyph(text, font, m, thick)
             rr = np.cross(u, n)
             a, b = rr * side / 2, u * side / 2
             corners3 = np.array([centre - a + b, centre + a + b, centre + a - b, centre - a - b])
@@ -320,18 +466,26 @@ def render(rng: np.random.Generator, *, size: int = 128, kind: str | None = None
             h = cv2.getPerspectiveTransform(src, (dst - np.array([x0, y0], np.float32)).astype(np.float32))
             g = cv2.warpPerspective(glyph, h, (int(x1 - x0), int(y1 - y0)), flags=cv2.INTER_LINEAR)
             g *= fmask[y0:y1, x0:x1] > 0
-            np.maximum(ink_map[y0:y1, x0:x1], g, out=ink_map[y0:y1, x0:x1])
+            target = ghost_map if back else ink_map
+            np.maximum(target[y0:y1, x0:x1], g, out=target[y0:y1, x0:x1])
     dm = (die_mask.astype(np.float32) / 255)[..., None]
     shade3 = shade_map[..., None]
-    if profile == "table" and rng.random() < TRANSLUCENT:
+    colour = body.astype(np.float32)
+    if brands:
+        colour, _style = _body_texture(rng, size, body)
+    if see_through or (profile == "table" and rng.random() < TRANSLUCENT):
         # resin the tray shows through, lit more at the rim where the light crosses less of it
         alpha = rng.uniform(0.5, 0.85)
         inner = cv2.erode(die_mask, np.ones((3, 3), np.uint8), iterations=max(1, size // 40))
         rim = ((die_mask > 0) & (inner == 0)).astype(np.float32)[..., None]
-        tint = body.astype(np.float32) * shade3
+        tint = colour * shade3
         img = bg * (1 - dm * alpha) + tint * dm * alpha + rim * dm * rng.uniform(0.0, 0.25)
+        if see_through:   # the far faces' numerals, mirrored and softened by the resin
+            ghost = cv2.GaussianBlur(ghost_map, (0, 0), rng.uniform(0.5, 1.5))[..., None] * dm
+            g_alpha = rng.uniform(0.25, 0.6)
+            img = img * (1 - ghost * g_alpha) + ink.astype(np.float32) * 0.8 * ghost * g_alpha
     else:
-        img = bg * (1 - dm) + (body.astype(np.float32) * shade3) * dm
+        img = bg * (1 - dm) + (colour * shade3) * dm
     im3 = ink_map[..., None]
     img = img * (1 - im3) + np.clip(ink.astype(np.float32) * shade3, 0, 1) * im3
 
@@ -345,6 +499,16 @@ def render(rng: np.random.Generator, *, size: int = 128, kind: str | None = None
         yy, xx = np.mgrid[:size, :size]
         spot = np.exp(-((xx - hx) ** 2 + (yy - hy) ** 2) / (2 * (size * rng.uniform(0.03, 0.1)) ** 2))
         img = img + (spot * rng.uniform(0.2, 0.7) * die_mask / 255)[..., None]
+    if brands and rng.random() < 0.6:   # the lamp's glare: a bright streak on the side toward the lamp
+        yy, xx = np.mgrid[:size, :size].astype(np.float32)
+        cx = size / 2 + light[0] * size * rng.uniform(0.1, 0.3)
+        cy = size / 2 - light[1] * size * rng.uniform(0.1, 0.3)
+        a = rng.uniform(0, np.pi)
+        u = (xx - cx) * np.cos(a) + (yy - cy) * np.sin(a)
+        v = -(xx - cx) * np.sin(a) + (yy - cy) * np.cos(a)
+        long, short = size * rng.uniform(0.06, 0.2), size * rng.uniform(0.02, 0.06)
+        glare = np.exp(-(u / long) ** 2 - (v / short) ** 2) * rng.uniform(0.5, 1.0)
+        img = img + (glare * die_mask / 255)[..., None]
     if rng.random() < 0.5:
         speck = rng.random((size, size)) < rng.uniform(0.002, 0.02)
         img[speck & (die_mask > 0)] += rng.uniform(-0.4, 0.4)
@@ -369,7 +533,47 @@ def render(rng: np.random.Generator, *, size: int = 128, kind: str | None = None
         out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
     bbox = (int(xs.min()), int(ys.min()), int(xs.max() - xs.min() + 1), int(ys.max() - ys.min() + 1))
     label_kind = "d4" if kind == "d4t" else kind
-    return Render(out, bbox, label_kind, face_value(label_kind, face), top_at, angle)
+    return Render(out, bbox, label_kind, face_value(label_kind, face), top_at, angle, die_mask)
+
+
+@dataclass(frozen=True)
+class Scene:
+    """Several rendered dice on one tray: the frame and each die's render (``bbox`` in frame pixels)."""
+    image: np.ndarray
+    dice: tuple[Render, ...]
+
+
+def scene(rng: np.random.Generator, *, count: int = 10, width: int = 1280, height: int = 960,
+          sizes: tuple[int, int] = (96, 160), profile: str = "table") -> Scene:
+    """``count`` dice rendered on one tray of ``width`` x ``height``, each on a cell of a grid with some
+    jitter, so none touch. Each die is drawn by ``render`` on its patch of the tray (``tray=``) and pasted
+    back through its mask widened by a few pixels, so the tray has no seams. A render's side is drawn
+    from ``sizes``: at 96-160 px a die spans about 55-135 px (the HQ camera's 2028x1520 mode over a
+    50-70 cm tray sees a 16 mm die at 48-65 px, a phone photo larger)."""
+    side = max(width, height)
+    tray = _background(rng, side)[:height, :width].astype(np.float32)
+    frame = (tray * 255).astype(np.uint8)
+    cols = max(1, int(np.ceil(np.sqrt(count * width / height))))
+    rows = int(np.ceil(count / cols))
+    cw, ch = width // cols, height // rows
+    cells = rng.permutation(rows * cols)[:count]
+    dice = []
+    for cell in cells:
+        size = int(rng.integers(sizes[0], sizes[1] + 1))
+        size = min(size, cw, ch)
+        r0, c0 = divmod(int(cell), cols)
+        x = c0 * cw + int(rng.integers(0, cw - size + 1))
+        y = r0 * ch + int(rng.integers(0, ch - size + 1))
+        r = render(rng, size=size, profile=profile, tray=tray[y:y + size, x:x + size])
+        assert r.mask is not None
+        keep = cv2.GaussianBlur(cv2.dilate(r.mask, np.ones((5, 5), np.uint8), iterations=max(1, size // 40)),
+                                (0, 0), 2).astype(np.float32)[..., None] / 255
+        patch = frame[y:y + size, x:x + size].astype(np.float32)
+        frame[y:y + size, x:x + size] = np.clip(patch * (1 - keep) + r.image * keep, 0, 255).astype(np.uint8)
+        bx, by, bw, bh = r.bbox
+        dice.append(Render(r.image, (bx + x, by + y, bw, bh), r.kind, r.value,
+                           (r.centre[0] + x, r.centre[1] + y), r.angle, r.mask))
+    return Scene(frame, tuple(dice))
 
 
 def _tetra_vertex_value(vertex: int, resting: int, value: int, labels: dict[int, int]) -> int:
