@@ -15,14 +15,12 @@ is created).
 
 from __future__ import annotations
 
-import json
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from companion.errors import GoblinError, InvalidInput
-from companion.jsoncli import Parser
+from companion.errors import InvalidInput
+from companion.jsoncli import Parser, json_command
 from companion.store import DB_NAME
 
 
@@ -37,14 +35,8 @@ def _parser() -> Parser:
 
 
 def main(argv: Sequence[str]) -> int:
-    try:
-        args = _parser().parse_args(list(argv))
-        result = run(die=args.die, db=args.db, state_dir=args.state_dir, config=args.config)
-    except (GoblinError, ValueError) as error:
-        print(f"goblin-companion dice-report: {error}", file=sys.stderr)
-        return 2
-    print(json.dumps(result, ensure_ascii=False), flush=True)
-    return 0
+    return json_command("goblin-companion dice-report", _parser(), argv, lambda args: run(
+        die=args.die, db=args.db, state_dir=args.state_dir, config=args.config))
 
 
 def run(*, die: str | None = None, db: str | None = None, state_dir: str | None = None,

@@ -37,6 +37,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, TypeVar
 
+from companion.errors import InvalidInput
 from companion.reading import TableReading
 
 JSON = Any
@@ -62,6 +63,18 @@ class Slot:
     """Smallest value the slot accepts."""
     high: int | None = None
     """Largest value the slot accepts (default: ``sides``)."""
+
+
+def player_slot(player: int) -> str:
+    """The slot key of the one die a player rolls (``"p2"``), as Dadoteck and GobCon read it."""
+    return f"p{player}"
+
+
+def slot_player(key: str, players: int) -> int:
+    """The player of a ``player_slot`` key; ``InvalidInput`` naming the slots for any other key."""
+    if key.startswith("p") and key[1:].isdigit() and int(key[1:]) < players:
+        return int(key[1:])
+    raise InvalidInput(f"unknown slot {key!r}; slots are p0 to p{players - 1}")
 
 
 @dataclass(frozen=True)

@@ -104,6 +104,18 @@ def run(program: str, body: Callable[[], int]) -> int:
         return 2
 
 
+def json_command(program: str, parser: argparse.ArgumentParser, argv: Sequence[str],
+                 body: Callable[[argparse.Namespace], Any], *, ascii: bool = False) -> int:
+    """``body`` of the arguments ``parser`` reads from ``argv``, printed as one compact JSON line;
+    errors as ``run`` says them."""
+
+    def printed() -> int:
+        print(json.dumps(body(parser.parse_args(list(argv))), ensure_ascii=ascii), flush=True)
+        return 0
+
+    return run(program, printed)
+
+
 def help_requested(argv: Sequence[str]) -> bool:
     return any(a in ("-h", "--help") for a in argv)
 

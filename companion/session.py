@@ -31,6 +31,7 @@ from dataclasses import replace
 from typing import Any, Final
 
 from companion.dice import rolls_of
+from companion.dicesizes import DIE_SIDES  # the types a person may give a die the camera saw (fix_die)
 from companion.errors import GoblinError, IllegalAction, InvalidInput
 from companion.flow import Action, Choice, Expectation, Flow
 from companion.games import available_games, find_game
@@ -43,8 +44,6 @@ log = logging.getLogger(__name__)
 #: Camera states the page knows.
 CAMERA_STATES: Final = ("starting", "ok", "lost", "retrying", "stopped", "none")
 
-#: Die types a person may give a die the camera saw (``fix_die``).
-DIE_SIDES: Final = (4, 6, 8, 10, 12, 20)
 
 
 #: The session's refusals and malformed inputs in English (what ``str(error)`` says), by message key. The

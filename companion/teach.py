@@ -15,8 +15,6 @@ stderr line and exit status 2, and the file is left as it was: all the photos ar
 
 from __future__ import annotations
 
-import json
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -24,7 +22,7 @@ from typing import Any
 from companion.calibration import check_kind, check_label, learn, load_calibration, save_calibration, summary
 from companion.config import load_config
 from companion.errors import GoblinError, InvalidInput
-from companion.jsoncli import Parser
+from companion.jsoncli import Parser, json_command
 
 
 def _parser() -> Parser:
@@ -41,15 +39,9 @@ def _parser() -> Parser:
 
 
 def main(argv: Sequence[str]) -> int:
-    try:
-        args = _parser().parse_args(list(argv))
-        result = run(args.images, kind=args.kind, label=args.label, forget=args.forget,
-                     calibration=args.calibration, config=args.config)
-    except (GoblinError, ValueError) as error:
-        print(f"goblin-companion teach: {error}", file=sys.stderr)
-        return 2
-    print(json.dumps(result), flush=True)
-    return 0
+    return json_command("goblin-companion teach", _parser(), argv, lambda args: run(
+        args.images, kind=args.kind, label=args.label, forget=args.forget, calibration=args.calibration,
+        config=args.config), ascii=True)
 
 
 def run(images: Sequence[str], *, kind: str, label: str | None, forget: bool = False,

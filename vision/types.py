@@ -16,11 +16,12 @@ from functools import cache
 
 import numpy as np
 
+from companion.dicesizes import DIE_SIDES
 from vision.faces import crop
 from vision.finder import Found, model_card, turned_outputs
 
 TYPES = ("d4", "d6", "d8", "d10", "d12", "d20")
-SIDES = (4, 6, 8, 10, 12, 20)
+SIDES = DIE_SIDES
 CROP = 64
 CROP_SCALE = 1.6
 #: crops per forward pass (bounds the memory of one call)

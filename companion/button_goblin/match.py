@@ -284,19 +284,15 @@ def awaiting(match: Match) -> tuple[int, ...]:
 def apply(match: Match, event: MatchEvent) -> Match:
     """The match after ``event``; ``IllegalAction`` if the match does not allow it now."""
     check_phase(match, kind(event))
-    if isinstance(event, Swing):
-        return _swing(match, event)
-    if isinstance(event, Roll):
-        return _roll(match, event)
-    if isinstance(event, Focus):
-        return _focus(match, event)
+    if isinstance(event, Attack):
+        return _attack(match, event)
     if isinstance(event, Decline):
         _focus_player(match, event.player)
         assert match.position is not None
         return _settle(match, Position(match.position.players, 1 - event.player))
-    if isinstance(event, Attack):
-        return _attack(match, event)
-    return _pass(match)
+    handlers = {Swing: _swing, Roll: _roll, Focus: _focus}
+    handler = handlers.get(type(event))
+    return _pass(match) if handler is None else handler(match, event)  # type: ignore[operator]
 
 
 def _swing(match: Match, event: Swing) -> Match:

@@ -35,22 +35,12 @@ from companion.dadoteck.core import (
 )
 from companion.dadoteck.rules import RULES
 from companion.errors import InvalidInput
-from companion.flow import JSON, Action, Choice, Expectation, Flow, Slot
+from companion.flow import JSON, Action, Choice, Expectation, Flow, Slot, player_slot, slot_player
 from companion.messages import Message
 from companion.reading import TableReading
 
 USUAL_DICE: tuple[int, ...] = (4, 6, 8, 10, 12)
 """The speed-up dice offered first: the usual polyhedral dice smaller than the d20."""
-
-
-def _slot_key(player: int) -> str:
-    return f"p{player}"
-
-
-def _player_of_key(game: Game, key: str) -> int:
-    if key.startswith("p") and key[1:].isdigit() and int(key[1:]) < len(game.players):
-        return int(key[1:])
-    raise InvalidInput(f"unknown slot {key!r}; slots are p0 to p{len(game.players) - 1}")
 
 
 class DadoteckFlow:
@@ -91,7 +81,7 @@ class DadoteckFlow:
                 text = f"slot {key!r}: a d20 value is a whole number, got {value!r}"
                 params = {"slot": str(key), "value": repr(value)}
                 raise InvalidInput(Message("error.input.slot_whole", text, params))
-            events.append(Roll(_player_of_key(state, str(key)), value))
+            events.append(Roll(slot_player(str(key), len(state.players)), value))
         return events
 
     def apply(self, state: Game, action: Action) -> Game:
@@ -110,7 +100,7 @@ class DadoteckFlow:
         return Expectation(
             kind="dice",
             prompt=f"dadoteck.{purpose}",
-            slots=(Slot(key=_slot_key(player), label=f"{name} d{die}", sides=die),),
+            slots=(Slot(key=player_slot(player), label=f"{name} d{die}", sides=die),),
             params={"player": name, "die": die},
         )
 

@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.errors import InvalidInput
-from companion.flow import JSON, Action, Choice, Expectation, Flow, Slot
+from companion.flow import JSON, Action, Choice, Expectation, Flow, Slot, player_slot, slot_player
 from companion.gobcon import views
 from companion.gobcon.codec import event_from_json, event_to_json, face_from_json
 from companion.gobcon.core import (
@@ -51,11 +51,6 @@ from companion.gobcon.core import (
 from companion.gobcon.rules import RULES
 from companion.reading import TableReading
 from companion.rules import json_notation
-
-
-def _slot_key(player: int) -> str:
-    return f"p{player}"
-
 
 FORMS: list[dict[str, Any]] = [
     {
@@ -199,10 +194,7 @@ class GobConFlow:
         if not isinstance(values, Mapping) or len(values) != 1:
             raise InvalidInput(f"a goblin die reading has one value {{slot: value}}, got {action!r}")
         ((key, value),) = values.items()
-        key = str(key)
-        if not (key.startswith("p") and key[1:].isdigit() and int(key[1:]) < len(state.players)):
-            raise InvalidInput(f"unknown slot {key!r}; slots are p0 to p{len(state.players) - 1}")
-        return GoblinRoll(int(key[1:]), face_from_json(value))
+        return GoblinRoll(slot_player(str(key), len(state.players)), face_from_json(value))
 
     def apply(self, state: Game, action: Action) -> Game:
         return apply(state, self._event(state, action))
@@ -217,7 +209,7 @@ class GobConFlow:
         return Expectation(
             kind="dice",
             prompt="gobcon.roll",
-            slots=(Slot(key=_slot_key(player), label=f"{name} goblin die", sides=6),),
+            slots=(Slot(key=player_slot(player), label=f"{name} goblin die", sides=6),),
             params={"player": name, "partita": state.partita.card.name, "steps": state.roll_steps(player)},
         )
 
