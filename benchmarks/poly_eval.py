@@ -500,8 +500,22 @@ def main(argv: list[str]) -> None:
     ap.add_argument("--scenes", type=int, metavar="N",
                     help=f"read N frames of ten rendered dice through read_table (--seed; {SCENE_SEED} "
                          "is unseen)")
+    ap.add_argument("--numerals", type=Path, metavar="NPZ",
+                    help="read with this numeral reader instead of vision/poly/numerals.npz (to compare)")
+    ap.add_argument("--network", type=Path, metavar="ONNX",
+                    help="read with this network instead of vision/poly/poly.onnx (to compare)")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
+    if args.network:
+        from vision import poly
+
+        poly.MODEL_PATH = args.network  # type: ignore[misc]
+        poly._net.cache_clear()
+    if args.numerals:
+        from vision.poly import numeral
+
+        numeral.MODEL_PATH = args.numerals  # type: ignore[misc]
+        numeral._model.cache_clear()
     if args.scenes:
         seed = SCENE_SEED if args.seed == 515151 else args.seed
         print(format_scenes(evaluate_scenes(args.scenes, seed, profile=args.profile)))

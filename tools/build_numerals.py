@@ -74,8 +74,21 @@ def flagged_one(rng: np.random.Generator, thick: int) -> np.ndarray:
     return cv2.warpAffine(canvas, m, (g, g), flags=cv2.INTER_AREA).astype(np.float32) / 255
 
 
-def sample(rng: np.random.Generator) -> tuple[np.ndarray, int]:
-    """One rendered numeral mask (uint8, 255 on ink) and its class index."""
+BRANDS = 0.35
+"""With ``--brands``: share of the samples drawn as dice of many makers print them
+(``vision.poly.synth._brand_glyph``): two-digit numbers set close (``synth.GAPS``) or at a font's usual
+spacing, a long-flagged 1 inside any number (``synth.FLAGS``), an underlined or dotted 6 and 9."""
+
+
+def brand_glyph(rng: np.random.Generator, text: str, font: str, mark: str, thick: int) -> np.ndarray:
+    """Float mask (GLYPH, GLYPH) of ``text`` as one of many brands prints it (see ``BRANDS``)."""
+    gap = float(rng.choice((*synth.GAPS, 0.12)))
+    flag = int(rng.integers(-1, len(synth.FLAGS))) if "1" in text else -1
+    return synth._brand_glyph(text, font, mark, thick, gap, flag)
+
+
+def sample(rng: np.random.Generator, brands: bool = False) -> tuple[np.ndarray, int]:
+    """One rendered numeral mask (uint8, 255 on ink) and its class index (``brands``: see ``BRANDS``)."""
     fonts = synth._fonts()
     font = fonts[int(rng.integers(len(fonts)))]
     cls = int(rng.integers(len(numeral.GLYPHS)))
@@ -84,7 +97,9 @@ def sample(rng: np.random.Generator) -> tuple[np.ndarray, int]:
     if text in ("6", "9"):
         mark = str(rng.choice(["dot", "bar", "", "dot", "bar"]))
     thick = int(rng.integers(1, 4))
-    if text == "1" and rng.random() < FLAGGED_ONE:
+    if brands and (len(text) == 2 or "1" in text or mark) and rng.random() < BRANDS:
+        g = brand_glyph(rng, text, font, mark, thick)
+    elif text == "1" and rng.random() < FLAGGED_ONE:
         g = flagged_one(rng, thick)
     else:
         g = synth._glyph(text, font, mark, thick)          # float (64, 64), upright, centred
@@ -216,12 +231,14 @@ def main() -> None:
     ap.add_argument("--epochs", type=int, default=30)
     ap.add_argument("--hidden", type=int, default=160)
     ap.add_argument("--out", type=Path, default=ROOT / "vision" / "poly" / "numerals.npz")
+    ap.add_argument("--brands", action="store_true", help="draw some numerals as many brands print them "
+                    "(BRANDS: close digits, the long-flagged 1 inside numbers, underlined and dotted 6/9)")
     args = ap.parse_args()
     t0 = time.time()
     rng = np.random.default_rng(SEED)
     feats, labels = [], []
     for _ in range(args.samples):
-        mask, cls = sample(rng)
+        mask, cls = sample(rng, args.brands)
         feats.append(numeral.glyph_features(mask, np.zeros(1))[0])
         labels.append(cls)
     x = np.asarray(feats, np.float32)
@@ -246,6 +263,8 @@ def main() -> None:
     info = {"seed": SEED, "samples": args.samples, "render_seed": RENDER_SEED, "renders": args.renders,
             "render_samples": int(len(x) - args.samples), "epochs": args.epochs, "hidden": args.hidden,
             "held_out_accuracy": round(held, 4), "fonts": fonts, "flagged_one": FLAGGED_ONE,
+            "brands": BRANDS if args.brands else 0.0,
+            "command": "python3 tools/build_numerals.py " + " ".join(sys.argv[1:]),
             "seconds": round(time.time() - t0)}
     np.savez_compressed(args.out, **model, info=np.array(json.dumps(info)))
     print(json.dumps(info, indent=1))
