@@ -34,6 +34,42 @@ PAGE_ONLY: Final = {"setup.": "setup", "matches.": "setup", "dice.": "dice", "pa
                     "correct.missing": "correct"}
 
 
+GAME_WORDS: Final = Path(__file__).with_name("static") / "games"
+"""Each game's own words, ``<game>.<lang>.json`` (its prompts, choices, history, fields, forms, log and
+refusals): the page fetches them with the game's view (``<game>.js``), so a page carries no other game's
+words. ``static/games.<lang>.json`` holds the few words the games' views share."""
+SHARED_GAME_WORDS: Final = Path(__file__).with_name("static")
+
+
+def _read(path: Path) -> dict[str, str]:
+    with path.open(encoding="utf-8") as file:
+        data = json.load(file)
+    return {str(k): str(v) for k, v in data.items()}
+
+
+@cache
+def game_words(lang: str, game: str) -> dict[str, str]:
+    """Game ``game``'s own words in ``lang`` (empty for a game without a file)."""
+    if lang not in LANGUAGES:
+        raise ValueError(f"unknown language {lang!r}; one of {', '.join(LANGUAGES)}")
+    path = GAME_WORDS / f"{game}.{lang}.json"
+    return _read(path) if path.is_file() else {}
+
+
+def words_for(lang: str, game: str) -> dict[str, str]:
+    """Every word a page showing ``game`` can translate: the catalogue, the views' shared words and the
+    game's own."""
+    return {**_read(SHARED_GAME_WORDS / f"games.{lang}.json"), **game_words(lang, game), **catalogue(lang)}
+
+
+def all_words(lang: str) -> dict[str, str]:
+    """Every word of ``lang`` any page can show (the catalogue, the shared words and every game's)."""
+    words = _read(SHARED_GAME_WORDS / f"games.{lang}.json")
+    for path in sorted(GAME_WORDS.glob(f"*.{lang}.json")):
+        words.update(_read(path))
+    return {**words, **catalogue(lang)}
+
+
 @cache
 def catalogue(lang: str) -> dict[str, str]:
     """The messages of ``lang`` (the key itself stands in for a message the file lacks)."""

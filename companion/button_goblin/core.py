@@ -415,8 +415,8 @@ def say(key: str, /, **params: object) -> Message:
 
 
 #: The rules' refusals (an illegal attack, pass or focus move), in English (what the command line prints),
-#: by the key the page translates. They live in the games' own catalogue (``web/static/games.{it,en}.json``),
-#: which the page fetches when it first shows one, so the table page stays light.
+#: by the key the page translates. They live in the game's own words
+#: (``web/static/games/button-goblin.{it,en}.json``), which the page fetches with the game's view.
 REFUSALS: Final[Mapping[str, str]] = {
     "bg.illegal.attack": "illegal {kind} attack: {reason}",
     "bg.illegal.round_over": "the round is over: both players passed",

@@ -1,5 +1,6 @@
 """Every prompt and choice key the four games' flows use has an Italian message whose placeholders the
-flow fills, and the dedicated views' own catalogues (web/static/games.<lang>.json) agree."""
+flow fills, in the words a page of that game has (its catalogue, the game's own words and the shared ones,
+not another game's), and each game's words (web/static/games/<game>.<lang>.json) agree across languages."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import pytest
 from companion.session import TableSession
 from companion.store import Store
 from tests.web.conftest import play_step
+from web.i18n import GAME_WORDS, catalogue, game_words, words_for
 
 WEB = Path(__file__).resolve().parents[2] / "web"
 SETUPS: dict[str, dict[str, Any]] = {
@@ -36,7 +38,7 @@ def placeholders(text: str) -> set[str]:
 
 @pytest.mark.parametrize("game", list(SETUPS))
 def test_the_flows_message_keys_are_translated(tmp_path: Path, game: str) -> None:
-    italian = json.loads((WEB / "i18n" / "it.json").read_text(encoding="utf-8"))
+    italian = words_for("it", game)
     seen: dict[str, set[str]] = {}
     for seed in range(3):
         with Store(tmp_path / f"{seed}.sqlite3") as store:
@@ -60,12 +62,32 @@ def test_the_flows_message_keys_are_translated(tmp_path: Path, game: str) -> Non
         assert placeholders(italian[key]) <= params, (key, italian[key], params)
 
 
+GAMES = ("button-goblin", *SETUPS)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_each_games_words_agree_and_belong_to_it_alone(game: str) -> None:
+    italian, english = game_words("it", game), game_words("en", game)
+    assert len(italian) > 30 and set(italian) == set(english)
+    for key in italian:
+        assert placeholders(italian[key]) == placeholders(english[key]), key
+    # a word is in one place only: not in the page's catalogue (every page would carry it), nor another game's
+    assert not set(italian) & set(catalogue("it")), set(italian) & set(catalogue("it"))
+    for other in GAMES:
+        if other != game:
+            assert not set(italian) & set(game_words("it", other)), other
+    files = sorted(path.name for path in GAME_WORDS.glob(f"{game}.*.json"))
+    assert files == [f"{game}.en.json", f"{game}.it.json"]
+
+
 def test_the_views_catalogues_agree() -> None:
     italian = json.loads((WEB / "static" / "games.it.json").read_text(encoding="utf-8"))
     english = json.loads((WEB / "static" / "games.en.json").read_text(encoding="utf-8"))
     assert set(italian) == set(english)
     for key in italian:
         assert placeholders(italian[key]) == placeholders(english[key]), key
+    for game in GAMES:
+        italian |= game_words("it", game)
     views = sorted((WEB / "static" / "games").glob("*.js"))
     used = "".join(path.read_text(encoding="utf-8") for path in views)
     for key in italian:  # the cores' log and refusals (goblins.*, skirmish.*) are named by the cores

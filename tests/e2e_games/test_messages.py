@@ -30,13 +30,12 @@ from companion.store import Store
 from tests.e2e_games.test_keys import SETUPS
 from tests.web.conftest import play_step
 from web import create_app
+from web.i18n import all_words
 
 WEB = Path(__file__).resolve().parents[2] / "web"
-# the page's catalogue and the games' own (loaded with the Goblins and skirmish views), as t reads them
-ITALIAN: dict[str, str] = {**json.loads((WEB / "static" / "games.it.json").read_text(encoding="utf-8")),
-                           **json.loads((WEB / "i18n" / "it.json").read_text(encoding="utf-8"))}
-ENGLISH: dict[str, str] = {**json.loads((WEB / "static" / "games.en.json").read_text(encoding="utf-8")),
-                           **json.loads((WEB / "i18n" / "en.json").read_text(encoding="utf-8"))}
+# the page's catalogue and the games' words (each loaded with its game's view), as t reads them
+ITALIAN: dict[str, str] = all_words("it")
+ENGLISH: dict[str, str] = all_words("en")
 TEMPLATES = {**goblins_core.MESSAGES, **skirmish_core.MESSAGES, **skirmish_flow.MESSAGES}
 ENGLISH_WORDS = re.compile(
     r"\b(the|is|are|and|of|with|from|wins|dies|die|rolled|needs|success|failure|alive|dead|takes|tosses|"

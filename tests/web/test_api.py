@@ -279,14 +279,14 @@ def test_spectators_watch_without_the_pin(pin_client: FlaskClient) -> None:
 
 ENGLISH = re.compile(r"\b(must|needs?|the|not valid|integer|notation|expected|unknown|got|one of|nothing|"
                      r"players|camera)\b")  # a quoted JSON field such as 'index' is code, not words
-CATALOGUE = Path(__file__).resolve().parents[2] / "web" / "i18n"
 
 
 def italian(body: dict[str, Any]) -> str:
-    """An error answer as the Italian page shows it: its key's Italian text with the params filled."""
-    import json
+    """An error answer as the Italian page shows it: its key's Italian text with the params filled (from the
+    page's catalogue and the game's words, which a game's page has)."""
+    from web.i18n import all_words
 
-    messages = json.loads((CATALOGUE / "it.json").read_text(encoding="utf-8"))
+    messages = all_words("it")
     assert body.get("key") in messages, body
 
     def fmt(value: Any) -> str:

@@ -27,14 +27,13 @@ from companion.messages import Message, error_message
 from companion.session import TableSession
 from companion.skirmish.core import Model
 from tests.web.conftest import D6_SETUP, FIRST_ROLL, camera_reading
+from web.i18n import all_words, words_for
 
 I18N = Path(__file__).resolve().parents[2] / "web" / "i18n"
 CATALOGUES = {lang: json.loads((I18N / f"{lang}.json").read_text(encoding="utf-8")) for lang in ("it", "en")}
-STATIC = I18N.parent / "static"
-#: The games' own catalogues (games.{it,en}.json): the page loads them with a game's views, or on the first
-#: error whose key its own catalogue lacks (Button Goblin's refusals).
-GAME_CATALOGUES = {lang: json.loads((STATIC / f"games.{lang}.json").read_text(encoding="utf-8"))
-                   for lang in ("it", "en")}
+#: Every word of the games (static/games/<game>.<lang>.json and the shared games.<lang>.json): the page loads
+#: a game's with its view, and the shared ones with the views or on the first error its catalogue lacks.
+GAME_CATALOGUES = {lang: all_words(lang) for lang in ("it", "en")}
 
 GOBLINS = {"game": "goblins", "setup": {"players": ["Ada", "Bea"]}}
 GOBCON = {"game": "gobcon", "setup": {"players": ["Ada", "Bea"]}}
@@ -304,7 +303,8 @@ def test_the_cores_refusals_carry_their_keys_in_italian(
 def test_every_refusal_of_button_goblin_is_in_both_game_catalogues() -> None:
     from companion.button_goblin.core import ATTACK_KINDS, REFUSALS, SKILL_NAMES
 
-    for lang, messages in GAME_CATALOGUES.items():
+    for lang in ("it", "en"):
+        messages = words_for(lang, "button-goblin")  # what a Button Goblin page has
         for key, english in REFUSALS.items():
             assert key in messages, (lang, key)
             names = {n for _, n, _, _ in string.Formatter().parse(english) if n}

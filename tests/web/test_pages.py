@@ -14,6 +14,7 @@ from flask.testing import FlaskClient
 from companion.games import GAMES
 from companion.session import TableSession
 from tests.web.conftest import D6_SETUP, play_step
+from web.i18n import game_words, words_for
 
 PAGES = ("/", "/join", "/setup", "/correct", "/settings")
 CATALOGUES = Path(__file__).parents[2] / "web" / "i18n"
@@ -100,6 +101,23 @@ def test_the_page_carries_its_catalogue(client: FlaskClient) -> None:
     assert messages["action.confirm"] == "Conferma"
 
 
+@pytest.mark.parametrize("lang", ["it", "en"])
+def test_the_page_carries_no_games_words(client: FlaskClient, lang: str) -> None:
+    """A game's words come with its view (static/games/<game>.<lang>.json), not in every page's catalogue."""
+    client.post("/api/new-game", json={"game": "button-goblin", "setup": D6_SETUP})
+    html = client.get(f"/?lang={lang}").get_data(as_text=True)
+    blob = re.search(r'<script type="application/json" id="messages">(.*?)</script>', html, re.S)
+    assert blob is not None
+    messages = json.loads(blob.group(1))
+    for game in GAMES:
+        words = game_words(lang, game)
+        assert len(words) > 30 and not set(words) & set(messages), game
+        served = client.get(f"/static/games/{game}.{lang}.json")
+        assert served.status_code == 200 and served.json == words
+    assert "Tirate tutti i dadi" not in html and "Roll all the dice" not in html  # Button Goblin's own prompt
+    assert messages["action.confirm"] == ("Conferma" if lang == "it" else "Confirm")
+
+
 def placeholders(text: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(text) if name}
 
@@ -119,7 +137,7 @@ def test_button_goblins_initiative_reasons_are_in_both_catalogues() -> None:
     from companion.button_goblin.core import MESSAGES
 
     for lang in ("it", "en"):
-        messages = json.loads((CATALOGUES / f"{lang}.json").read_text(encoding="utf-8"))
+        messages = words_for(lang, "button-goblin")
         for key, english in MESSAGES.items():
             assert placeholders(messages[key]) == placeholders(english), (lang, key)
 
@@ -127,7 +145,7 @@ def test_button_goblins_initiative_reasons_are_in_both_catalogues() -> None:
 def test_button_goblins_initiative_reason_carries_its_key(client: FlaskClient) -> None:
     from tests.web.conftest import D6_SETUP, FIRST_ROLL
 
-    italian = json.loads((CATALOGUES / "it.json").read_text(encoding="utf-8"))
+    italian = words_for("it", "button-goblin")
     client.post("/api/new-game", json={"game": "button-goblin", "setup": D6_SETUP})
     state = client.post("/api/correct", json={"action": {"type": "reading", "values": FIRST_ROLL}}).json
     initiative = state["view"]["initiative"]
@@ -141,7 +159,7 @@ def test_button_goblins_message_keys_are_translated(session: TableSession) -> No
     """Every prompt and choice key Button Goblin's flow uses has an Italian message with its params."""
     import random
 
-    italian = json.loads((CATALOGUES / "it.json").read_text(encoding="utf-8"))
+    italian = words_for("it", "button-goblin")
     rng = random.Random(5)
     session.new_game("button-goblin", {"players": [{"name": "Anna", "button": "Lobo"},
                                                    {"name": "Bruno", "button": "Alisa", "ve": "VA"}]})

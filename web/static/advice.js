@@ -1,6 +1,6 @@
 /* Button Goblin's attack advisor on the table page, on request only: games/button-goblin.js's adviceCard shows a
    Consiglio button while a player chooses an attack; its tap asks GET /api/advice, then loads this file and
-   the games' catalogue (games.<lang>.json, which holds the words), so the table page stays light. This
+   Button Goblin's words (games/button-goblin.<lang>.json, already there with its view), so the table page stays light. This
    draws the answer, kept for the step it was asked at: the five attacks of highest expected net, the
    others folded. */
 (() => {

@@ -4,6 +4,7 @@
   "use strict";
 
   const M = JSON.parse(document.getElementById("messages").textContent);
+  const W = {};  // the words of the games met on this page (static/games/<game>.<lang>.json), loaded with their views
   const PAGE = document.body.dataset.page;
   const PIN_KEY = "goblin.pin";
   const DIE_SIDES = [4, 6, 8, 10, 12, 20];  // the types a die the camera saw can be given (session.DIE_SIDES)
@@ -28,13 +29,24 @@
       params && params[name] !== undefined ? fmt(params[name]) : whole);
   }
 
+  const owns = (catalogue, key) => Object.prototype.hasOwnProperty.call(catalogue, key);
+
+  /** The catalogued text of `key`: the page's catalogue, then the game's words (its prompts, choices, history,
+      fields, log and refusals: static/games/<game>.<lang>.json, loaded with its view so a page carries only its
+      own game's words), then the words the games' views share (games.<lang>.json); undefined if none has it. */
+  function word(key) {
+    if (!key) return undefined;
+    if (owns(M, key)) return M[key];
+    if (owns(W, key)) return W[key];
+    const G = window.goblinGameMessages || {};
+    return owns(G, key) ? G[key] : undefined;
+  }
+
   /** The text of `key` in the page's language, else `fallback` (the flow's English words). */
   function t(key, params, fallback) {
-    // the page's catalogue, then the games' own (games.<lang>.json: the Goblins and skirmish cores' log and
-    // refusals, loaded with those games' views so other tables stay light)
-    const G = window.goblinGameMessages || {};
-    const own = key && (Object.prototype.hasOwnProperty.call(M, key) || Object.prototype.hasOwnProperty.call(G, key));
-    const text = own ? (Object.prototype.hasOwnProperty.call(M, key) ? M[key] : G[key]) : fallback;
+    const found = word(key);
+    const own = found !== undefined;
+    const text = own ? found : fallback;
     if (text === undefined || text === null) return String(key);
     const filled = fill(String(text), params || {});
     // a message naming a parameter the flow did not give falls back to the flow's own words
@@ -42,19 +54,15 @@
   }
 
   function has(key) {
-    return !!key && Object.prototype.hasOwnProperty.call(M, key);
-  }
-
-  function hasGameMessage(key) {
-    return !!key && Object.prototype.hasOwnProperty.call(window.goblinGameMessages || {}, key);
+    return word(key) !== undefined;
   }
 
   let fieldGame = null; // a field may have its own word in the game on the table: field.<game>.<key>
 
   function humanise(key) {
     const own = fieldGame ? `field.${fieldGame}.${key}` : "";
-    if (has(own)) return M[own];
-    return has(`field.${key}`) ? M[`field.${key}`] : String(key).replace(/[_-]+/g, " ");
+    if (has(own)) return word(own);
+    return has(`field.${key}`) ? word(`field.${key}`) : String(key).replace(/[_-]+/g, " ");
   }
 
   // ---------------------------------------------------------------------------------- DOM helpers
@@ -84,21 +92,33 @@
   let lastError = null;  // the last error answer shown (a section may explain it in its own words)
 
   let gameMessages = null;
+  const LANG = document.body.dataset.lang === "en" ? "en" : "it";
 
-  // the games' own catalogue (games.<lang>.json), fetched once for the whole page: by the game views'
-  // kit (static/games/kit.js) and by an error worded there (e.g. Button Goblin's refusals)
+  // the words the games' views share (games.<lang>.json), fetched once for the whole page: by the game views'
+  // kit (static/games/kit.js) and by an error worded there
   function loadGameMessages() {
-    gameMessages = gameMessages || fetch(`/static/games.${document.body.dataset.lang === "en" ? "en" : "it"}.json`)
+    gameMessages = gameMessages || fetch(`/static/games.${LANG}.json`)
       .then((r) => r.json()).then((m) => { window.goblinGameMessages = m; return m; });
     return gameMessages;
+  }
+
+  const wordsLoaded = {};  // game -> the promise of its words
+
+  /** Game `game`'s words (static/games/<game>.<lang>.json), fetched once, into W. */
+  function loadWords(game) {
+    if (!game) return Promise.resolve({});
+    wordsLoaded[game] = wordsLoaded[game] || fetch(`/static/games/${encodeURIComponent(game)}.${LANG}.json`)
+      .then((r) => (r.ok ? r.json() : {})).catch(() => ({})).then((words) => Object.assign(W, words));
+    return wordsLoaded[game];
   }
 
   function showError(data) {
     lastError = data || null;
     const box = $("error");
     if (!box) return;
-    if (data && data.key && !has(data.key) && !window.goblinGameMessages) {
-      loadGameMessages().then(() => { if (lastError === data) showError(data); }).catch(() => {});
+    if (data && data.key && !has(data.key) && !(window.goblinGameMessages && (!state || wordsLoaded[state.game]))) {
+      Promise.all([loadGameMessages(), loadWords(state && state.game)])
+        .then(() => { if (lastError === data) showError(data); }).catch(() => {});
     }
     const code = data && data.error ? data.error : "internal-error";
     const detail = data && data.key ? t(data.key, data.params, data.detail) : (data && data.detail) || "";
@@ -120,13 +140,14 @@
   // rerender: a game's view or the games' own catalogue arrived (static/games/), so every part of the page (the roll's check,
   // the history, the forms' hints) is drawn again in the page's language, not only the game's view
   // el, show, showError and act are for the setup page's list of matches (static/matches.js); the rest for photo.js
-  window.goblin = { log, get state() { return state; }, t, loadGameMessages, rerender() { if (state) for (const l of listeners) l(state); },
+  window.goblin = { log, get state() { return state; }, t, loadGameMessages, loadWords, rerender() { if (state) for (const l of listeners) l(state); },
                     el, show, showError, act: (path, payload) => act(path, payload), apply, askPin, refresh, listeners };
 
   function apply(snapshot) {
     if (!snapshot || typeof snapshot.version !== "number") return;
     if (state && snapshot.version < state.version) return;
     state = snapshot;
+    gameView(snapshot.game);  // the game's view and words start loading (table and correction pages)
     for (const listener of listeners) listener(snapshot);
   }
 
@@ -319,7 +340,10 @@
     if (!game || (PAGE !== "table" && PAGE !== "correct")) return null;
     if (!(game in views)) {
       views[game] = null;
-      import(`/static/games/${encodeURIComponent(game)}.js`).then((module) => {
+      // the game's words come with its view: the view draws once both are here (no English first)
+      const words = loadWords(game);
+      words.then(() => { if (state && state.game === game) window.goblin.rerender(); });
+      Promise.all([import(`/static/games/${encodeURIComponent(game)}.js`), words]).then(([module]) => {
         views[game] = module;
         if (state && state.game === game) window.goblin.rerender();
       }).catch(() => {});  // no view of its own: the generic view stays
@@ -436,7 +460,7 @@
       what the number means, in the page's language), else none: the flow's descriptor is English for code. */
   function formHint(s, path) {
     const key = `hint.${s.game}.${path.join(".")}`;
-    return has(key) || hasGameMessage(key) ? t(key) : "";
+    return has(key) ? t(key) : "";
   }
 
   /** An input for one field of a flow's form, from its descriptor (a type word, options, or a sentence). */
@@ -678,7 +702,9 @@
     // keep what is being typed, unless the proposal changed (a die the camera saw was fixed)
     const key = `${s.step}:${JSON.stringify(s.proposal && s.proposal.action)}`;
     if (fields.dataset.key === key && fields.childElementCount) {
-      // the game's view may have arrived since: its names for the slots, without touching what is typed
+      // the game's view and words may have arrived since: the prompt and the slots' names in them, without
+      // touching what is typed
+      $("correct-prompt").textContent = s.expects ? expectsText(s) : "";
       for (const slot of (s.expects && s.expects.slots) || []) {
         const name = fields.querySelector(`label[for="slot-${CSS.escape(slot.key)}"] .slot-name`);
         if (name) name.textContent = slotLabel(s, slot);

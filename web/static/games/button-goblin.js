@@ -62,7 +62,7 @@ function adviceCard(s, h) {
     const r = await fetch("/api/advice");
     const data = await r.json();
     if (!r.ok) { ask.disabled = false; return h.showError(data); }
-    await Promise.all([window.goblin.loadGameMessages(), window.goblinAdvice ||
+    await Promise.all([window.goblin.loadWords("button-goblin"), window.goblinAdvice ||
       new Promise((onload) => document.head.append(el("script", { src: "/static/advice.js", onload })))]);
     advice = { step: data.step, data: data.advice };
     window.goblin.rerender();

@@ -1,7 +1,8 @@
-/* What the dedicated views of games/<game>.js share: their stylesheet (games.css) and catalogue
+/* What the dedicated views of games/<game>.js share: their stylesheet (games.css) and shared words
    (games.<lang>.json), loaded once before any of them draws, and small drawing helpers. Each view is an ES
    module exporting render(snapshot, root, helpers); helpers = {el, t, has, act, fmt, renderGeneric, ...}
-   (app.js). Every word goes through the i18n catalogue (t). */
+   (app.js). Every word goes through the i18n catalogue (t): the page's, then the game's own words
+   (games/<game>.<lang>.json, which app.js loads with the view), then the shared ones. */
 
 const css = document.createElement("link");
 css.rel = "stylesheet";
@@ -9,7 +10,7 @@ css.href = "/static/games.css";
 document.head.append(css);
 await window.goblin.loadGameMessages();
 
-/** The helpers with `t` reading this file's own catalogue (games.<lang>.json) first. */
+/** The helpers with `t` reading the views' shared words (games.<lang>.json) first. */
 export function own(h) {
   const M = window.goblinGameMessages || {};
   const t = (key, params, fallback) => {
