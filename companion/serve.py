@@ -271,6 +271,7 @@ class VisionWorker:
         else:
             self._scene_floor = 0  # new game, or undo: the scene lying there counts
             self._offered = None
+            self._shown = -1  # and is shown again (a new game starts with no picture)
         self._where = where
 
     def feed(self, frame: Frame) -> bool:

@@ -294,6 +294,13 @@ class TableSession:
             return len(self._events)
 
     @property
+    def position(self) -> str:
+        """The snapshot's ``"position"`` now (game, step, last event): what an answer worked out for the
+        position at the table, such as :meth:`advice`, may be kept under."""
+        with self._lock:
+            return self._position()
+
+    @property
     def game_id(self) -> int | None:
         """The log's id of the current game (a new game gets a new id)."""
         with self._lock:
@@ -503,6 +510,7 @@ class TableSession:
             self._game_id, self._flow, self._setup = game_id, flow, _plain(dict(setup))
             self._states, self._events = [state], []
             self._reset_turn()
+            self._image = None  # the last match's photo (or frame) is not this one's: the camera shows anew
             self._bump()
             log.info("new game %d: %s%s", game_id, flow.game,
                      "" if previous is None else f" (game {previous} archived)")
@@ -527,6 +535,7 @@ class TableSession:
             previous = self._game_id
             self.store.resume(game_id, summary=self._summary())
             self._reset_turn()
+            self._image = None  # the other match's photo is not this one's
             self._replay(record)
             self._bump()
             log.info("game %d resumed at step %d (game %s archived)", game_id, len(self._events), previous)

@@ -31,7 +31,7 @@ from typing import Any, Final
 from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 
-from web import api, calibration, errors, guard, i18n, limits, pages, photo, pin, stream
+from web import advice, api, calibration, errors, guard, i18n, limits, pages, photo, pin, stream
 from web import dice as dice_api
 from web import zones as zones_api
 from web.stream import stop_streams
@@ -111,6 +111,7 @@ def create_app(
     if isinstance(app.json, DefaultJSONProvider):
         app.json.sort_keys = False  # keep the session's order: version and step first
     app.extensions[EXTENSION] = session
+    app.extensions[advice.EXTENSION] = advice.AdviceDesk(session)
     app.extensions["goblin.settings"] = public_settings(settings or {})
     app.extensions[calibration.EXTENSION] = calibrator
     app.extensions[zones_api.EXTENSION] = zones

@@ -22,6 +22,7 @@ status  ``error``              when
 409     ``no-picture``         teach mode: the camera has no picture yet
 409     ``nothing-to-read``    a phone's photo when the table expects no roll, or has no vision
 429     ``too-many-photos``    a photo while another is read, or past 30 a minute (``retry_after``)
+429     ``too-many-requests``  advice for another position while one is worked out (``web.advice``)
 409     ``ambiguous-action``   the input could mean more than one thing (``AmbiguousAction``)
 500     ``internal-error``     a bug; the detail names the exception, never an HTML page
 ======  =====================  ==================================================================
@@ -44,6 +45,7 @@ from werkzeug.exceptions import HTTPException
 from companion.errors import AmbiguousAction, GoblinError, IllegalAction, InvalidInput
 from companion.messages import error_message
 from companion.photos import NothingToRead, PhotoBusy, PhotoTooLarge
+from web.advice import AdviceBusy
 
 
 class PinError(GoblinError, PermissionError):
@@ -65,7 +67,7 @@ def domain_status(error: GoblinError) -> tuple[int, str]:
         return (429 if error.code == "too-many-tries" else 403), error.code
     if isinstance(error, PhotoTooLarge):
         return 413, "payload-too-large"
-    if isinstance(error, PhotoBusy):
+    if isinstance(error, (PhotoBusy, AdviceBusy)):
         return 429, error.code
     if isinstance(error, NothingToRead):
         return 409, error.code

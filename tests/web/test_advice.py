@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.errors import GoblinError
@@ -55,3 +57,85 @@ def test_advice_before_any_game_and_for_a_game_without_advisor(session: TableSes
     assert said is not None and said.key == "error.session.no_advice", raised.value
     assert "Dadoteck has no attack advisor" in str(raised.value)
     assert D6_SETUP
+
+
+# ---------------------------------------------------------------- bounded: one at a time, kept by position
+
+class Gate:
+    """Holds every advice computation until released, counting them (a slow advisor, without sleeping)."""
+
+    def __init__(self) -> None:
+        self.entered, self.release, self.calls = threading.Event(), threading.Event(), 0
+
+    def wrap(self, advise: Any) -> Any:
+        def held(flow: Any, state: Any, *, seed: int = 0) -> Any:
+            self.calls += 1
+            self.entered.set()
+            assert self.release.wait(10), "the test never released the advisor"
+            return advise(flow, state, seed=seed)
+        return held
+
+
+@pytest.fixture
+def gate(monkeypatch: pytest.MonkeyPatch) -> Gate:
+    from companion.button_goblin import flow
+
+    held = Gate()
+    cls = next(c for c in vars(flow).values() if isinstance(c, type) and "advise" in vars(c))
+    monkeypatch.setattr(cls, "advise", held.wrap(cls.advise))
+    return held
+
+
+def test_one_advice_is_worked_out_at_a_time_and_another_is_told_to_wait(
+        app: Flask, client: FlaskClient, attacking: TableSession, gate: Gate) -> None:
+    answers: list[Any] = []
+
+    def ask(path: str) -> None:
+        response = app.test_client().get(path)
+        answers.append((response.status_code, response.json))
+
+    first = threading.Thread(target=ask, args=("/api/advice",))
+    first.start()
+    assert gate.entered.wait(10)
+    # the Pi is busy with that one: another position or seed is refused at once, saying why
+    busy = client.get("/api/advice?seed=1")
+    assert busy.status_code == 429, busy.json
+    assert busy.json["error"] == "too-many-requests" and busy.json["key"] == "error.advice.busy"
+    assert busy.headers["Retry-After"] == "1" and busy.json["retry_after"] == 1
+    assert "another position" in busy.json["detail"]
+    # the same position from another phone waits for that answer instead of working it out again
+    second = threading.Thread(target=ask, args=("/api/advice",))
+    second.start()
+    gate.release.set()
+    first.join(10)
+    second.join(10)
+    assert [status for status, _ in answers] == [200, 200] and answers[0][1] == answers[1][1]
+    assert gate.calls == 1
+    # once it is done, the other seed is worked out
+    assert client.get("/api/advice?seed=1").status_code == 200 and gate.calls == 2
+
+
+def test_advice_is_kept_by_position_until_the_table_moves_on(
+        client: FlaskClient, attacking: TableSession, gate: Gate) -> None:
+    gate.release.set()
+    first = client.get("/api/advice").json
+    for _ in range(5):
+        assert client.get("/api/advice").json == first
+    assert gate.calls == 1
+    # selecting a choice changes the snapshot, not the position: still kept
+    assert client.post("/api/select", json={"index": 0}).status_code == 200
+    assert client.get("/api/advice").json == first and gate.calls == 1
+    # a confirmed attack is another position: worked out again, for that position
+    assert client.post("/api/confirm", json={"step": first["step"]}).status_code == 200
+    response = client.get("/api/advice")
+    assert gate.calls == 2 or response.status_code == 409, response.json  # (no attack to choose: refused)
+    if response.status_code == 200:
+        assert response.json["position"] != first["position"]
+
+
+def test_the_busy_answer_is_said_in_both_languages() -> None:
+    from web.i18n import words_for
+
+    for lang in ("it", "en"):
+        words = words_for(lang, "button-goblin")
+        assert "error.too-many-requests" in words and "error.advice.busy" in words, lang

@@ -349,3 +349,41 @@ def test_a_photo_for_a_step_the_table_left_is_dropped(session: TableSession) -> 
     worker.submit_photo(job)
     assert worker.read_photo()
     assert isinstance(job.error, PhotoMoved) and session.snapshot()["proposal"] is None
+
+
+def test_a_new_game_does_not_show_the_last_match_s_photo(client: FlaskClient, session: TableSession) -> None:
+    """The photo (and its proposal) belong to the match it was taken in: a new game, or a match resumed,
+    starts with no picture, so no phone shows the previous match's dice as this one's."""
+    answer = post(client, real_photo("D20_A_5.jpg"), query="?step=0")
+    assert answer.status_code == 200, answer.get_json()
+    assert session.image() is not None and client.get("/api/snapshot.jpg").status_code == 200
+    first = session.game_id
+    started = client.post("/api/new-game", json={"game": "dadoteck", "setup": DADOTECK, "archive": True},
+                          headers={"X-Table-PIN": PIN})
+    assert started.status_code == 200, started.get_json()
+    assert started.get_json()["image"] is False and started.get_json()["proposal"] is None
+    assert session.image() is None and client.get("/api/snapshot.jpg").status_code == 404
+    # a photo of the new match is shown; resuming the other match drops it again
+    assert post(client, real_photo("D20_A_5.jpg"), query="?step=0").status_code == 200
+    assert session.image() is not None
+    resumed = client.post("/api/resume", json={"game_id": first, "archive": True},
+                          headers={"X-Table-PIN": PIN})
+    assert resumed.status_code == 200, resumed.get_json()
+    assert resumed.get_json()["image"] is False and session.image() is None
+
+
+def test_after_a_new_game_the_camera_shows_the_tray_again(session: TableSession) -> None:
+    """With a camera, the picture dropped by a new game comes back with the camera's scene lying there."""
+    from companion.serve import still_frames
+
+    worker = VisionWorker(session, FrameHolder(), reader=None, settle=still_frames)
+    session.new_game("dadoteck", DADOTECK)
+    camera = np.full((60, 80, 3), 90, np.uint8)
+    for _ in range(6):
+        worker.feed(camera)
+    assert session.image() is not None
+    session.new_game("dadoteck", DADOTECK, archive=True)
+    assert session.image() is None
+    for _ in range(2):
+        worker.feed(camera)  # the same still scene: shown again for the new match
+    assert session.image() is not None
