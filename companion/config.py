@@ -11,7 +11,7 @@ Example (every value shown is the default; ``goblin-companion serve --print-conf
 
     [camera]
     source = "auto"           # auto, picamera2[:N], opencv[:N|:PATH], replay[:PATH]
-    replay = ""               # photos a bare "replay" (or auto without a camera) shows; "" : the demo
+    replay = ""               # photos a bare "replay" shows; "" : the demo (auto never replays)
     frame_interval = 0.2      # seconds between replayed frames
     photo_seconds = 5.0       # seconds each replayed photo stays
     calibration = ""          # the taught tokens and faces (teach mode); "" : <state dir>/calibration.json

@@ -74,12 +74,29 @@ def typed(result: TableReading | Mapping[str, Any]) -> TableReading:
 # ---------------------------------------------------------------------------------------- the camera
 
 
-def camera_status_json(status: Any) -> dict[str, Any]:
-    """A ``hardware.frames.CameraStatus`` in the session's shape (``state``, ``message`` and details)."""
+def camera_status_json(status: Any, *, replay: bool = False) -> dict[str, Any]:
+    """A ``hardware.frames.CameraStatus`` in the session's shape (``state``, ``message`` and details);
+    ``"replay": true`` when the source replays recorded photos (every page says so)."""
     message = f"camera {status.source} ok" if status.state == "ok" else status.summary()
     return {"state": status.state, "message": message, "source": status.source,
             "error": status.error, "retry_in": status.retry_in, "attempts": status.attempts,
-            "code": getattr(status, "code", None), "where": getattr(status, "where", None)}
+            "code": getattr(status, "code", None), "where": getattr(status, "where", None),
+            **({"replay": True} if replay else {})}
+
+
+def is_auto(spec: str | None) -> bool:
+    """Whether the camera asked for (``--camera``, else the settings, else ``$GOBLIN_CAMERA``) is ``auto``."""
+    from hardware.camera import CAMERA_ENV
+
+    chosen = spec if spec else os.environ.get(CAMERA_ENV, "") or "auto"
+    return chosen.strip().lower() == "auto"
+
+
+def is_replay(source: Any) -> bool:
+    """Whether ``source`` replays recorded photos or a video (``--camera replay[:PATH]``), not a camera."""
+    from hardware.sources import ReplaySource
+
+    return isinstance(source, ReplaySource)
 
 
 def _vision(*needs: str) -> Any:
@@ -573,6 +590,7 @@ class Companion:
     ) -> None:
         from companion.demo import DEMO_DIR
         from hardware.camera import open_camera
+        from hardware.errors import CameraError
         from hardware.frames import CaptureLoop, FrameHolder
         from hardware.sdnotify import Notifier
 
@@ -595,24 +613,41 @@ class Companion:
             replay = config.camera.replay or DEMO_DIR
             spec = camera or config.camera.source
             self.holder = FrameHolder()
-            if wants_no_camera(spec):
-                self.camera_reason = "asked for no camera: the phones take the photos"
+            choice = None
+            self.camera_reason = "asked for no camera: the phones take the photos"
+            if not wants_no_camera(spec):
+                auto = is_auto(spec)
+                try:
+                    with warnings.catch_warnings():  # the hardware modules log their own fallbacks
+                        warnings.simplefilter("ignore")
+                        # auto never replays: recorded dice proposed as if they were on the table mislead
+                        # the players; a table without a camera takes the photos with the phones
+                        choice = open_camera(spec, replay_default=None if auto else replay,
+                                             frame_interval=config.camera.frame_interval,
+                                             photo_seconds=config.camera.photo_seconds)
+                except CameraError as error:
+                    if not auto:
+                        raise
+                    self.camera_reason = f"auto: {error}: the phones take the photos"
+                    log.warning("camera: %s", self.camera_reason)
+            if choice is None:
                 self.capture = NoCamera(on_heartbeat=self._watchdog)
                 self.session.set_camera_status({"state": "none", "source": NO_CAMERA,
                                                 "message": "no camera: photos from the phones"})
             else:
-                with warnings.catch_warnings():  # the hardware modules log their own fallbacks
-                    warnings.simplefilter("ignore")
-                    choice = open_camera(spec, replay_default=replay,
-                                         frame_interval=config.camera.frame_interval,
-                                         photo_seconds=config.camera.photo_seconds)
                 self.camera_reason = choice.reason
+                replaying = is_replay(choice.source)
+                if replaying:
+                    log.warning("camera: %s replays recorded photos, not the table (%s)", choice.source.name,
+                                choice.reason)
                 self.capture = CaptureLoop(
                     choice.source, self.holder,
-                    on_status=lambda status: self.session.set_camera_status(camera_status_json(status)),
+                    on_status=lambda status: self.session.set_camera_status(
+                        camera_status_json(status, replay=replaying)),
                     on_heartbeat=self._watchdog)
                 self.session.set_camera_status({"state": "starting", "source": choice.source.name,
-                                                "message": f"camera {choice.source.name}"})
+                                                "message": f"camera {choice.source.name}",
+                                                **({"replay": True} if replaying else {})})
             self.worker = VisionWorker(self.session, self.holder, reader=reader, annotator=annotator,
                                        settle=settle, config=config, calibration=self.calibrator.current,
                                        zones=self.zones.current)

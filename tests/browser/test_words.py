@@ -139,3 +139,25 @@ def test_a_lost_replay_says_why_where_a_phone_sees_it(table: Table, phone: Page)
     shot(phone, "35-replay-empty")
     table.session.set_camera_status({"state": "ok", "message": ""})
     expect(why).to_be_hidden()
+
+
+def test_a_replay_says_on_the_page_that_it_is_one(table: Table, phone: Page) -> None:
+    """``--camera replay`` shows recorded photos: every page says so, in its language, lest the recorded
+    dice pass for the players' own; a lost replay says why instead, and a camera says nothing."""
+    replay = {"state": "ok", "message": "camera replay:/srv/demo ok", "source": "replay:/srv/demo",
+              "replay": True}
+    table.session.set_camera_status(replay)
+    phone.goto(table.url("/"))
+    why = phone.locator("#camera-why")
+    expect(why).to_be_visible()
+    expect(why).to_contain_text("Replica: la fotocamera non guarda il vostro tavolo")
+    expect(why).to_contain_text("replay:/srv/demo")
+    expect(why).to_contain_text("--camera none")
+    shot(phone, "36-replay")
+    phone.goto(table.url("/settings?lang=en"))
+    expect(phone.locator("#camera-why")).to_contain_text("Replay: the camera is not looking at your table")
+    table.session.set_camera_status({**replay, "state": "lost", "code": "replay-empty", "where": "/srv/demo"})
+    expect(phone.locator("#camera-why")).to_contain_text("Camera lost")
+    table.session.set_camera_status({"state": "ok", "message": "", "source": "picamera2:0"})
+    expect(phone.locator("#camera-why")).to_be_hidden()
+    phone.goto(table.url("/?lang=it"))

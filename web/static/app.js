@@ -265,10 +265,13 @@
     // why it was lost, where a phone shows it (a title is never seen on a touch screen)
     const why = $("camera-why");
     if (why) {
-      why.hidden = camera.state !== "lost";
+      // a replay shows recorded photos, not the table: every page says so, lest its dice pass for the players'
+      const replay = !!camera.replay && camera.state !== "lost";
+      why.hidden = camera.state !== "lost" && !replay;
       const reason = camera.code ? t(`camera.why.${camera.code}`, { where: camera.where || "" }, camera.error || camera.message)
         : camera.error || camera.message || "";
-      why.textContent = `${t("camera.lost")}: ${reason}`;
+      why.textContent = replay ? t("camera.replay", { source: camera.source || "" }) : `${t("camera.lost")}: ${reason}`;
+      why.classList.toggle("replay", replay);
     }
   }
 
