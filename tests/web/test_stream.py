@@ -62,15 +62,38 @@ def test_stream_ends_so_a_gone_phone_frees_its_thread(client: FlaskClient, sessi
     assert raw.count(": ping") >= 4  # heartbeat 0.2 s
 
 
-def test_fast_changes_coalesce_into_the_latest_state(client: FlaskClient, session: TableSession) -> None:
+def test_fast_changes_coalesce_into_the_latest_state(
+        app: Any, client: FlaskClient, session: TableSession) -> None:
+    """Four changes in a row reach a phone as the table stands after them: the last event is the latest
+    state, versions only go up. The stream is read until that state arrives (however slow the machine),
+    not for a fixed time."""
+    app.config["SSE_MAX_SECONDS"] = 60.0  # the test ends the stream itself once it has what it waits for
+    played = threading.Event()
+
     def play() -> None:
         session.new_game("button-goblin", D6_SETUP)
         session.offer_reading(camera_reading(FIRST_ROLL))
         session.confirm()
         session.undo()
+        played.set()
 
-    events, _, _ = read_events(client, play)
+    response = client.get("/api/stream", buffered=False)
+    assert response.status_code == 200
+    events: list[dict[str, Any]] = []
+    deadline = time.monotonic() + 30
+    for chunk in response.response:  # a ping every 0.2 s: the deadline is checked even when nothing comes
+        text = chunk.decode() if isinstance(chunk, bytes) else chunk
+        if text.startswith("event: state"):
+            events.append(json.loads(text.split("data: ", 1)[1]))
+            if len(events) == 1:  # the phone has the table as it was: now play, fast
+                threading.Thread(target=play).start()
+        if played.is_set() and events and events[-1]["version"] == session.version:
+            break
+        assert time.monotonic() < deadline, [e["version"] for e in events]
+    response.close()
     assert (events[0]["game"], events[0]["step"]) == (None, 0)
+    versions = [e["version"] for e in events]
+    assert versions == sorted(set(versions))
     last = events[-1]
     # the last event is the table as it stands: the roll taken back, asked for again
     assert last["version"] == session.version
