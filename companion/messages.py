@@ -21,6 +21,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from companion.errors import InvalidInput
+
 JSON = Any
 
 
@@ -47,6 +49,17 @@ class Message(str):
     def to_json(self) -> JSON:
         return {"key": self.key, "params": {k: _plain(v) for k, v in self.params.items()}, "text": str(self)}
 
+    @classmethod
+    def from_json(cls, data: JSON, what: str = "message") -> Message:
+        """The message of ``to_json`` (or of ``message_json``); an error naming ``what`` if it is not
+        one (``InvalidInput``). A parameter that is itself such an object becomes a ``Message`` again."""
+        if not (isinstance(data, Mapping) and set(data) == {"key", "params", "text"}
+                and isinstance(data["key"], str) and isinstance(data["text"], str)
+                and isinstance(data["params"], Mapping)):
+            raise InvalidInput(f"{what} must be {{\"key\", \"params\", \"text\"}}, got {data!r}"[:200])
+        params = {k: _unplain(v, f"{what} {k}") for k, v in data["params"].items()}
+        return cls(data["key"], data["text"], params)
+
 
 def _plain(value: JSON) -> JSON:
     """A parameter as JSON: a ``Message`` parameter (a word the page translates too) as its own object."""
@@ -54,6 +67,15 @@ def _plain(value: JSON) -> JSON:
         return value.to_json()
     if isinstance(value, list | tuple):
         return [_plain(v) for v in value]
+    return value
+
+
+def _unplain(value: JSON, what: str) -> JSON:
+    """A parameter read back from JSON: a message object becomes a ``Message``."""
+    if isinstance(value, Mapping) and set(value) == {"key", "params", "text"}:
+        return Message.from_json(value, what)
+    if isinstance(value, list):
+        return [_unplain(v, what) for v in value]
     return value
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -88,13 +89,20 @@ def test_a_random_walk_keeps_every_promise_of_the_protocol(name: str, seed: int)
     walk(find_rules(name), SETUPS[name], seed, TYPED[name])
 
 
-def walk(rules: Rules[Any, Any], setup: dict[str, Any], seed: int, typed_events: list[dict[str, Any]]) -> Any:
-    """A seeded random walk from ``setup`` checking the protocol at every step; the last state."""
+Typed = list[dict[str, Any]] | Callable[[Any, random.Random], list[dict[str, Any]]]
+
+
+def walk(rules: Rules[Any, Any], setup: dict[str, Any], seed: int, typed_events: Typed,
+         steps_most: int = STEPS) -> Any:
+    """A seeded random walk from ``setup`` checking the protocol at every step; the last state.
+
+    ``typed_events``: events carrying typed-in data (JSON), or a function of the state giving them (a
+    Button Goblin roll); one of them is taken now and then, and always when nothing is listed."""
     rng = random.Random(seed)
     state = rules.new_game(setup)
     pool: list[Any] = []  # events legal somewhere along the walk
     steps = 0
-    for _ in range(STEPS):
+    for _ in range(steps_most):
         steps += 1
         assert dataclasses.is_dataclass(state) and type(state).__dataclass_params__.frozen
         before = json.dumps(rules.state_to_json(state), sort_keys=True)
@@ -126,12 +134,13 @@ def walk(rules: Rules[Any, Any], setup: dict[str, Any], seed: int, typed_events:
             else:
                 assert refused(rules, state, other) is not None, f"{other!r} is not in legal but applies"
         pool.extend(e for e in events if e not in pool)
-        typed = [rules.event_from_json(state, data) for data in typed_events]
+        typed_json = typed_events(state, rng) if callable(typed_events) else typed_events
+        typed = [rules.event_from_json(state, data) for data in typed_json]
         typed = [e for e in typed if e in legal]
         for event in typed:
             assert refused(rules, state, event) is None, event  # in legal, though not listed
             assert rules.parse_event(state, rules.event_notation(event)) == event
-        if typed and rng.random() < 0.3:
+        if typed and (not events or rng.random() < 0.3):
             state = rules.apply(state, rng.choice(typed))
             continue
         if not events:

@@ -59,3 +59,22 @@ def test_a_sixth_game_gets_the_command_line_for_free(monkeypatch: pytest.MonkeyP
     new = ok(["pig", "new", '{"players": ["Anna", "Bruno"], "target": 5}'])
     answer = ok(["pig", "apply"], json.dumps({"state": new["state"], "events": ["roll value=6", "hold"]}))
     assert answer["outcome"] == {"termination": "target", "winners": [0]} and answer["awaiting"] == []
+
+
+def test_a_whole_button_goblin_match_is_played_through_the_command_line() -> None:
+    from tests.button_goblin.test_match_rules import RULES, SETUP, play
+
+    states, events = play(2)
+    new = ok(["button-goblin", "new", json.dumps(SETUP)])
+    assert new["state"]["phase"] == "swing" and new["awaiting"] == [0] and new["outcome"] is None
+    texts = [RULES.event_notation(e) for e in events]
+    done = ok(["button-goblin", "apply"], json.dumps({"state": new["state"], "events": texts}))
+    winner = states[-1].wins.index(3)
+    assert done["outcome"] == {"termination": "match", "winners": [winner]}
+    assert done["awaiting"] == [] and done["legal"] == [] and done["state"]["phase"] == "over"
+    assert done["state"] == RULES.state_to_json(states[-1]) and len(done["events"]) == len(events)
+    assert ok(["button-goblin", "show", json.dumps(done["state"])])["outcome"] == done["outcome"]
+    half = len(events) // 2
+    said = refused(["button-goblin", "apply"], json.dumps({"state": new["state"],
+                                                           "events": [*texts[:half], texts[half - 1]]}))
+    assert f"event {half}:" in said

@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from companion.button_goblin import advisor
 from companion.button_goblin.core import PASS, Position, initiative, rerolls, scores
 from companion.button_goblin.jsonio import JSON, attack_to_json, show
-from companion.button_goblin.rules import RULES
+from companion.button_goblin.roundrules import ROUND_RULES as RULES
 from companion.errors import InvalidInput
 from companion.gamecli import FlagCli, FlagCommand
 

@@ -39,7 +39,6 @@ from companion.button_goblin.core import (
     SKILL_NAMES,
     Attack,
     Die,
-    Player,
     Position,
     describe,
     match_outcome,
@@ -55,10 +54,9 @@ from companion.button_goblin.match import (
     Roll,
     Swing,
     needs_reading,
-    new_match,
     physical,
 )
-from companion.button_goblin.roster import ROSTER, SWING_MAX, SWING_MIN, VE_MEANINGS, find_button
+from companion.button_goblin.roster import ROSTER, SWING_MAX, SWING_MIN, VE_MEANINGS
 from companion.errors import IllegalAction, InvalidInput
 from companion.flow import JSON, Action, Choice, Expectation, Slot
 from companion.messages import Message, message_json, word
@@ -168,45 +166,6 @@ def _roll(state: Table, action: Action) -> Roll:
     return Roll(tuple(out))
 
 
-def _names_and_buttons(setup: Mapping[str, JSON]) -> Table:
-    if not isinstance(setup, Mapping):
-        raise InvalidInput(f"setup must be a JSON object, not {setup!r}")
-    raw = setup.get("players")
-    if not isinstance(raw, list) or len(raw) != 2:
-        raise InvalidInput("setup needs \"players\": a list of two players, each with a \"button\"")
-    names, buttons, ves, swings = [], [], [], []
-    for n, entry in enumerate(raw):
-        if not isinstance(entry, dict):
-            raise InvalidInput(f"player {n} must be a JSON object, not {entry!r}")
-        unknown = sorted(set(entry) - {"name", "button", "ve", "swing"})
-        if unknown:
-            raise InvalidInput(f"player {n} has unknown key {unknown[0]!r}")
-        button_name = entry.get("button")
-        if not isinstance(button_name, str):
-            raise InvalidInput(f"player {n} needs a \"button\" from the roster, not {button_name!r}")
-        button = find_button(button_name)
-        name = entry.get("name") or button.name
-        if not isinstance(name, str):
-            raise InvalidInput(f"player {n} name must be text, not {name!r}")
-        Player(name, ())  # validates the name
-        ve = entry.get("ve")
-        if button.needs_ve:
-            if ve not in VE_MEANINGS:
-                raise InvalidInput(f"{button.name} has a VE die the rulebook never defines: "
-                                   f"say what it means with \"ve\": \"VA\", \"VO\" or \"none\" (got {ve!r})")
-        elif ve is not None:
-            raise InvalidInput(f"{button.name} has no VE die; drop \"ve\"")
-        sizes = entry.get("swing", {})
-        if not isinstance(sizes, dict):
-            raise InvalidInput(f"player {n} swing must be an object like {{\"X\": 8}}, not {sizes!r}")
-        rules.swing_sizes(button, sizes, {})
-        names.append(name.strip())
-        buttons.append(button)
-        ves.append(ve)
-        swings.append(sizes)
-    return new_match(names, buttons, ves, swings)
-
-
 def _event(state: Table, action: Action) -> MatchEvent:
     """The match event an action stands for (its JSON checked; its legality is the match's)."""
     kind = action["type"]
@@ -277,7 +236,7 @@ class ButtonGoblinFlow:
         }
 
     def start(self, setup: Mapping[str, JSON]) -> Table:
-        return _names_and_buttons(setup)
+        return rules.from_setup(setup)
 
     def advise(self, state: Table, *, seed: int = 0) -> Mapping[str, JSON]:
         """What each legal attack of the player to move is worth (``advisor.to_json``): only asked for,

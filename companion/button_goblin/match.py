@@ -43,12 +43,12 @@ from companion.button_goblin.core import (
     with_values,
 )
 from companion.button_goblin.core import apply as apply_round
-from companion.button_goblin.roster import SWING_MAX, SWING_MIN, Button
-from companion.button_goblin.rules import RULES
+from companion.button_goblin.roster import SWING_MAX, SWING_MIN, VE_MEANINGS, Button, find_button
+from companion.button_goblin.roundrules import ROUND_RULES
 from companion.dicesizes import DIE_SIDES
 from companion.errors import IllegalAction, InvalidInput
 from companion.messages import Message, word
-from companion.rules import Legal
+from companion.rules import JSON, Legal, Outcome
 
 Phase = Literal["swing", "roll", "focus", "play", "reroll", "over"]
 EventKind = Literal["swing", "roll", "focus", "decline", "attack", "pass"]
@@ -169,6 +169,51 @@ def swing_sizes(button: Button, sizes: Mapping[str, object], current: Mapping[st
     return merged
 
 
+def player_setup(entry: JSON, n: int, extra: tuple[str, ...] = ()) -> tuple[str, Button, str | None,
+                                                                             Mapping[str, object]]:
+    """One player of a setup, ``{"name", "button", "ve", "swing"}`` (and the ``extra`` keys a saved
+    match adds): the name (the button's when none), the button, what VE means and the swing sizes set."""
+    if not isinstance(entry, Mapping):
+        raise InvalidInput(f"player {n} must be a JSON object, not {entry!r}")
+    unknown = sorted(set(entry) - {"name", "button", "ve", "swing", *extra})
+    if unknown:
+        raise InvalidInput(f"player {n} has unknown key {unknown[0]!r}")
+    button_name = entry.get("button")
+    if not isinstance(button_name, str):
+        raise InvalidInput(f"player {n} needs a \"button\" from the roster, not {button_name!r}")
+    button = find_button(button_name)
+    name = entry.get("name") or button.name
+    if not isinstance(name, str):
+        raise InvalidInput(f"player {n} name must be text, not {name!r}")
+    Player(name, ())  # validates the name
+    ve = entry.get("ve")
+    if button.needs_ve:
+        if ve not in VE_MEANINGS:
+            raise InvalidInput(f"{button.name} has a VE die the rulebook never defines: "
+                               f"say what it means with \"ve\": \"VA\", \"VO\" or \"none\" (got {ve!r})")
+    elif ve is not None:
+        raise InvalidInput(f"{button.name} has no VE die; drop \"ve\"")
+    sizes = entry.get("swing", {})
+    if not isinstance(sizes, Mapping):
+        raise InvalidInput(f"player {n} swing must be an object like {{\"X\": 8}}, not {sizes!r}")
+    swing_sizes(button, sizes, {})
+    return name.strip(), button, ve, sizes
+
+
+def from_setup(setup: JSON) -> Match:
+    """A new match from the table flow's setup JSON::
+
+        {"players": [{"name": "Anna", "button": "Lobo", "swing": {"X": 8}},
+                     {"name": "Bruno", "button": "Alisa", "ve": "VA"}]}
+    """
+    if not isinstance(setup, Mapping):
+        raise InvalidInput(f"setup must be a JSON object, not {setup!r}")
+    raw = setup.get("players")
+    if not isinstance(raw, list) or len(raw) != 2:
+        raise InvalidInput("setup needs \"players\": a list of two players, each with a \"button\"")
+    return new_match(*zip(*(player_setup(entry, n) for n, entry in enumerate(raw)), strict=True))
+
+
 # ------------------------------------------------------------------------------------ what is rolled
 
 
@@ -228,7 +273,7 @@ def check_phase(match: Match, event_kind: EventKind) -> None:
         raise IllegalAction(refuse("bg.illegal.not_now", action=repr(event_kind), phase=repr(match.phase)))
 
 
-def _candidates(match: Match) -> Iterator[MatchEvent]:
+def candidates(match: Match) -> Iterator[MatchEvent]:
     """The events the players pick from, all legal (``exact``): swing sizes of real dice (4..20), the
     moves ``focus_options`` found winning, the round's legal events."""
     if match.phase == "swing":
@@ -249,10 +294,11 @@ def _candidates(match: Match) -> Iterator[MatchEvent]:
             yield Focus(p, tuple(move.items()))
         yield Decline(p)
     elif match.phase == "play" and match.position is not None:
-        yield from RULES.legal(match.position)
+        yield from ROUND_RULES.legal(match.position)
 
 
-def _check(match: Match, event: object) -> bool:
+def allows(match: Match, event: object) -> bool:
+    """``event in legal(match)``: the match applies it."""
     try:
         apply(match, event)  # type: ignore[arg-type]
     except (InvalidInput, IllegalAction):
@@ -262,7 +308,7 @@ def _check(match: Match, event: object) -> bool:
 
 def legal(match: Match) -> Legal[Match, MatchEvent]:
     """The events the match allows now (lazy): ``for e in legal(m)``, ``e in legal(m)``."""
-    return Legal(match, _candidates, _check, exact=True)
+    return Legal(match, candidates, allows, exact=True)
 
 
 def awaiting(match: Match) -> tuple[int, ...]:
@@ -274,8 +320,14 @@ def awaiting(match: Match) -> tuple[int, ...]:
     if match.phase == "reroll" and match.reroll_player is not None:
         return (match.reroll_player,)
     if match.phase == "play" and match.position is not None:
-        return RULES.awaiting(match.position)
+        return ROUND_RULES.awaiting(match.position)
     return (0, 1) if match.phase == "roll" else ()
+
+
+def outcome(match: Match) -> Outcome | None:
+    """``Outcome("match", (winner,))`` once a player has won three rounds; None before."""
+    done = match_outcome(match.wins)
+    return None if done is None or match.phase != "over" else Outcome("match", (done.winner,))
 
 
 # -------------------------------------------------------------------------------------------- apply

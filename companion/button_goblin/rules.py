@@ -1,86 +1,87 @@
-"""Button Goblin's ``companion.rules.Rules``: the protocol over ``companion.button_goblin.core``.
+"""Button Goblin's ``companion.rules.Rules``: a whole match, or one round from rolled dice.
 
-The state is a round's ``Position`` and the events are the mover's attacks and the pass. The re-rolls
-an attack asks for and the rounds of a match are the table flow's (``rerolls``, ``with_values``): a
-round ends with ``Outcome("round", (winner,))`` or ``Outcome("tie")``. Attacks are listed each with its
-least fire; the same attack with more fire is taken by ``in`` and ``apply``.
+``new_game`` takes either setup and the state says which it is:
+
+- ``{"players": [{"name", "button", "ve", "swing"}, ...]}`` (the table flow's setup): a ``Match``, first
+  to three rounds, with the swing sizes, the roll, the focus duel, the attacks, their re-rolls and the
+  rounds between (``companion.button_goblin.matchjson``); it ends with ``Outcome("match", (winner,))``.
+- ``{"position": NOTATION}``: one round's ``Position``, its attacks and the pass
+  (``companion.button_goblin.roundrules``); it ends with ``Outcome("round", (winner,))`` or
+  ``Outcome("tie")``.
+
+A state's JSON with a ``"phase"`` is a match's, any other a position's. Each method hands the state (or
+the event) to the rules it belongs to, so a round answers exactly as it did before matches were here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 
-from companion.button_goblin import core, jsonio
-from companion.button_goblin.core import PASS, Action, Attack, Position
-from companion.errors import InvalidInput
-from companion.rules import JSON, CoreRules, Outcome, Rules, json_notation
+from companion.button_goblin.core import Action, Position
+from companion.button_goblin.match import Match, MatchEvent
+from companion.button_goblin.matchjson import MATCH_RULES
+from companion.button_goblin.roundrules import ROUND_RULES
+from companion.rules import JSON, LegalView, Outcome, Rules
 
-
-def new_game(setup: Mapping[str, JSON]) -> Position:
-    """A round from ``{"position": NOTATION}`` or ``{"position": {...}}``: the dice as rolled."""
-    if not isinstance(setup, Mapping) or "position" not in setup:
-        raise InvalidInput(f"a Button Goblin round starts from {{'position': ...}}, got {setup!r}"[:200])
-    raw = setup["position"]
-    return Position.parse(raw) if isinstance(raw, str) else jsonio.position_from_json(raw)
+State = Match | Position
+Event = MatchEvent | Action
 
 
-def _events(position: Position) -> Iterator[Action]:
-    """The legal events (``core.generate_attacks`` yields legal attacks only: ``exact``)."""
-    attacks = core.generate_attacks(position)
-    first = next(attacks, None)
-    if first is None:
-        if position.passes < 2:
-            yield PASS  # one may pass only when no attack is possible
-        return
-    yield first
-    yield from attacks
+class ButtonGoblinRules:
+    """The rules of a match (``MATCH_RULES``) or of a round (``ROUND_RULES``), by the state given."""
+
+    name = "button-goblin"
+    title = "Button Goblin"
+
+    @staticmethod
+    def of(state: State) -> Rules[State, Event]:
+        """The rules ``state`` is played by."""
+        rules = MATCH_RULES if isinstance(state, Match) else ROUND_RULES
+        return rules  # type: ignore[return-value]
+
+    def new_game(self, setup: Mapping[str, JSON]) -> State:
+        """A match from the flow's setup (``"players"``), else a round (``"position"``)."""
+        if isinstance(setup, Mapping) and "players" in setup:
+            return MATCH_RULES.new_game(setup)
+        return ROUND_RULES.new_game(setup)
+
+    def legal(self, state: State) -> LegalView[Event]:
+        return self.of(state).legal(state)
+
+    def apply(self, state: State, event: Event) -> State:
+        return self.of(state).apply(state, event)
+
+    def outcome(self, state: State) -> Outcome | None:
+        return self.of(state).outcome(state)
+
+    def awaiting(self, state: State) -> tuple[int, ...]:
+        return self.of(state).awaiting(state)
+
+    def event_to_json(self, event: Event) -> dict[str, JSON]:
+        return MATCH_RULES.event_to_json(event)  # a round's attacks and pass are a match's too
+
+    def event_from_json(self, state: State, data: JSON) -> Event:
+        return self.of(state).event_from_json(state, data)
+
+    def event_notation(self, event: Event) -> str:
+        return MATCH_RULES.event_notation(event)
+
+    def parse_event(self, state: State, text: str) -> Event:
+        return self.of(state).parse_event(state, text)
+
+    def state_to_json(self, state: State) -> JSON:
+        return self.of(state).state_to_json(state)
+
+    def state_from_json(self, data: JSON) -> State:
+        """A match's state (it has a ``"phase"``) or a round's position."""
+        if isinstance(data, Mapping) and "phase" in data:
+            return MATCH_RULES.state_from_json(data)
+        return ROUND_RULES.state_from_json(data)
+
+    def __repr__(self) -> str:
+        return "<Button Goblin rules: a match, or a round>"
 
 
-def _check(position: Position, event: object) -> bool:
-    if event == PASS:
-        return position.passes < 2 and not position.legal
-    return isinstance(event, Attack) and event in position.legal
+RULES: Rules[State, Event] = ButtonGoblinRules()
 
-
-def _outcome(position: Position) -> Outcome | None:
-    o = core.round_outcome(position)
-    if o is None:
-        return None
-    return Outcome("tie") if o.winner is None else Outcome("round", (o.winner,))
-
-
-def _to_json(event: Action) -> dict[str, JSON]:
-    return {"type": "pass"} if event == PASS else jsonio.attack_action_json(event)
-
-
-def _from_json(position: Position, data: JSON) -> Action:
-    if isinstance(data, Mapping) and data.get("type") == "pass":
-        if set(data) != {"type"}:
-            raise InvalidInput('a pass has no other keys than "type"')
-        return PASS
-    return jsonio.attack_from_json(data, position)
-
-
-def _notation(event: Action) -> str:
-    data = _to_json(event)
-    if data.get("fire") == []:
-        del data["fire"]
-    return json_notation(data)
-
-
-RULES: Rules[Position, Action] = CoreRules(
-    name="button-goblin",
-    title="Button Goblin",
-    start=new_game,
-    events=_events,
-    check=_check,
-    step=core.apply,
-    end=_outcome,
-    waits_on=lambda p: () if p.passes >= 2 else (p.to_move,),
-    to_json=_to_json,
-    from_json=_from_json,
-    dump=jsonio.position_to_json,
-    load=jsonio.position_from_json,
-    notation=_notation,
-    exact=True,
-)
+__all__ = ["MATCH_RULES", "ROUND_RULES", "RULES"]

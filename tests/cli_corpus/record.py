@@ -228,6 +228,26 @@ def commands() -> list[tuple[list[str], str]]:
     cmds.append((["rules", "button-goblin", "show", json.dumps(
         {"to_move": 0, "players": [{"name": "A", "dice": [{"sides": 6, "value": 3}]},
                                    {"name": "B", "dice": [{"sides": 4, "value": 2}]}], "passes": 1})], ""))
+    # ---- added with Button Goblin's whole match through the protocol (issue 17): a match from the
+    # flow's setup, its swing, roll and attack events, and their errors
+    players = {"players": [{"name": "Anna", "button": "Jones"},
+                           {"name": "Bruno", "button": "Alisa", "ve": "VA"}]}
+    match = state_of(["rules", "button-goblin", "new", json.dumps(players)])
+    match = state_of(["rules", "button-goblin", "apply", "--state", json.dumps(match), "--event",
+                      'swing player=0 sizes={"X":8}'])
+    values = {"p0.1": 3, "p0.2": 2, "p0.3": 9, "p0.4": 6,
+              "p1.0": 4, "p1.1": 3, "p1.2": 7, "p1.3": 11, "p1.4": 15}
+    match = state_of(["rules", "button-goblin", "apply"], json.dumps({"state": match, "events": [
+        'swing player="Bruno" sizes={"X":20}', {"type": "roll", "values": values}]}))
+    cmds.append((["rules", "button-goblin", "show", json.dumps({"state": match})], ""))
+    cmds.append((["rules", "button-goblin", "apply", "--state", json.dumps(match), "--event",
+                  "power attackers=[1] targets=[1]"], ""))
+    cmds.append((["rules", "button-goblin", "apply", "--state", json.dumps(match), "--event",
+                  'roll values={"p0.1":3}'], ""))
+    cmds.append((["rules", "button-goblin", "apply", "--state", json.dumps({**match, "round": 4}),
+                  "--event", "pass"], ""))
+    cmds.append((["rules", "button-goblin", "new", json.dumps({"players": [{"button": "Alisa"},
+                                                                          {"button": "Jones"}]})], ""))
     return cmds
 
 
