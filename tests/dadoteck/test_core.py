@@ -18,6 +18,7 @@ from companion.dadoteck import (
     parse_event,
 )
 from companion.errors import IllegalAction, InvalidInput
+from companion.rules import find_rules
 
 from .conftest import moving, play
 
@@ -98,6 +99,7 @@ def test_awaiting_names_every_tied_group_still_to_roll(four):
     assert awaiting["groups"] == [[0, 1], [2, 3]] and awaiting["group_names"] == [["A", "B"], ["C", "D"]]
     assert awaiting["players"] == [0, 1, 3] and awaiting["purpose"] == "tie-break"
     assert awaiting["message"] == "A, B and D (separate ties, in any order): roll the d20"
+    assert find_rules("dadoteck").awaiting(g) == (0, 1, 3)  # the protocol names them too
     one = views.awaiting(play(_placed(four), "roll 0 19", "roll 1 12", "roll 2 12", "roll 3 6"))
     assert one["groups"] == [[1, 2]] and one["message"] == "B, C: roll the d20 for the tie-break"
 

@@ -24,6 +24,7 @@ from companion.gobcon import (
     shift,
     views,
 )
+from companion.rules import find_rules
 
 from .conftest import TABLE, card, join, partita, play, roll
 
@@ -93,6 +94,7 @@ def test_awaiting_names_everyone_who_still_must_declare():
     awaiting = views.awaiting(g)
     assert (awaiting["kind"], awaiting["player"], awaiting["name"]) == ("declare", 3, "Dario")
     assert awaiting["players"] == [3, 1] and awaiting["names"] == ["Dario", "Bruno"]
+    assert find_rules("gobcon").awaiting(g) == (3, 1)  # the protocol names them too
     awaiting = views.awaiting(play(g, join(3, False)))
     assert awaiting["players"] == [1] and awaiting["names"] == ["Bruno"]
     assert views.awaiting(play(g, join(3, False), join(1)))["kind"] == "roll"
