@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from train_finder import jitter
-from v3_data import FOLDERS, NONE, Sample, load_source, render
+from v3_data import FOLDERS, NONE, Sample, load_source, poly_render, render
 from v3_models import FaceNet
 from v3_train import best_temperature, budgeted_steps
 
@@ -71,7 +71,7 @@ def hard_negatives(samples: list[Sample], finder: str, rng: np.random.Generator)
 
     out: list[Item] = []
     for s in samples:
-        if s.crop_only or s.source in ("lurig", "render"):
+        if s.crop_only or s.source in ("lurig", "render", "polyrender"):
             continue
         for f in find_objects(s.image, model=finder, score=0.1)[:60]:
             if all(math.hypot(f.cx - o[0], f.cy - o[1]) > 0.5 * max(o[2], o[3], f.side) for o in s.objects):
@@ -117,6 +117,8 @@ def main() -> None:
     ap.add_argument("--minutes", type=float, default=8)
     ap.add_argument("--seed", type=int, default=20261125)
     ap.add_argument("--renders", type=int, default=800)
+    ap.add_argument("--poly-renders", type=int, default=0,
+                    help="trays of polyhedral dice (v3_data.poly_render, vision.poly.synth) as numeral crops")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--batch", type=int, default=64)
     ap.add_argument("--hard", default="", help="a finder .onnx whose false finds in the training photos "
@@ -138,6 +140,9 @@ def main() -> None:
     renders = [render(args.seed * 10_000 + 7 + i) for i in range(args.renders)]
     train += renders[: args.renders * 9 // 10]
     val += renders[args.renders * 9 // 10:]
+    polys = [poly_render(i) for i in range(args.poly_renders)]
+    train += polys[: args.poly_renders * 9 // 10]
+    val += polys[args.poly_renders * 9 // 10:]
     tr = items(train, rng)
     if args.hard:
         hard = hard_negatives(train, args.hard, rng)

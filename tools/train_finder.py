@@ -24,7 +24,7 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from v3_data import FINDER_SOURCES, Sample, load_source, render
+from v3_data import FINDER_SOURCES, Sample, load_source, poly_render, render
 from v3_models import Finder
 from v3_train import budgeted_steps
 
@@ -118,7 +118,7 @@ def focal(pred: torch.Tensor, gt: torch.Tensor) -> torch.Tensor:
 
 def batch(pools: dict[str, list[Sample]], rng: np.random.Generator, n: int) -> tuple[torch.Tensor, ...]:
     names = list(pools)
-    p = np.array([0.25 if k == "render" else 1.0 for k in names])
+    p = np.array([0.25 if k in ("render", "polyrender") else 1.0 for k in names])
     p /= p.sum()
     xs, hms, boxes, masks = [], [], [], []
     for _ in range(n):
@@ -147,6 +147,8 @@ def main() -> None:
     ap.add_argument("--minutes", type=float, default=12)
     ap.add_argument("--seed", type=int, default=20261125)
     ap.add_argument("--renders", type=int, default=800)
+    ap.add_argument("--poly-renders", type=int, default=0,
+                    help="trays of polyhedral dice (v3_data.poly_render), drawn as often as the renders")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--batch", type=int, default=16)
     ap.add_argument("--resume", type=Path, default=None, help="continue from these weights (.pt)")
@@ -161,6 +163,8 @@ def main() -> None:
         if src != args.leave_out:
             pools[src] = [s for s in load_source(src)]
     pools["render"] = [render(args.seed * 10_000 + i) for i in range(args.renders)]
+    if args.poly_renders:
+        pools["polyrender"] = [poly_render(i) for i in range(args.poly_renders)]
     print({k: len(v) for k, v in pools.items()}, flush=True)
     model = Finder()
     if args.resume is not None:

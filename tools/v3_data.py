@@ -316,6 +316,26 @@ def render(seed: int, size: tuple[int, int] = (512, 384)) -> Sample:
     return Sample("render", f"render-{seed}", out, objs)
 
 
+POLY_SEED = 20261126
+"""Seed of ``poly_render``'s scenes (scene i from (POLY_SEED, i)): other dice than vision.poly's tests."""
+
+
+def poly_render(index: int, size: tuple[int, int] = (512, 384)) -> Sample:
+    """One tray of polyhedral dice as ``vision.poly.synth.scene`` draws them (d4 to d20 and percentile
+    d10s, numeral d6s; "table" or "brands" profile at random), every die of class ``numeral``. The
+    boxes are the dice's silhouettes, sides and all, like the aws labels."""
+    from vision.poly import synth
+
+    rng = np.random.default_rng([POLY_SEED, index])
+    w, h = size
+    profile = "brands" if rng.random() < 0.5 else "table"
+    count = int(rng.integers(1, 9))
+    scene = synth.scene(rng, count=count, width=w, height=h, sizes=(40, 150), profile=profile)
+    objs: list[tuple[float, float, float, float, int]] = [
+        (bx + bw / 2, by + bh / 2, float(bw), float(bh), NUMERAL) for bx, by, bw, bh in (d.bbox for d in scene.dice)]
+    return Sample("polyrender", f"poly-{profile}-{index}", scene.image, objs)
+
+
 if __name__ == "__main__":
     import time
     t = time.time()
