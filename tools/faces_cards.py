@@ -1,0 +1,130 @@
+"""Temperatures of the face readers from sources never trained on, and their cards.
+
+    python3 tools/faces_cards.py RUN_DIR [--shipped TAG_OR_STEM] [--finders benchmarks/models] [--resumed-from DIR]
+
+A temperature fitted on photos of the sources a reader trained on makes it over-sure on a table it never
+saw (the leave-one-out readers of 2026-11-25, calibrated on their training sources, were right on only
+96.8% of their "sure" aws dice). So temperatures come from held-out predictions only, as for the type reader
+(tools/types_cards.py):
+
+- each leave-one-out reader (``faces-no-S``) reads the crops of its own source S: labelled dice at their
+  boxes, the tray away from every die, half dice at a crop's edge, and what the finder trained without S
+  finds there that is no die (``none``), the way ``vision.faces`` reads them (quarter turns averaged);
+- the reader of S is given the temperature that fits the *other* sources' held-out logits best
+  (cross-fitted: nothing of S sets S's confidence), written to ``benchmarks/models/faces-no-S.json``;
+- the shipped reader is given the temperature that fits every source's held-out logits, written to
+  ``vision/models/faces.json``.
+Training only; the product reads the temperature from the card.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from train_faces import Net, crop, hard_negatives, items, to_tensor
+from v3_data import load_source
+from v3_train import best_temperature
+
+from vision.faces import CLASSES
+
+ROOT = Path(__file__).resolve().parents[1]
+SOURCES = ("matteop65", "chase", "aws", "nell")
+TEMPERATURES = np.arange(0.3, 4.01, 0.05)
+
+
+def held_logits(model: Net, source: str, finder: str) -> tuple[torch.Tensor, torch.Tensor]:
+    rng = np.random.default_rng(7)
+    samples = load_source(source)
+    its = items(samples, rng) + hard_negatives(samples, finder, rng)
+    xs = [crop(it, None) for it in its]
+    total = torch.zeros(len(xs), len(CLASSES))
+    with torch.no_grad():
+        for k in range(4):
+            turned = [np.ascontiguousarray(np.rot90(x, k)) for x in xs]
+            total += torch.cat([model(to_tensor(turned[i:i + 256]))[:, : len(CLASSES)]
+                                for i in range(0, len(turned), 256)])
+    return total / 4, torch.tensor([it[4] for it in its])
+
+
+def summary(logits: torch.Tensor, truth: torch.Tensor, t: float) -> dict[str, float | int]:
+    conf, pred = F.softmax(logits / t, 1).max(1)
+    sure = conf >= 0.8
+    return {"crops": len(truth), "right": round(float((pred == truth).float().mean()), 4),
+            "sure": int(sure.sum()), "wrong_sure": int((sure & (pred != truth)).sum())}
+
+
+def card(src: Path, dest: Path, temperature: float, extra: dict[str, object]) -> None:
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(src.with_suffix(".onnx"), dest.with_suffix(".onnx"))
+    out = json.loads(src.with_suffix(".train.json").read_text())
+    out["command"] = out["command"].replace(str(src.parent), "DIR")
+    out["temperature_fitted_on_training_sources"] = out.pop("temperature")
+    out["temperature"] = round(temperature, 3)
+    out["sha256"] = hashlib.sha256(dest.with_suffix(".onnx").read_bytes()).hexdigest()
+    out["bytes"] = dest.with_suffix(".onnx").stat().st_size
+    out["runtime"] = "cv2.dnn.readNet (ONNX opset 17, exported with dynamo=False)"
+    out.update(extra)
+    dest.with_suffix(".json").write_text(json.dumps(out, indent=1) + "\n")
+    print(dest, out["temperature"], out["sha256"][:12], flush=True)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("run", type=Path, help="the directory with faces.pt and faces-no-<source>.pt")
+    ap.add_argument("--shipped", type=Path, default=Path("faces"),
+                    help="the shipped reader's stem: a tag in RUN_DIR, or a path without suffix")
+    ap.add_argument("--finders", type=Path, default=ROOT / "benchmarks" / "models",
+                    help="where finder-no-<source>.onnx are (chase: the shipped finder)")
+    ap.add_argument("--resumed-from", type=Path, default=None,
+                    help="the directory of the runs these resumed (their cards are kept in the new ones)")
+    args = ap.parse_args()
+    torch.set_num_threads(1)
+    held: dict[str, tuple[torch.Tensor, torch.Tensor]] = {}
+    for s in SOURCES:
+        model = Net()
+        model.load_state_dict(torch.load(args.run / f"faces-no-{s}.pt"))
+        model.eval()
+        finder = "finder" if s == "chase" else str(args.finders / f"finder-no-{s}.onnx")
+        held[s] = held_logits(model, s, finder)
+        print(s, summary(*held[s], 1.0), flush=True)
+
+    def resumed(tag: str) -> dict[str, object]:
+        if args.resumed_from is None or not (args.resumed_from / f"{tag}.train.json").exists():
+            return {}
+        first = json.loads((args.resumed_from / f"{tag}.train.json").read_text())
+        first["command"] = first["command"].replace(str(args.resumed_from), "DIR0")
+        return {"resumed_from": first}
+
+    for s in SOURCES:
+        others = [o for o in SOURCES if o != s]
+        t = best_temperature(torch.cat([held[o][0] for o in others]), torch.cat([held[o][1] for o in others]),
+                             TEMPERATURES)[0]
+        card(args.run / f"faces-no-{s}", args.finders / f"faces-no-{s}", t, {
+            **resumed(f"faces-no-{s}"),
+            "temperature_from": f"held-out crops of {others}, each read by the reader trained without it "
+                                "(cross-fitted: nothing of this source)",
+            "held_out_crops": summary(*held[s], t)})
+    t = best_temperature(torch.cat([held[s][0] for s in SOURCES]), torch.cat([held[s][1] for s in SOURCES]),
+                         TEMPERATURES)[0]
+    shipped = args.shipped if args.shipped.parent != Path(".") else args.run / args.shipped
+    card(shipped, ROOT / "vision" / "models" / "faces", t, {
+        **resumed(shipped.name),
+        "temperature_from": f"held-out crops of every source {list(SOURCES)}, each read by the reader trained "
+                            "without it",
+        "held_out_crops": {s: summary(*held[s], t) for s in SOURCES}})
+
+
+if __name__ == "__main__":
+    main()
