@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from companion.dadoteck import Game, apply, event_from_json, event_to_json, new_game
 from companion.dadoteck.flow import FLOW
+from tests.helpers import offered_choices_apply
 from tests.readings import camera
 
 
@@ -42,14 +43,10 @@ def test_random_legal_play_keeps_one_square_per_pawn(players, speedup, data):
 def test_every_choice_the_flow_offers_applies_and_the_view_is_json(players, speedup, data):
     state = FLOW.start({"players": [f"P{i}" for i in range(players)], "speedup": speedup})
     for _ in range(80):
-        json.dumps(FLOW.view(state))
-        choices = list(FLOW.choices(state))
-        for choice in choices:
-            FLOW.apply(state, choice.action)  # never refused
-        expectation = FLOW.expects(state)
-        if expectation is None and not choices:
-            assert FLOW.view(state)["over"] is True
+        offered = offered_choices_apply(FLOW, state)
+        if offered is None:
             break
+        choices, expectation = offered
         if expectation is not None and (not choices or data.draw(st.booleans())):
             slot = expectation.slots[0]
             value = data.draw(st.integers(1, slot.sides or 20))

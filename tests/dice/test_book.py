@@ -17,6 +17,7 @@ from companion.errors import IllegalAction, InvalidInput
 from companion.session import TableSession
 from companion.store import SCHEMA_VERSION, Store
 from tests.dice.conftest import PIG, pig_rolls, roll, seeded
+from tests.helpers import copy_to_old_file
 from tests.session.conftest import D6_SETUP
 from tests.web.conftest import FIRST_ROLL, camera_reading
 
@@ -218,14 +219,7 @@ def _version_2_copy(db: Path) -> tuple[Path, dict[str, object]]:
         session.new_game("pig", PIG)
         pig_rolls(session, [6, 4, 1])
         expected = session.export()
-        games = store.db.execute("SELECT * FROM games").fetchall()
-        events = store.db.execute("SELECT * FROM events").fetchall()
-    old = db.with_name("v2.sqlite3")
-    with sqlite3.connect(old) as raw:
-        raw.executescript(V2_SCHEMA)
-        raw.executemany("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?)", games)
-        raw.executemany(f"INSERT INTO events VALUES ({', '.join('?' * len(events[0]))})", events)
-    raw.close()
+        old = copy_to_old_file(store, db, "v2.sqlite3", V2_SCHEMA, "*")
     return old, expected
 
 

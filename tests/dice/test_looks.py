@@ -5,8 +5,7 @@ the book and through ``serve``'s composition root with a replayed camera."""
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -21,6 +20,7 @@ from companion.serve import Companion
 from companion.session import TableSession
 from companion.store import Store
 from tests.dice.conftest import PIG
+from tests.helpers import wait_until
 from tests.loop.conftest import still
 from vision import read_table, synth
 from vision.errors import InvalidVisionInput
@@ -153,16 +153,6 @@ def test_teaching_needs_a_picture_with_the_die(table: Table) -> None:
         assert book.teach_look(red)["taught"] == min(n + 1, MAX_LOOKS)
     assert book.forget_looks(red)["looks"] == 0
     assert session.store.die(red).looks == ()  # type: ignore[union-attr]
-
-
-def wait_until(what: Callable[[], Any], timeout: float = 15.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = what()
-        if value:
-            return value
-        time.sleep(0.02)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def test_serve_teaches_from_the_camera_and_gives_confirmed_rolls_by_look(tmp_path: Path) -> None:

@@ -10,7 +10,6 @@ path camera -> worker -> session -> page -> buttons -> log, not vision's accurac
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 import threading
 from collections.abc import Iterator
@@ -18,7 +17,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 import pytest
 from gpiozero import Device
@@ -31,6 +29,7 @@ from companion.store import Store
 from hardware.buttons import TableButtons
 from hardware.frames import FrameHolder
 from hardware.sources import ReplaySource
+from tests.loop.labelled import frame_key, labelled_frames
 from web import create_app
 
 PHOTOS = Path(__file__).with_name("photos")
@@ -42,26 +41,21 @@ PHONE = {"width": 390, "height": 844}
 PINS = {"confirm": 17, "next": 27, "undo": 22}
 
 
-def _digest(frame: np.ndarray) -> str:
-    return hashlib.sha1(np.ascontiguousarray(frame).tobytes()).hexdigest()
-
-
 @functools.cache
 def _labels() -> dict[str, dict[str, Any]]:
     """Frame digest -> the reading the photo's labels stand for (vision's JSON shape)."""
     out = {}
-    for image in json.loads((PHOTOS / "labels.json").read_text())["images"]:
-        frame = cv2.imdecode(np.fromfile(PHOTOS / image["file"], np.uint8), cv2.IMREAD_COLOR)
+    for frame, image in labelled_frames(PHOTOS):
         height, width = frame.shape[:2]
         dice = [{"bbox": d["bbox"] or [width // 3, height // 3, width // 3, height // 3], "sides": d["sides"],
                  "value": d["value"], "confidence": 0.97, "zone": None} for d in image["dice"]]
-        out[_digest(frame)] = {"width": width, "height": height, "dice": dice, "tokens": []}
+        out[frame_key(frame)] = {"width": width, "height": height, "dice": dice, "tokens": []}
     return out
 
 
 def labelled_read(frame: np.ndarray) -> dict[str, Any]:
     """The labelled reading of a bundled photo; an empty reading for any other frame."""
-    found = _labels().get(_digest(frame))
+    found = _labels().get(frame_key(frame))
     if found is None:
         return {"width": frame.shape[1], "height": frame.shape[0], "dice": [], "tokens": []}
     return json.loads(json.dumps(found))

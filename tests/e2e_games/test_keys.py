@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import random
-import string
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +13,7 @@ import pytest
 
 from companion.session import TableSession
 from companion.store import Store
+from tests.helpers import assert_translated, placeholders
 from tests.web.conftest import play_step
 from web.i18n import GAME_WORDS, catalogue, game_words, words_for
 
@@ -30,10 +30,6 @@ SETUPS: dict[str, dict[str, Any]] = {
 }
 PARTITA = {"type": "partita", "name": "Risiko", "category": "board",
            "payoff": {"king": 3, "green": 1, "black": 0, "darth": -1}}
-
-
-def placeholders(text: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
 
 
 @pytest.mark.parametrize("game", list(SETUPS))
@@ -56,10 +52,7 @@ def test_the_flows_message_keys_are_translated(tmp_path: Path, game: str) -> Non
                 if snap["over"]:
                     break
                 play_step(session, rng)
-    assert len(seen) >= 3, seen
-    for key, params in seen.items():
-        assert key in italian, key
-        assert placeholders(italian[key]) <= params, (key, italian[key], params)
+    assert_translated(seen, italian, 3)
 
 
 GAMES = ("button-goblin", *SETUPS)

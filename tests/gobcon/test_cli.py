@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from companion.gobcon.cli import main
+from tests.helpers import refused_in_one_line
 
 
 def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
@@ -78,12 +79,7 @@ GAME = '{"players": ["A", "B"]}'
     ],
 )
 def test_bad_input_exits_2_with_one_line(args, stdin, quoted):
-    done = run(*args, stdin=stdin)
-    assert done.returncode == 2
-    assert done.stdout == ""
-    lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1, done.stderr
-    assert quoted in lines[0]
+    refused_in_one_line(run(*args, stdin=stdin), quoted)
 
 
 def test_an_illegal_roll_is_refused_quoting_it(capsys):

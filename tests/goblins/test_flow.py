@@ -6,6 +6,7 @@ import pytest
 
 from companion.errors import IllegalAction, InvalidInput
 from companion.games import find_game
+from tests.helpers import FlowTable
 from tests.readings import camera
 
 FLOW = find_game("goblins")
@@ -17,23 +18,11 @@ SETUP = {
 }
 
 
-class Table:
-    """The session's part: keep the log of confirmed actions, check the view after each."""
+class Table(FlowTable):
+    """The session's part, and the goblins' tosses."""
 
     def __init__(self):
-        self.state = FLOW.start(SETUP)
-        self.actions = []
-
-    def do(self, action):
-        self.state = FLOW.apply(self.state, action)
-        self.actions.append(action)
-        json.dumps(FLOW.view(self.state))  # the page can always render it
-        return self
-
-    def pick(self, label):
-        matches = [c for c in FLOW.choices(self.state) if label in c.label]
-        assert len(matches) == 1, [c.label for c in FLOW.choices(self.state)]
-        return self.do(matches[0].action)
+        super().__init__(FLOW, SETUP)
 
     def toss(self, alive, dead):
         want = FLOW.expects(self.state)

@@ -15,18 +15,9 @@ from gpiozero.pins.mock import MockFactory
 from companion.config import Config, LedConfig
 from companion.demo import DEMO_DIR, DEMO_SETUP
 from companion.serve import Companion, led_state
+from tests.helpers import wait_until
 from tests.loop import labelled
 from tests.loop.conftest import Clock, still
-
-
-def wait_until(what: Callable[[], Any], timeout: float = 10.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = what()
-        if value:
-            return value
-        time.sleep(0.01)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 class Table:

@@ -13,6 +13,7 @@ import pytest
 from companion.errors import IllegalAction, InvalidInput
 from companion.session import GameInProgress, TableSession
 from companion.store import SCHEMA_VERSION, Store
+from tests.helpers import copy_to_old_file
 from tests.session.conftest import D6_SETUP, MIXED_SETUP, play_step
 
 #: The schema as version 1 wrote it (before ``archived`` and ``summary``).
@@ -108,14 +109,7 @@ def test_a_file_written_before_the_list_is_migrated_and_keeps_every_step(db: Pat
         first = played(session, D6_SETUP, 4, seed=2)
         second = played(session, MIXED_SETUP, 3, seed=3, archive=True)
         expected = {g: session.export(g) for g in (first, second)}
-        games = store.db.execute("SELECT id, game, setup, started, finished FROM games").fetchall()
-        events = store.db.execute("SELECT * FROM events").fetchall()
-    old = db.with_name("old.sqlite3")
-    with sqlite3.connect(old) as raw:
-        raw.executescript(V1_SCHEMA)
-        raw.executemany("INSERT INTO games VALUES (?, ?, ?, ?, ?)", games)
-        raw.executemany(f"INSERT INTO events VALUES ({', '.join('?' * len(events[0]))})", events)
-    raw.close()
+        old = copy_to_old_file(store, db, "old.sqlite3", V1_SCHEMA, "id, game, setup, started, finished")
     for _ in range(2):  # opening twice migrates once
         with Store(old) as store:
             assert store.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3

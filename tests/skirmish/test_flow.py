@@ -7,6 +7,7 @@ import pytest
 
 from companion.errors import IllegalAction, InvalidInput
 from companion.games import find_game
+from tests.helpers import FlowTable
 from tests.readings import camera
 
 FLOW = find_game("skirmish")
@@ -33,21 +34,11 @@ def die(value, x, zone=None):
     return {"bbox": [x, 0, 10, 10], "sides": 6, "value": value, "confidence": 0.95, "zone": zone}
 
 
-class Table:
+class Table(FlowTable):
+    """The session's part, and the dice rolled for the skirmish."""
+
     def __init__(self):
-        self.state = FLOW.start(SETUP)
-        self.actions = []
-
-    def do(self, action):
-        self.state = FLOW.apply(self.state, action)
-        self.actions.append(action)
-        json.dumps(FLOW.view(self.state))
-        return self
-
-    def pick(self, label):
-        matches = [c for c in FLOW.choices(self.state) if label in c.label]
-        assert len(matches) == 1, (label, [c.label for c in FLOW.choices(self.state)])
-        return self.do(matches[0].action)
+        super().__init__(FLOW, SETUP)
 
     def roll(self, *values, zones=None):
         want = FLOW.expects(self.state)

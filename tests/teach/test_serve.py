@@ -4,11 +4,8 @@ latest frame, and the vision worker reads the next toss with what was just taugh
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import cv2
 import numpy as np
@@ -18,18 +15,9 @@ from companion.serve import Companion
 from companion.session import TableSession
 from companion.store import Store
 from tests.goblins.test_flow import SETUP
+from tests.helpers import wait_until
 from tests.loop.conftest import still
 from tests.teach.conftest import write
-
-
-def wait_until(what: Callable[[], Any], timeout: float = 15.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = what()
-        if value:
-            return value
-        time.sleep(0.02)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def goblins_awaiting_a_toss(state: Path) -> None:

@@ -82,3 +82,18 @@ def attacking(client: FlaskClient, playing: TableSession) -> TableSession:
     assert response.json["view"]["phase"] == "play"
     assert response.json["choices"]
     return playing
+
+
+class Clock:
+    """A clock the test moves by hand (``clock.now += 60``)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()

@@ -22,6 +22,7 @@ from companion.serve import VisionWorker
 from companion.session import TableSession
 from companion.store import Store
 from hardware.frames import FrameHolder
+from tests.web.conftest import Clock
 from web import create_app
 
 PIN = "2468"
@@ -34,18 +35,6 @@ DADOTECK = {"players": ["Anna", "Bruno"]}
 def real_photo(name: str) -> bytes:
     assert BURKS is not None, "shared/dice-photos/burksbuilds__dicetower-dev is missing"
     return (BURKS / "burksbuilds__dicetower-dev" / "images" / name).read_bytes()
-
-
-class Clock:
-    now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
 
 
 @pytest.fixture

@@ -10,25 +10,12 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.session import TableSession
-from tests.web.conftest import D6_SETUP, FIRST_ROLL, camera_reading
+from tests.web.conftest import D6_SETUP, FIRST_ROLL, Clock, camera_reading
 from web import create_app
 from web import pin as pin_module
 from web.pin import CLIENT_TRIES, FIRST_WAIT, TABLE_TRIES
 
 PIN = "4826"
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
 
 
 @pytest.fixture

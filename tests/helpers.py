@@ -1,0 +1,100 @@
+"""Helpers several test areas share: waiting on a running table, driving a flow as the session would,
+the command lines' one-line refusals, old database files, translated message keys."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import string
+import time
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from companion.flow import Choice, Expectation, Flow
+from companion.store import Store
+
+
+def wait_until(what: Callable[[], Any], timeout: float = 15.0) -> Any:
+    """The first true value ``what()`` returns (polled), or ``AssertionError`` after ``timeout`` s."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = what()
+        if value:
+            return value
+        time.sleep(0.02)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+class FlowTable:
+    """The session's part of a table flow: the state, the log of confirmed actions, a view that the page
+    can always render after each."""
+
+    def __init__(self, flow: Flow[Any], setup: Mapping[str, Any]) -> None:
+        self.flow = flow
+        self.state = flow.start(setup)
+        self.actions: list[Any] = []
+
+    def do(self, action: Mapping[str, Any]) -> FlowTable:
+        self.state = self.flow.apply(self.state, action)
+        self.actions.append(action)
+        json.dumps(self.flow.view(self.state))  # the page can always render it
+        return self
+
+    def pick(self, label: str) -> FlowTable:
+        """Confirm the one choice whose label has ``label`` in it."""
+        matches = [c for c in self.flow.choices(self.state) if label in c.label]
+        assert len(matches) == 1, (label, [c.label for c in self.flow.choices(self.state)])
+        return self.do(matches[0].action)
+
+
+def offered_choices_apply(flow: Flow[Any], state: Any) -> tuple[list[Choice], Expectation | None] | None:
+    """Check one state of a flow: its view is JSON and every choice it offers applies. None once the
+    game is over (nothing offered, nothing to read, and the view says so); else the choices and what
+    the camera should read."""
+    json.dumps(flow.view(state))
+    choices = list(flow.choices(state))
+    for choice in choices:
+        flow.apply(state, choice.action)  # never refused
+    expectation = flow.expects(state)
+    if expectation is None and not choices:
+        assert flow.view(state)["over"] is True
+        return None
+    return choices, expectation
+
+
+def refused_in_one_line(done: Any, quoted: str) -> None:
+    """A command line's refusal: exit status 2, nothing on stdout, one line on stderr quoting ``quoted``."""
+    assert done.returncode == 2
+    assert done.stdout == ""
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert quoted in lines[0]
+
+
+def copy_to_old_file(store: Store, db: Path, name: str, schema: str, games: str) -> Path:
+    """The games and events of ``store`` copied into a new file ``name`` beside ``db`` made by an older
+    ``schema``: ``games`` are the columns of the games that schema has (``"id, game, ..."`` or ``*``)."""
+    rows = store.db.execute(f"SELECT {games} FROM games").fetchall()
+    events = store.db.execute("SELECT * FROM events").fetchall()
+    old = db.with_name(name)
+    with sqlite3.connect(old) as raw:
+        raw.executescript(schema)
+        raw.executemany(f"INSERT INTO games VALUES ({', '.join('?' * len(rows[0]))})", rows)
+        raw.executemany(f"INSERT INTO events VALUES ({', '.join('?' * len(events[0]))})", events)
+    raw.close()
+    return old
+
+
+def placeholders(text: str) -> set[str]:
+    """The ``{names}`` a message template fills in."""
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def assert_translated(seen: Mapping[str, set[str]], catalogue: Mapping[str, str], least: int) -> None:
+    """Every message key seen (at least ``least`` of them) is in the catalogue, and its template asks
+    only for parameters the key was seen with."""
+    assert len(seen) >= least, seen
+    for key, params in seen.items():
+        assert key in catalogue, key
+        assert placeholders(catalogue[key]) <= params, (key, catalogue[key], params)
