@@ -32,6 +32,7 @@ class FlowTable:
 
     def __init__(self, flow: Flow[Any], setup: Mapping[str, Any]) -> None:
         self.flow = flow
+        self.setup = setup
         self.state = flow.start(setup)
         self.actions: list[Any] = []
 
@@ -40,6 +41,13 @@ class FlowTable:
         self.actions.append(action)
         json.dumps(self.flow.view(self.state))  # the page can always render it
         return self
+
+    def replayed(self) -> FlowTable:
+        """A new table with this one's setup and confirmed actions replayed, as the session rebuilds it."""
+        again = FlowTable(self.flow, self.setup)
+        for action in self.actions:
+            again.do(action)
+        return again
 
     def pick(self, label: str) -> FlowTable:
         """Confirm the one choice whose label has ``label`` in it."""

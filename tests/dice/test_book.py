@@ -19,6 +19,7 @@ from companion.store import SCHEMA_VERSION, Store
 from tests.dice.conftest import PIG, pig_rolls, roll, seeded
 from tests.helpers import copy_to_old_file
 from tests.session.conftest import D6_SETUP
+from tests.session.test_matches import OLD_EVENTS
 from tests.web.conftest import FIRST_ROLL, camera_reading
 
 pytestmark = pytest.mark.usefixtures("pig")
@@ -203,14 +204,7 @@ def test_the_export_streams_in_batches(store: Store) -> None:
 V2_SCHEMA = """
 CREATE TABLE games (id INTEGER PRIMARY KEY AUTOINCREMENT, game TEXT NOT NULL, setup TEXT NOT NULL,
                     started REAL NOT NULL, finished REAL, archived REAL, summary TEXT);
-CREATE TABLE events (id INTEGER PRIMARY KEY AUTOINCREMENT, game_id INTEGER NOT NULL REFERENCES games(id),
-    step INTEGER NOT NULL CHECK (step >= 1), action TEXT NOT NULL,
-    source TEXT NOT NULL CHECK (source IN ('camera', 'choice', 'manual')),
-    manual INTEGER NOT NULL CHECK (manual IN (0, 1)), proposal TEXT, reading TEXT, at REAL NOT NULL,
-    undone TEXT, undone_at REAL);
-CREATE UNIQUE INDEX live_step ON events (game_id, step) WHERE undone IS NULL;
-PRAGMA user_version=2;
-"""
+""" + OLD_EVENTS + "PRAGMA user_version=2;\n"
 
 
 def _version_2_copy(db: Path) -> tuple[Path, dict[str, object]]:

@@ -84,11 +84,7 @@ def test_a_whole_game():
     assert view["over"] and view["phase"] == "over"
     assert view["outcome"]["winner_name"] == "Arnaldo" and view["players"][0]["vp"] == 6
     assert not FLOW.choices(t.state) and FLOW.expects(t.state) is None
-    # the session rebuilds the state by replaying the log
-    state = FLOW.start(SETUP)
-    for action in t.actions:
-        state = FLOW.apply(state, action)
-    assert FLOW.view(state) == view
+    assert FLOW.view(t.replayed().state) == view  # the session rebuilds the state by replaying the log
 
 
 def test_epic_death_and_the_cannon_through_the_flow():

@@ -16,18 +16,21 @@ from companion.store import SCHEMA_VERSION, Store
 from tests.helpers import copy_to_old_file
 from tests.session.conftest import D6_SETUP, MIXED_SETUP, play_step
 
-#: The schema as version 1 wrote it (before ``archived`` and ``summary``).
-V1_SCHEMA = """
-CREATE TABLE games (id INTEGER PRIMARY KEY AUTOINCREMENT, game TEXT NOT NULL, setup TEXT NOT NULL,
-                    started REAL NOT NULL, finished REAL);
+#: The events table as versions 1 and 2 wrote it (before the players' dice).
+OLD_EVENTS = """
 CREATE TABLE events (id INTEGER PRIMARY KEY AUTOINCREMENT, game_id INTEGER NOT NULL REFERENCES games(id),
     step INTEGER NOT NULL CHECK (step >= 1), action TEXT NOT NULL,
     source TEXT NOT NULL CHECK (source IN ('camera', 'choice', 'manual')),
     manual INTEGER NOT NULL CHECK (manual IN (0, 1)), proposal TEXT, reading TEXT, at REAL NOT NULL,
     undone TEXT, undone_at REAL);
 CREATE UNIQUE INDEX live_step ON events (game_id, step) WHERE undone IS NULL;
-PRAGMA user_version=1;
 """
+
+#: The schema as version 1 wrote it (before ``archived`` and ``summary``).
+V1_SCHEMA = """
+CREATE TABLE games (id INTEGER PRIMARY KEY AUTOINCREMENT, game TEXT NOT NULL, setup TEXT NOT NULL,
+                    started REAL NOT NULL, finished REAL);
+""" + OLD_EVENTS + "PRAGMA user_version=1;\n"
 
 
 def played(session: TableSession, setup: dict[str, object], steps: int, seed: int = 1,
