@@ -390,16 +390,7 @@ def _single_table(dice: tuple[Die, ...], top: int) -> list[tuple[tuple[int, Sing
                 rows[x][slot] = (own, spec)
 
     def fire_nulls(attackers: tuple[int, ...], points: int) -> bool:
-        left = points
-        for i, spare in sources:
-            if left <= 0:
-                break
-            if i in attackers:
-                continue
-            if dice[i].has("NU"):
-                return True
-            left -= spare
-        return False
+        return playout.fire_nulls(sources, attackers, points, lambda i: dice[i].has("NU"))
 
     def ranged(kind: str, attackers: tuple[int, ...], base: int, extra: int) -> None:
         own = _own(dice, attackers, kind)

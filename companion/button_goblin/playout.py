@@ -18,7 +18,7 @@ Pure: the only randomness is the ``random.Random`` passed in.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -116,19 +116,25 @@ def _fire(mine: Sequence[Dice]) -> list[tuple[int, int]]:
     return [(i, d[0] - low(d)) for i, d in enumerate(mine) if d[2] & FU and d[0] - low(d) > 0]
 
 
-def _fire_nulls(mine: Sequence[Dice], sources: Sequence[tuple[int, int]], attackers: Sequence[int],
-                points: int) -> bool:
-    """Whether the fire dice spent (earliest first, not the attackers) include a null die."""
+def fire_nulls(sources: Sequence[tuple[int, int]], attackers: Sequence[int], points: int,
+               null: Callable[[int], bool]) -> bool:
+    """Whether the fire dice spent for ``points`` (``sources``: (die, spare points), earliest first, the
+    attackers left out) include a die that is ``null``. The advisor and the playouts spend fire alike."""
     left = points
     for i, spare in sources:
         if left <= 0:
             break
         if i in attackers:
             continue
-        if mine[i][2] & NU:
+        if null(i):
             return True
         left -= spare
     return False
+
+
+def _fire_nulls(mine: Sequence[Dice], sources: Sequence[tuple[int, int]], attackers: Sequence[int],
+                points: int) -> bool:
+    return fire_nulls(sources, attackers, points, lambda i: bool(mine[i][2] & NU))
 
 
 def choose(mine: Sequence[Dice], theirs: Sequence[Dice]) -> Move | None:
