@@ -51,6 +51,22 @@ def bad_input(key: str, /, **params: Any) -> InvalidInput:
     """An InvalidInput whose detail is ``MESSAGES[key]`` and which carries the key for the page."""
     return InvalidInput(Message.of(MESSAGES, key, **params))
 
+
+def number_arg(name: str, refuse: Callable[[str], Exception]) -> int | None:
+    """The query's ``?name=`` as a whole number (an id), None when it is absent; anything else raises
+    ``refuse(raw)`` with the raw text cut to 40 characters."""
+    raw = request.args.get(name)
+    if raw is None:
+        return None
+    if not raw.isascii() or not raw.isdigit() or len(raw) > 18:
+        raise refuse(raw[:40])
+    return int(raw)
+
+
+def _bad_game_id(raw: str) -> InvalidInput:
+    return bad_input("error.input.game_id", value=repr(raw))
+
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -194,21 +210,13 @@ def games() -> Response:
 def matches() -> Response:
     """The matches in the log, newest first, 50 a page (``?before=<game_id>``: the older ones): ``{"matches":
     [...], "more": bool}``; the one at the table has ``"current": true``."""
-    before = request.args.get("before")
-    if before is not None and (not before.isascii() or not before.isdigit() or len(before) > 18):
-        raise bad_input("error.input.game_id", value=repr(before[:40]))
-    return jsonify(table().matches(before=None if before is None else int(before)))
+    return jsonify(table().matches(before=number_arg("before", _bad_game_id)))
 
 
 @bp.get("/export")
 def export() -> Response:
     """The match at the table, or ``?game_id=N`` any match of ``/api/matches``."""
-    raw = request.args.get("game_id")
-    game_id = None
-    if raw is not None:
-        if not raw.isascii() or not raw.isdigit() or len(raw) > 18:
-            raise bad_input("error.input.game_id", value=repr(raw[:40]))
-        game_id = int(raw)
+    game_id = number_arg("game_id", _bad_game_id)
     response = jsonify(table().export(game_id))
     if request.args.get("download"):
         name = "goblin-match.json" if game_id is None else f"goblin-match-{game_id}.json"

@@ -30,7 +30,7 @@ from flask import Blueprint, Response, current_app, jsonify, request, stream_wit
 
 from companion.dice import COLOURS, MAX_DICE, MAX_DIE_NAME, MAX_ENTRY, DiceBook, UnknownDie
 from companion.errors import InvalidInput
-from web.api import control, table
+from web.api import control, number_arg, table
 
 bp = Blueprint("dice", __name__)
 
@@ -76,12 +76,8 @@ def one(die_id: int) -> Response:
 
 @bp.get("/api/dice.csv")
 def export_csv() -> Response:
-    raw = request.args.get("die")
-    die = None
-    if raw is not None:
-        if not raw.isascii() or not raw.isdigit() or len(raw) > 18:
-            raise InvalidInput(f"?die= takes a die's number (see /api/dice), not {raw[:40]!r}")
-        die = int(raw)
+    die = number_arg("die", lambda raw: InvalidInput(
+        f"?die= takes a die's number (see /api/dice), not {raw!r}"))
     unknown = set(request.args) - {"die", "lang"}
     if unknown:
         shown = ", ".join(sorted(unknown))[:80]

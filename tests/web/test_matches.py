@@ -56,6 +56,7 @@ def test_any_match_exports_and_a_bad_id_is_a_clear_error(client: FlaskClient,
     error_of(client.get("/api/export?game_id=999"), 409, "illegal-action")
     for bad in ("x", "-1", "1e3", "9" * 40):
         assert "game_id" in error_of(client.get(f"/api/export?game_id={bad}"), 400, "invalid-input")
+        assert "game_id" in error_of(client.get(f"/api/matches?before={bad}"), 400, "invalid-input")
 
 
 def test_resume_brings_back_an_unfinished_match(client: FlaskClient, attacking: TableSession) -> None:
