@@ -21,30 +21,16 @@ def awaiting(game: Game) -> dict[str, Any]:
     }
     if g.phase == "over":
         return {**base, "kind": "nothing", "message": "the game is over"}
-    if g.phase == "square":
+    if g.phase in ("square", "victim"):  # the mover chooses among options
         mover = g.order[g.cursor]
-        options = list(g.square_options())
-        return {
-            **base,
-            "kind": "square",
-            "player": mover,
-            "name": g.players[mover],
-            "options": options,
-            "message": f"{g.players[mover]} chooses square "
-            + f"{', '.join(map(str, options[:-1]))} or {options[-1]}",
-        }
-    if g.phase == "victim":
-        mover = g.order[g.cursor]
-        options = list(g.victim_options())
-        return {
-            **base,
-            "kind": "victim",
-            "player": mover,
-            "name": g.players[mover],
-            "options": options,
-            "option_names": _names(g, options),
-            "message": f"{g.players[mover]} chooses whom to eliminate: {', '.join(_names(g, options))}",
-        }
+        options = list(g.square_options() if g.phase == "square" else g.victim_options())
+        chooses = {**base, "kind": g.phase, "player": mover, "name": g.players[mover], "options": options}
+        if g.phase == "square":
+            listed = f"{', '.join(map(str, options[:-1]))} or {options[-1]}"
+            return {**chooses, "message": f"{g.players[mover]} chooses square {listed}"}
+        names = _names(g, options)
+        return {**chooses, "option_names": names,
+                "message": f"{g.players[mover]} chooses whom to eliminate: {', '.join(names)}"}
     rollers = list(g.awaited_rollers())
     names = _names(g, rollers)
     if g.phase == "placement":
