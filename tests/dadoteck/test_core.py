@@ -163,6 +163,11 @@ def test_assassination_squashes_the_occupant_and_asks_for_a_victim():
     g = play(g, "roll 0 20")
     assert g.phase == "victim" and g.squares[0] == 20 and g.squares[1] is None
     assert set(g.victim_options()) == {2, 3}
+    from companion.dadoteck import views
+
+    assert {k: v for k, v in views.awaiting(g).items() if k not in ("can_decline", "can_change_dice")} == {
+        "phase": "victim", "kind": "victim", "player": 0, "name": "A", "options": [2, 3],
+        "option_names": ["C", "D"], "message": "A chooses whom to eliminate: C, D"}
     for bad in (0, 1):
         with pytest.raises(IllegalAction):
             apply(g, ChooseVictim(bad))
