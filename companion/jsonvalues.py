@@ -33,6 +33,11 @@ def json_list(
     return value
 
 
+def present(**fields: JSON) -> dict[str, JSON]:
+    """The fields that are not None, in order: a JSON object's optional keys, written only when set."""
+    return {key: value for key, value in fields.items() if value is not None}
+
+
 def json_bool(value: JSON, what: str) -> bool:
     """``value`` if it is ``true`` or ``false``; else ``InvalidInput``."""
     if not isinstance(value, bool):

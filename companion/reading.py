@@ -28,6 +28,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from companion.errors import InvalidInput
+from companion.jsonvalues import present
 
 BBox = tuple[int, int, int, int]
 """x, y, w, h in frame pixels, top-left origin."""
@@ -60,18 +61,9 @@ class Die:
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"bbox": list(self.bbox), "sides": self.sides, "value": self.value,
                                "confidence": round(float(self.confidence), 3)}
-        if self.zone is not None:
-            out["zone"] = self.zone
-        if self.percentile:
-            out["percentile"] = True
-        if self.face is not None:
-            out["face"] = self.face
-        if self.sides_confidence is not None:
-            out["sides_confidence"] = self.sides_confidence
-        if self.value_confidence is not None:
-            out["value_confidence"] = self.value_confidence
-        if self.manual:
-            out["manual"] = True
+        out.update(present(zone=self.zone, percentile=self.percentile or None, face=self.face,
+                           sides_confidence=self.sides_confidence, value_confidence=self.value_confidence,
+                           manual=self.manual or None))
         return out
 
     @classmethod

@@ -48,6 +48,7 @@ from pathlib import Path
 from typing import Any, Final, Literal
 
 from companion.errors import IllegalAction, InvalidInput
+from companion.jsonvalues import present
 
 log = logging.getLogger(__name__)
 
@@ -138,12 +139,7 @@ class Event:
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"step": self.step, "action": self.action, "source": self.source,
                                "manual": self.manual, "at": self.at}
-        if self.proposal is not None:
-            out["proposal"] = self.proposal
-        if self.reading is not None:
-            out["reading"] = self.reading
-        if self.undone is not None:
-            out["undone"] = self.undone
+        out.update(present(proposal=self.proposal, reading=self.reading, undone=self.undone))
         return out
 
 

@@ -151,3 +151,10 @@ def test_the_worker_hands_visions_object_to_the_flow_and_stores_its_json_once(tm
     with sqlite3.connect(path) as db:
         (text,) = db.execute("SELECT reading FROM events").fetchone()
     assert text == json.dumps(expected, sort_keys=True, separators=(",", ":"))
+
+
+def test_optional_keys_are_written_only_when_set_and_in_order() -> None:
+    from companion.jsonvalues import present
+
+    assert present(zone=None, value=0, manual=False, face="6") == {"value": 0, "manual": False, "face": "6"}
+    assert list(present(b=1, a=2)) == ["b", "a"]
