@@ -61,7 +61,10 @@ def score(name: str, cached: list[TableReading], t: float, emblems: bool) -> dic
         return dataclasses.replace(r, dice=tuple(d for d in r.dice if kept(d, t, emblems)))
 
     load = LabelledPhoto.load
-    LabelledPhoto.load = lambda self: np.broadcast_to(np.zeros((1, 1, 3), np.uint8), shapes[self.path])  # type: ignore[method-assign]
+    def blank(self: LabelledPhoto) -> np.ndarray:   # the readings are cached: only the shape is used
+        return np.broadcast_to(np.zeros((1, 1, 3), np.uint8), shapes[self.path])
+
+    LabelledPhoto.load = blank  # type: ignore[method-assign]
     try:
         r = ve.evaluate(name, photos, read)
     finally:
@@ -82,9 +85,8 @@ def main() -> None:
             others = [o for o in SETS if o != n]
             best = min(GRID, key=lambda t: sum(res[o, t]["taps"] for o in others))
             a, b = res[n, 0.0], res[n, best]
-            print(f"   {n:10} t={best:<5} found {a['found_pct']} -> {b['found_pct']}  right {a['right_pct']} -> "
-                  f"{b['right_pct']}  phantoms/photo {a['phantom_per_photo']} -> {b['phantom_per_photo']}  "
-                  f"taps/photo {a['taps']} -> {b['taps']}")
+            cols = ("found_pct", "right_pct", "phantom_per_photo", "taps")
+            print(f"   {n:10} t={best:<5}", "  ".join(f"{c} {a[c]} -> {b[c]}" for c in cols))
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """Temperatures of the face readers from sources never trained on, and their cards.
 
-    python3 tools/faces_cards.py RUN_DIR [--shipped TAG_OR_STEM] [--finders benchmarks/models] [--resumed-from DIR]
+    python3 tools/faces_cards.py RUN_DIR [--shipped TAG_OR_STEM] [--finders benchmarks/models]
+                                          [--resumed-from DIR]
 
 A temperature fitted on photos of the sources a reader trained on makes it over-sure on a table it never
 saw (the leave-one-out readers of 2026-11-25, calibrated on their training sources, were right on only
@@ -121,8 +122,8 @@ def main() -> None:
     shipped = args.shipped if args.shipped.parent != Path(".") else args.run / args.shipped
     card(shipped, ROOT / "vision" / "models" / "faces", t, {
         **resumed(shipped.name),
-        "temperature_from": f"held-out crops of every source {list(SOURCES)}, each read by the reader trained "
-                            "without it",
+        "temperature_from": f"held-out crops of every source {list(SOURCES)}, each read by the reader "
+                            "trained without it",
         "held_out_crops": {s: summary(*held[s], t) for s in SOURCES}})
 
 

@@ -332,7 +332,8 @@ def poly_render(index: int, size: tuple[int, int] = (512, 384)) -> Sample:
     count = int(rng.integers(1, 9))
     scene = synth.scene(rng, count=count, width=w, height=h, sizes=(40, 150), profile=profile)
     objs: list[tuple[float, float, float, float, int]] = [
-        (bx + bw / 2, by + bh / 2, float(bw), float(bh), NUMERAL) for bx, by, bw, bh in (d.bbox for d in scene.dice)]
+        (bx + bw / 2, by + bh / 2, float(bw), float(bh), NUMERAL)
+        for bx, by, bw, bh in (d.bbox for d in scene.dice)]
     return Sample("polyrender", f"poly-{profile}-{index}", scene.image, objs)
 
 
