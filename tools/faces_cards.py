@@ -21,9 +21,7 @@ Training only; the product reads the temperature from the card.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
-import shutil
 import sys
 from pathlib import Path
 
@@ -35,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from train_faces import Net, crop, hard_negatives, items, to_tensor
+from v3_card import install_calibrated
 from v3_data import load_source
 from v3_train import best_temperature
 
@@ -64,21 +63,6 @@ def summary(logits: torch.Tensor, truth: torch.Tensor, t: float) -> dict[str, fl
     sure = conf >= 0.8
     return {"crops": len(truth), "right": round(float((pred == truth).float().mean()), 4),
             "sure": int(sure.sum()), "wrong_sure": int((sure & (pred != truth)).sum())}
-
-
-def card(src: Path, dest: Path, temperature: float, extra: dict[str, object]) -> None:
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(src.with_suffix(".onnx"), dest.with_suffix(".onnx"))
-    out = json.loads(src.with_suffix(".train.json").read_text())
-    out["command"] = out["command"].replace(str(src.parent), "DIR")
-    out["temperature_fitted_on_training_sources"] = out.pop("temperature")
-    out["temperature"] = round(temperature, 3)
-    out["sha256"] = hashlib.sha256(dest.with_suffix(".onnx").read_bytes()).hexdigest()
-    out["bytes"] = dest.with_suffix(".onnx").stat().st_size
-    out["runtime"] = "cv2.dnn.readNet (ONNX opset 17, exported with dynamo=False)"
-    out.update(extra)
-    dest.with_suffix(".json").write_text(json.dumps(out, indent=1) + "\n")
-    print(dest, out["temperature"], out["sha256"][:12], flush=True)
 
 
 def main() -> None:
@@ -112,7 +96,8 @@ def main() -> None:
         others = [o for o in SOURCES if o != s]
         t = best_temperature(torch.cat([held[o][0] for o in others]), torch.cat([held[o][1] for o in others]),
                              TEMPERATURES)[0]
-        card(args.run / f"faces-no-{s}", args.finders / f"faces-no-{s}", t, {
+        dest = args.finders / f"faces-no-{s}"
+        install_calibrated(args.run / f"faces-no-{s}", dest, t, "training_sources", {
             **resumed(f"faces-no-{s}"),
             "temperature_from": f"held-out crops of {others}, each read by the reader trained without it "
                                 "(cross-fitted: nothing of this source)",
@@ -120,7 +105,7 @@ def main() -> None:
     t = best_temperature(torch.cat([held[s][0] for s in SOURCES]), torch.cat([held[s][1] for s in SOURCES]),
                          TEMPERATURES)[0]
     shipped = args.shipped if args.shipped.parent != Path(".") else args.run / args.shipped
-    card(shipped, ROOT / "vision" / "models" / "faces", t, {
+    install_calibrated(shipped, ROOT / "vision" / "models" / "faces", t, "training_sources", {
         **resumed(shipped.name),
         "temperature_from": f"held-out crops of every source {list(SOURCES)}, each read by the reader "
                             "trained without it",

@@ -17,9 +17,7 @@ from held-out predictions only:
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
-import shutil
 import sys
 from pathlib import Path
 
@@ -31,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from train_types import FOLDS, Item, TypeNet, logits_of, plain
+from v3_card import install_calibrated
 from v3_train import best_temperature
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -39,21 +38,6 @@ TEMPERATURES = np.arange(0.5, 6.01, 0.05)
 
 def held_out_temperature(logits: torch.Tensor, truth: torch.Tensor) -> float:
     return best_temperature(logits, truth, TEMPERATURES)[0]
-
-
-def card(run: Path, tag: str, dest: Path, temperature: float, extra: dict[str, object]) -> None:
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(run / f"{tag}.onnx", dest.with_suffix(".onnx"))
-    out = json.loads((run / f"{tag}.train.json").read_text())
-    out["command"] = out["command"].replace(str(run), "DIR")
-    out["temperature_fitted_on_training_videos"] = out.pop("temperature")
-    out["temperature"] = round(temperature, 3)
-    out["sha256"] = hashlib.sha256(dest.with_suffix(".onnx").read_bytes()).hexdigest()
-    out["bytes"] = dest.with_suffix(".onnx").stat().st_size
-    out["runtime"] = "cv2.dnn.readNet (ONNX opset 17, exported with dynamo=False)"
-    out.update(extra)
-    dest.with_suffix(".json").write_text(json.dumps(out, indent=1) + "\n")
-    print(dest, out["temperature"], out["sha256"][:12])
 
 
 def fold_tag(args: argparse.Namespace, fold: str) -> str:
@@ -94,7 +78,8 @@ def main() -> None:
         if fold_tag(args, fold) != f"types-no-{fold}":
             resumed = {"resumed_from": json.loads((args.run / f"types-no-{fold}.train.json").read_text())}
         dest = ROOT / "benchmarks" / "models" / f"types-no-{fold}"
-        card(args.run, fold_tag(args, fold), dest, t, {**resumed,
+        src = args.run / fold_tag(args, fold)
+        install_calibrated(src, dest, t, "training_videos", {**resumed,
             "temperature_from": f"held-out logits of the folds {others}, each read by the model trained "
                                 "without it (cross-fitted: nothing of this fold)",
             "held_out_crops": {"right": round(float((pred == truth).float().mean()), 4),
@@ -104,7 +89,8 @@ def main() -> None:
     if args.resumed_from:
         first = {"resumed_from": json.loads((args.run / f"{args.resumed_from}.train.json").read_text())}
         first["resumed_from"]["command"] = first["resumed_from"]["command"].replace(str(args.run), "DIR")
-    card(args.run, args.shipped, ROOT / "vision" / "models" / "types", t, {**first,
+    shipped = ROOT / "vision" / "models" / "types"
+    install_calibrated(args.run / args.shipped, shipped, t, "training_videos", {**first,
         "temperature_from": f"held-out logits of every fold {list(FOLDS)}, each read by the model trained "
                             "without it",
         "note": "Trained on Lurig (2000 photos, every video), burks and vision.poly.synth renders."})
