@@ -60,6 +60,14 @@ def temperature(model: str = "faces") -> float:
     return float(model_card(model).get("temperature", 1.0))
 
 
+def taught_cosine(model: str = "faces", default: float = 0.8) -> float:
+    """The cosine at which an embedding of ``model`` is read as a taught face or token: the card's
+    ``taught_cosine`` (fitted by ``tools/faces_cards.py``: objects of different classes on real photos come
+    that near each other once in a hundred pairs), else ``default``. Each trained reader has its own
+    embedding, so one number cannot serve them all."""
+    return float(model_card(model).get("taught_cosine", default))
+
+
 def crop(frame: np.ndarray, f: Found, *, scale: float = CROP_SCALE, size: int = CROP) -> np.ndarray:
     """The ``size`` x ``size`` square centred on ``f``, ``scale`` times its long side (edges replicated)."""
     side = max(2.0, scale * f.side)

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from vision.faces import CLASSES, FaceReading, crop, read_faces
+from vision.faces import CLASSES, FaceReading, crop, read_faces, taught_cosine
 from vision.finder import Found, find_objects
 from vision.pips import find_pips, group_faces
 from vision.types import SIDES, read_types
@@ -63,8 +63,9 @@ PIP_CROP = 1.3
 PIP_WORK = 192
 #: Vision II reads a square crop this many times the box's long side
 POLY_CROP = 1.1
-#: a taught face or token wins when the embedding's cosine to a taught one is at least this; a taught
-#: face overrules the reader's own d6 value only where the reader is not sure (under ``SURE``)
+#: a taught face or token wins when the embedding's cosine to a taught one is at least the face reader's
+#: ``taught_cosine`` (its card), or this for a card without one; a taught face overrules the reader's own
+#: d6 value only where the reader is not sure (under ``SURE``)
 TAUGHT_COSINE = 0.8
 SURE = 0.8
 #: the shipped models: the finder, the face reader and the type reader (``vision/models/<name>.onnx``)
@@ -108,6 +109,7 @@ def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
     poly = _poly_reader()
     polys = 0
     checked = _second_opinions(readings)
+    near = taught_cosine(models[1], TAUGHT_COSINE)
     for i, (f, r) in enumerate(zip(found, readings, strict=True)):
         if r.p("none") >= NONE_DROP:
             continue
@@ -117,7 +119,7 @@ def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
             continue
         if label in ("emblem", "numeral") and _cut(f, frame.shape):
             continue   # print or a die cut by the frame's edge: nothing a player could confirm
-        taught = None if calibration is None else calibration.nearest(r.embedding, threshold=TAUGHT_COSINE)
+        taught = None if calibration is None else calibration.nearest(r.embedding, threshold=near)
         if taught is not None and taught[0] == "token":
             tokens.append((box, taught[1], taught[2]))
             continue

@@ -56,3 +56,28 @@ def test_embeddings_survive_the_calibration_file(tmp_path):
 def test_a_frame_with_nothing_teaches_nothing():
     cal, n = Calibration().teach_found(synth.tray(640, 480, kind="white"), kind="token", label="alive")
     assert n == 0 and cal.examples == ()
+
+
+def test_each_face_reader_brings_its_own_taught_cosine(tmp_path):
+    """The cosine that makes a taught match is the face reader's own (its card): a reader whose card asks
+    for 0.999 takes none of the emblems taught as 6 for a 6, and without the field the default is used."""
+    import json
+    import shutil
+
+    from vision.faces import taught_cosine
+    from vision.finder import model_path
+    from vision.learned import TAUGHT_COSINE, read_view
+
+    strict = tmp_path / "strict.onnx"
+    shutil.copyfile(model_path("faces"), strict)
+    assert taught_cosine(str(strict), TAUGHT_COSINE) == TAUGHT_COSINE
+    strict.with_suffix(".json").write_text(json.dumps({"taught_cosine": 0.999}))
+    assert taught_cosine(str(strict)) == 0.999
+    cal, n = Calibration().teach_found(emblem_frame(1, [(150, 240), (330, 160), (500, 330)]),
+                                       kind="face", label="6")
+    assert n == 3
+    other = emblem_frame(2, [(120, 120), (420, 380)])
+    taught = [d[2] for d in read_view(other, cal)[0]]
+    assert taught == [6, 6], taught
+    untaught = read_view(other, cal, models=("finder", str(strict), "types"))[0]
+    assert [d[2] for d in untaught] == [None, None], untaught
