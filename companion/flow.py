@@ -33,12 +33,14 @@ so the page can offer the same correction form for every game.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
 from companion.errors import InvalidInput
 from companion.reading import TableReading
+from companion.rules import Rules
 
 JSON = Any
 """A JSON-serialisable value (dict, list, str, int, float, bool or None)."""
@@ -146,3 +148,21 @@ class Flow(Protocol[S]):
     def view(self, state: S) -> Mapping[str, JSON]:
         """Everything the page shows, as JSON. Always has ``"game"``, ``"phase"`` and ``"over"``."""
         ...
+
+
+class TableFlow(Generic[S]):
+    """What every game's flow shares: it is named and titled as its rules are (``Rules.name`` and
+    ``Rules.title``: the registry name and the title are written once, in ``rules.py``), and its setup
+    form is those two and the game's own ``form``. A game's flow subclasses it and writes the rest of
+    ``Flow``: ``FLOW = GameFlow(RULES)``."""
+
+    form: ClassVar[Mapping[str, JSON]] = {}
+    """What the setup page asks besides ``game`` and ``title``: ``players`` and ``options``, or ``fields``."""
+
+    def __init__(self, rules: Rules[Any, Any]) -> None:
+        self.game: str = rules.name
+        self.title: str = rules.title
+
+    def setup_schema(self) -> Mapping[str, JSON]:
+        """``game``, ``title`` and a copy of ``form`` (the caller may change it)."""
+        return {"game": self.game, "title": self.title, **copy.deepcopy(self.form)}

@@ -30,7 +30,7 @@ match apply it. The flow's own work is the table's: reading dice into slots and 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Final
+from typing import ClassVar, Final
 
 from companion.button_goblin import advisor
 from companion.button_goblin import match as rules
@@ -57,8 +57,9 @@ from companion.button_goblin.match import (
     physical,
 )
 from companion.button_goblin.roster import ROSTER, SWING_MAX, SWING_MIN, VE_MEANINGS
+from companion.button_goblin.rules import RULES
 from companion.errors import IllegalAction, InvalidInput
-from companion.flow import JSON, Action, Choice, Expectation, Slot
+from companion.flow import JSON, Action, Choice, Expectation, Slot, TableFlow
 from companion.messages import Message, message_json, word
 from companion.reading import Die as SeenDie
 from companion.reading import TableReading
@@ -208,32 +209,26 @@ def _event(state: Table, action: Action) -> MatchEvent:
 # ---------------------------------------------------------------------------------------- the flow
 
 
-class ButtonGoblinFlow:
+class ButtonGoblinFlow(TableFlow[Table]):
     """The ``companion.flow.Flow`` of Button Goblin."""
 
-    game = "button-goblin"
-    title = "Button Goblin"
-
-    def setup_schema(self) -> Mapping[str, JSON]:
-        return {
-            "game": self.game,
-            "title": self.title,
-            "players": {"min": 2, "max": 2},
-            "fields": [
-                {"key": "name", "label": "Name", "type": "text", "per_player": True, "required": False},
-                {"key": "button", "label": "Button", "type": "select", "per_player": True, "required": True,
-                 "options": [b.name for b in ROSTER]},
-                {"key": "ve", "label": "What VE means (the rulebook never defines it)", "type": "select",
-                 "per_player": True, "options": list(VE_MEANINGS),
-                 "required_for": [b.name for b in ROSTER if b.needs_ve]},
-                {"key": "swing", "label": "Swing sizes (optional)", "type": "swing", "per_player": True,
-                 "required": False, "min": SWING_MIN, "max": SWING_MAX},
-            ],
-            "buttons": [{"name": b.name, "recipe": b.format(), "swing": list(b.swing_letters),
-                         "needs_ve": b.needs_ve} for b in ROSTER],
-            "example": {"players": [{"name": "Anna", "button": "Lobo"},
-                                    {"name": "Bruno", "button": "Alisa", "ve": "VA"}]},
-        }
+    form: ClassVar[Mapping[str, JSON]] = {
+        "players": {"min": 2, "max": 2},
+        "fields": [
+            {"key": "name", "label": "Name", "type": "text", "per_player": True, "required": False},
+            {"key": "button", "label": "Button", "type": "select", "per_player": True, "required": True,
+             "options": [b.name for b in ROSTER]},
+            {"key": "ve", "label": "What VE means (the rulebook never defines it)", "type": "select",
+             "per_player": True, "options": list(VE_MEANINGS),
+             "required_for": [b.name for b in ROSTER if b.needs_ve]},
+            {"key": "swing", "label": "Swing sizes (optional)", "type": "swing", "per_player": True,
+             "required": False, "min": SWING_MIN, "max": SWING_MAX},
+        ],
+        "buttons": [{"name": b.name, "recipe": b.format(), "swing": list(b.swing_letters),
+                     "needs_ve": b.needs_ve} for b in ROSTER],
+        "example": {"players": [{"name": "Anna", "button": "Lobo"},
+                                {"name": "Bruno", "button": "Alisa", "ve": "VA"}]},
+    }
 
     def start(self, setup: Mapping[str, JSON]) -> Table:
         return rules.from_setup(setup)
@@ -574,4 +569,4 @@ def _view(flow: ButtonGoblinFlow, state: Table) -> dict[str, JSON]:
     }
 
 
-FLOW: Final = ButtonGoblinFlow()
+FLOW: Final = ButtonGoblinFlow(RULES)

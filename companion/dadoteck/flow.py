@@ -17,7 +17,7 @@ Actions (JSON objects with a ``"type"``):
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from companion.dadoteck import views
 from companion.dadoteck.core import (
@@ -35,7 +35,7 @@ from companion.dadoteck.core import (
 )
 from companion.dadoteck.rules import RULES
 from companion.errors import InvalidInput
-from companion.flow import JSON, Action, Choice, Expectation, Flow, Slot, player_slot, slot_player
+from companion.flow import JSON, Action, Choice, Expectation, Flow, Slot, TableFlow, player_slot, slot_player
 from companion.messages import Message
 from companion.reading import TableReading
 
@@ -43,26 +43,20 @@ USUAL_DICE: tuple[int, ...] = (4, 6, 8, 10, 12)
 """The speed-up dice offered first: the usual polyhedral dice smaller than the d20."""
 
 
-class DadoteckFlow:
+class DadoteckFlow(TableFlow[Game]):
     """The referee's script for Dadoteck (stateless; the state is a ``Game``)."""
 
-    game = "dadoteck"
-    title = "Dadoteck"
-
-    def setup_schema(self) -> Mapping[str, JSON]:
-        return {
-            "game": self.game,
-            "title": self.title,
-            "players": {"min": 2, "max": MAX_PLAYERS, "label": "Players (in any order)"},
-            "options": [
-                {
-                    "key": "speedup",
-                    "type": "bool",
-                    "default": False,
-                    "label": "Speed-up rules: smaller initiative and movement dice",
-                }
-            ],
-        }
+    form: ClassVar[Mapping[str, JSON]] = {
+        "players": {"min": 2, "max": MAX_PLAYERS, "label": "Players (in any order)"},
+        "options": [
+            {
+                "key": "speedup",
+                "type": "bool",
+                "default": False,
+                "label": "Speed-up rules: smaller initiative and movement dice",
+            }
+        ],
+    }
 
     def start(self, setup: Mapping[str, JSON]) -> Game:
         return RULES.new_game(setup)
@@ -228,4 +222,4 @@ class DadoteckFlow:
         }
 
 
-FLOW: Flow[Game] = DadoteckFlow()
+FLOW: Flow[Game] = DadoteckFlow(RULES)

@@ -23,10 +23,10 @@ Actions (JSON objects with a ``"type"``; players by index or name):
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from companion.errors import InvalidInput
-from companion.flow import JSON, Action, Choice, Expectation, Flow, Slot, player_slot, slot_player
+from companion.flow import JSON, Action, Choice, Expectation, Flow, Slot, TableFlow, player_slot, slot_player
 from companion.gobcon import views
 from companion.gobcon.codec import event_from_json, event_to_json, face_from_json
 from companion.gobcon.core import (
@@ -146,41 +146,35 @@ def _picked(g: Game, event: Event) -> bool:
     return isinstance(event, EndTurn | PlayPartita | Discard | TimeUp | DeckEmpty)
 
 
-class GobConFlow:
+class GobConFlow(TableFlow[Game]):
     """The referee's script for GobCon (stateless; the state is a ``Game``)."""
 
-    game = "gobcon"
-    title = "GobCon"
-
-    def setup_schema(self) -> Mapping[str, JSON]:
-        return {
-            "game": self.game,
-            "title": self.title,
-            "players": {"min": 2, "max": 6, "label": "Players, clockwise"},
-            "options": [
-                {
-                    "key": "target",
-                    "type": "int",
-                    "default": DEFAULT_TARGET,
-                    "min": 1,
-                    "nullable": True,
-                    "label": "GP to win (empty: no target, a timed game)",
-                },
-                {
-                    "key": "timed",
-                    "type": "bool",
-                    "default": False,
-                    "label": "Timed game: finish the turn when time is up",
-                },
-                {
-                    "key": "deck_end",
-                    "type": "bool",
-                    "default": False,
-                    "label": "Optional rule: end when the deck runs out",
-                },
-                {"key": "first", "type": "player", "default": 0, "label": "First player"},
-            ],
-        }
+    form: ClassVar[Mapping[str, JSON]] = {
+        "players": {"min": 2, "max": 6, "label": "Players, clockwise"},
+        "options": [
+            {
+                "key": "target",
+                "type": "int",
+                "default": DEFAULT_TARGET,
+                "min": 1,
+                "nullable": True,
+                "label": "GP to win (empty: no target, a timed game)",
+            },
+            {
+                "key": "timed",
+                "type": "bool",
+                "default": False,
+                "label": "Timed game: finish the turn when time is up",
+            },
+            {
+                "key": "deck_end",
+                "type": "bool",
+                "default": False,
+                "label": "Optional rule: end when the deck runs out",
+            },
+            {"key": "first", "type": "player", "default": 0, "label": "First player"},
+        ],
+    }
 
     def start(self, setup: Mapping[str, JSON]) -> Game:
         return RULES.new_game(setup)
@@ -281,4 +275,4 @@ class GobConFlow:
         }
 
 
-FLOW: Flow[Game] = GobConFlow()
+FLOW: Flow[Game] = GobConFlow(RULES)

@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, ClassVar
 
 from companion.errors import InvalidInput
-from companion.flow import Action, Choice, Expectation, Flow
+from companion.flow import Action, Choice, Expectation, Flow, TableFlow
 from companion.goblins.core import (
     CANNON,
     RAM,
@@ -131,63 +131,57 @@ def _card_choice(event: Face | PlayHero | PlayMachine) -> Choice:
                   {"machine": m.name, "crew": m.crew_size})
 
 
-class GoblinsFlow:
+class GoblinsFlow(TableFlow[Table]):
     """The table flow of Goblins: Epic Death (``companion.flow.Flow``)."""
 
-    game = "goblins"
-    title = "Goblins: Epic Death"
-
-    def setup_schema(self) -> Mapping[str, JSON]:
-        return {
-            "game": self.game,
-            "title": self.title,
-            "fields": [
-                {
-                    "key": "players",
-                    "type": "names",
-                    "min": 2,
-                    "max": 6,
-                    "label": "Players, clockwise from the first",
-                },
-                {
-                    "key": "centre",
-                    "type": "int",
-                    "min": 1,
-                    "max": 12,
-                    "default": 1,
-                    "label": "City Centre terrains in play (the game ends when all are taken)",
-                },
-                {
-                    "key": "troops",
-                    "type": "int",
-                    "min": 0,
-                    "max": 20,
-                    "default": STARTING_TROOPS,
-                    "label": "Goblins each player starts with",
-                },
-                {
-                    "key": "terrains",
-                    "type": "notations",
-                    "optional": True,
-                    "example": "Lego-Las|walls|10|3|-",
-                    "label": "Terrain cards to pick from (name|kind|defence|VP|requirement)",
-                },
-                {
-                    "key": "heroes",
-                    "type": "notations",
-                    "optional": True,
-                    "example": "Cavalleria|4|2",
-                    "label": "Hero cards to pick from (name|attack|goblins spent)",
-                },
-                {
-                    "key": "machines",
-                    "type": "notations",
-                    "optional": True,
-                    "example": "Ariete|ram|3|1|1",
-                    "label": "Machine cards to pick from (name|ram/cannon/plain|reduction|crew|crew)",
-                },
-            ],
-        }
+    form: ClassVar[Mapping[str, JSON]] = {
+        "fields": [
+            {
+                "key": "players",
+                "type": "names",
+                "min": 2,
+                "max": 6,
+                "label": "Players, clockwise from the first",
+            },
+            {
+                "key": "centre",
+                "type": "int",
+                "min": 1,
+                "max": 12,
+                "default": 1,
+                "label": "City Centre terrains in play (the game ends when all are taken)",
+            },
+            {
+                "key": "troops",
+                "type": "int",
+                "min": 0,
+                "max": 20,
+                "default": STARTING_TROOPS,
+                "label": "Goblins each player starts with",
+            },
+            {
+                "key": "terrains",
+                "type": "notations",
+                "optional": True,
+                "example": "Lego-Las|walls|10|3|-",
+                "label": "Terrain cards to pick from (name|kind|defence|VP|requirement)",
+            },
+            {
+                "key": "heroes",
+                "type": "notations",
+                "optional": True,
+                "example": "Cavalleria|4|2",
+                "label": "Hero cards to pick from (name|attack|goblins spent)",
+            },
+            {
+                "key": "machines",
+                "type": "notations",
+                "optional": True,
+                "example": "Ariete|ram|3|1|1",
+                "label": "Machine cards to pick from (name|ram/cannon/plain|reduction|crew|crew)",
+            },
+        ],
+    }
 
     def start(self, setup: Mapping[str, JSON]) -> Table:
         if not isinstance(setup, Mapping):
@@ -414,5 +408,5 @@ def _prompts(game: Game) -> list[JSON]:
     return [message_json(Message(f"goblins.prompt.{what}", PROMPTS[what].format(**params), params))]
 
 
-FLOW: Flow[Table] = GoblinsFlow()
+FLOW: Flow[Table] = GoblinsFlow(RULES)
 """The flow ``companion.games.find_game("goblins")`` returns (typed so mypy checks the protocol)."""

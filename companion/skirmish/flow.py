@@ -16,10 +16,10 @@ enemy, an assault in base contact); the page's forms send the general actions (`
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from companion.errors import IllegalAction, InvalidInput
-from companion.flow import Action, Choice, Expectation, Flow, Slot
+from companion.flow import Action, Choice, Expectation, Flow, Slot, TableFlow
 from companion.messages import Message, message_json
 from companion.reading import TableReading
 from companion.skirmish.checks import Check
@@ -131,38 +131,32 @@ def _suggestion(game: Game, event: Shoot | Assault) -> Choice:
                   {"shooter": m.name, "target": e.name, "cover": line.cover})
 
 
-class SkirmishFlow:
+class SkirmishFlow(TableFlow[Game]):
     """The table flow of the skirmish rules (``companion.flow.Flow``) over the core's ``Game``."""
 
-    game = "skirmish"
-    title = "Skirmish rules"
-
-    def setup_schema(self) -> Mapping[str, JSON]:
-        model = "name|T4|A3|S5|P10 plus eroe1-4, possente, cavalleria, ignora_terreno, mago, capitano"
-        return {
-            "game": self.game,
-            "title": self.title,
-            "fields": [
-                {
-                    "key": "bands",
-                    "type": "bands",
-                    "min": 2,
-                    "max": 2,
-                    "label": "Two bands: a name and its models",
-                    "item": {"name": "text", "models": "notations"},
-                    "model_example": "Lorien|T3|A3|S4|P20|eroe2|capitano",
-                    "model_help": model,
-                },
-                {
-                    "key": "time_limit_min",
-                    "type": "int",
-                    "min": 0,
-                    "max": 600,
-                    "default": 60,
-                    "label": "Game clock in minutes (0: none; one hour is suggested)",
-                },
-            ],
-        }
+    form: ClassVar[Mapping[str, JSON]] = {
+        "fields": [
+            {
+                "key": "bands",
+                "type": "bands",
+                "min": 2,
+                "max": 2,
+                "label": "Two bands: a name and its models",
+                "item": {"name": "text", "models": "notations"},
+                "model_example": "Lorien|T3|A3|S4|P20|eroe2|capitano",
+                "model_help": "name|T4|A3|S5|P10 plus eroe1-4, possente, cavalleria, ignora_terreno, mago, "
+                              "capitano",
+            },
+            {
+                "key": "time_limit_min",
+                "type": "int",
+                "min": 0,
+                "max": 600,
+                "default": 60,
+                "label": "Game clock in minutes (0: none; one hour is suggested)",
+            },
+        ],
+    }
 
     def start(self, setup: Mapping[str, JSON]) -> Game:
         if not isinstance(setup, Mapping):
@@ -428,5 +422,5 @@ class SkirmishFlow:
         return forms
 
 
-FLOW: Flow[Game] = SkirmishFlow()
+FLOW: Flow[Game] = SkirmishFlow(RULES)
 """The flow ``companion.games.find_game("skirmish")`` returns (typed so mypy checks the protocol)."""

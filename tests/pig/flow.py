@@ -3,23 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from companion.errors import InvalidInput
-from companion.flow import JSON, Action, Choice, Expectation, Flow, Slot
+from companion.flow import JSON, Action, Choice, Expectation, Flow, Slot, TableFlow
 from companion.reading import TableReading
 from tests.pig.core import Game, Hold
 from tests.pig.rules import RULES
 
 
-class PigFlow:
-    game = "pig"
-    title = "Pig"
-
-    def setup_schema(self) -> Mapping[str, JSON]:
-        target = {"key": "target", "type": "int", "default": 20, "min": 1, "label": "Points to win"}
-        return {"game": self.game, "title": self.title, "players": {"min": 2, "max": 6, "label": "Players"},
-                "options": [target]}
+class PigFlow(TableFlow[Game]):
+    form: ClassVar[Mapping[str, JSON]] = {
+        "players": {"min": 2, "max": 6, "label": "Players"},
+        "options": [{"key": "target", "type": "int", "default": 20, "min": 1, "label": "Points to win"}],
+    }
 
     def start(self, setup: Mapping[str, JSON]) -> Game:
         return RULES.new_game(setup)
@@ -57,4 +54,4 @@ class PigFlow:
                 "turn_total": state.turn_total, "current": state.players[state.current]}
 
 
-FLOW: Flow[Game] = PigFlow()
+FLOW: Flow[Game] = PigFlow(RULES)
