@@ -19,7 +19,7 @@ it in place. Each core keeps its English templates in one ``MESSAGES`` mapping; 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Protocol
 
 from companion.errors import InvalidInput
 
@@ -59,6 +59,22 @@ class Message(str):
             raise InvalidInput(f"{what} must be {{\"key\", \"params\", \"text\"}}, got {data!r}"[:200])
         params = {k: _unplain(v, f"{what} {k}") for k, v in data["params"].items()}
         return cls(data["key"], data["text"], params)
+
+
+class Say(Protocol):
+    """Says the message ``key`` of one table with its parameters (what ``speaker`` returns)."""
+
+    def __call__(self, key: str, /, **params: JSON) -> Message: ...
+
+
+def speaker(templates: Mapping[str, str]) -> Say:
+    """The one function each module that keeps a ``MESSAGES`` table says its messages with:
+    ``_say = speaker(MESSAGES)``, then ``_say("goblins.log.brawl", attacker=...)`` is ``Message.of``."""
+
+    def say(key: str, /, **params: JSON) -> Message:
+        return Message.of(templates, key, **params)
+
+    return say
 
 
 def _plain(value: JSON) -> JSON:

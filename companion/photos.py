@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from companion.errors import GoblinError, IllegalAction, InvalidInput
-from companion.messages import Message
+from companion.messages import speaker
 from companion.session import StaleStep
 
 MAX_PHOTO_BYTES: Final = 8 * 1024 * 1024
@@ -58,8 +58,7 @@ MESSAGES: Final[Mapping[str, str]] = {
 }
 
 
-def _say(key: str, /, **params: Any) -> Message:
-    return Message.of(MESSAGES, key, **params)
+_say = speaker(MESSAGES)
 
 
 class PhotoTooLarge(InvalidInput):

@@ -35,7 +35,7 @@ from companion.dicesizes import DIE_SIDES  # the types a person may give a die t
 from companion.errors import GoblinError, IllegalAction, InvalidInput
 from companion.flow import Action, Choice, Expectation, Flow
 from companion.games import available_games, find_game
-from companion.messages import Message, word
+from companion.messages import speaker, word
 from companion.reading import TableReading
 from companion.store import Event, GameRecord, Source, Store
 
@@ -76,8 +76,7 @@ MESSAGES: Final[Mapping[str, str]] = {
 }
 
 
-def _say(key: str, /, **params: Any) -> Message:
-    return Message.of(MESSAGES, key, **params)
+_say = speaker(MESSAGES)
 
 
 #: The most matches one page of the list holds (``matches()``); older ones come with ``before=``.

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from typing import Final, Literal, get_args
 
 from companion.errors import IllegalAction, InvalidInput
-from companion.messages import Message
+from companion.messages import Message, speaker, word
 
 Skill = Literal["DS", "FG", "FO", "FU", "GE", "NU", "OM", "VA", "VO"]
 SKILLS: Final[tuple[str, ...]] = get_args(Skill)
@@ -409,9 +409,8 @@ MESSAGES: Final[Mapping[str, str]] = {
 }
 
 
-def say(key: str, /, **params: object) -> Message:
-    """The message ``key`` of :data:`MESSAGES` with its parameters."""
-    return Message.of(MESSAGES, key, **params)
+say = speaker(MESSAGES)
+"""The message ``key`` of :data:`MESSAGES` with its parameters."""
 
 
 #: The rules' refusals (an illegal attack, pass or focus move), in English (what the command line prints),
@@ -459,14 +458,13 @@ REFUSALS: Final[Mapping[str, str]] = {
 }
 
 
-def refuse(key: str, /, **params: object) -> Message:
-    """The refusal ``key`` of :data:`REFUSALS` with its parameters."""
-    return Message.of(REFUSALS, key, **params)
+refuse = speaker(REFUSALS)
+"""The refusal ``key`` of :data:`REFUSALS` with its parameters."""
 
 
 def kind_word(kind: str) -> Message:
     """An attack type (``power``...) or a skill's name (``fire``...), which the page names in its language."""
-    return Message(f"bg.word.{kind}", kind)
+    return word("bg.word", kind)
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from typing import Any, Final, Literal, TypeAlias, get_args
 from companion.errors import IllegalAction, InvalidInput
 from companion.jsonvalues import json_bool, json_list
 from companion.jsonvalues import json_object as _obj
-from companion.messages import Message, word
+from companion.messages import Message, speaker, word
 
 JSON: TypeAlias = Any
 
@@ -155,8 +155,7 @@ MESSAGES: Mapping[str, str] = {
 """Every line the core writes and every refusal, in English, by message key (see ``companion.messages``)."""
 
 
-def _say(key: str, /, **params: JSON) -> Message:
-    return Message.of(MESSAGES, key, **params)
+_say = speaker(MESSAGES)
 
 
 # --------------------------------------------------------------------------------------------- JSON helpers

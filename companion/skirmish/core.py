@@ -20,7 +20,7 @@ from typing import Any, Literal, get_args
 from companion.errors import IllegalAction, InvalidInput
 from companion.jsonvalues import json_bool
 from companion.jsonvalues import json_object as _obj
-from companion.messages import Message, word
+from companion.messages import Message, speaker, word
 from companion.skirmish.checks import Check, Modifier
 
 JSON = Any
@@ -186,13 +186,12 @@ MESSAGES: Mapping[str, str] = {
 """Every line the core writes and every refusal, in English, by message key (see ``companion.messages``)."""
 
 
-def _say(key: str, /, **params: JSON) -> Message:
-    return Message.of(MESSAGES, key, **params)
+_say = speaker(MESSAGES)
 
 
 def _kind(kind: str) -> Message:
     """A roll's kind as a word the page translates (``skirmish.kind.tiro``: "Tiro")."""
-    return Message(f"skirmish.kind.{kind}", kind)
+    return word("skirmish.kind", kind)
 
 
 def _status(key: str, m: Model) -> Message:

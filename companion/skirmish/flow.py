@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 
 from companion.errors import IllegalAction, InvalidInput
 from companion.flow import Action, Choice, Expectation, Flow, Slot, TableFlow
-from companion.messages import Message, message_json
+from companion.messages import Message, message_json, speaker
 from companion.reading import TableReading
 from companion.skirmish.checks import Check
 from companion.skirmish.core import (
@@ -67,8 +67,7 @@ MESSAGES = {
 """The flow's own refusals, in English, by message key (the core's are in ``core.MESSAGES``)."""
 
 
-def _say(key: str, /, **params: JSON) -> Message:
-    return Message.of(MESSAGES, key, **params)
+_say = speaker(MESSAGES)
 
 
 def _check(check: Check) -> JSON:
