@@ -109,6 +109,11 @@ class Choice:
     """Message key for a translated label (optional)."""
     params: Mapping[str, JSON] = field(default_factory=dict)
 
+    def to_json(self) -> dict[str, JSON]:
+        """The choice as a game's view lists it: ``action``, ``label``, ``group``, ``key``, ``params``."""
+        return {"action": dict(self.action), "label": self.label, "group": self.group, "key": self.key,
+                "params": dict(self.params)}
+
 
 S = TypeVar("S")
 

@@ -206,16 +206,7 @@ class DadoteckFlow(TableFlow[Game]):
             "speedup": g.speedup,
             "mover": None if g.mover is None else g.players[g.mover],
             "awaiting": views.awaiting(g),
-            "choices": [
-                {
-                    "action": dict(c.action),
-                    "label": c.label,
-                    "group": c.group,
-                    "key": c.key,
-                    "params": dict(c.params),
-                }
-                for c in self.choices(g)
-            ],
+            "choices": [c.to_json() for c in self.choices(g)],
             "eliminations": views.eliminations(g),
             "news": views.news(g),
             "outcome": views.outcome(g),

@@ -253,16 +253,7 @@ class GobConFlow(TableFlow[Game]):
             "last_partita": views.partita(g, g.last, live=False),
             "recent": [views.partita_card(c) for c in g.recent],
             "awaiting": views.awaiting(g),
-            "choices": [
-                {
-                    "action": dict(c.action),
-                    "label": c.label,
-                    "group": c.group,
-                    "key": c.key,
-                    "params": dict(c.params),
-                }
-                for c in self.choices(g)
-            ],
+            "choices": [c.to_json() for c in self.choices(g)],
             "forms": [
                 {
                     **form,
