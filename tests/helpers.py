@@ -42,6 +42,11 @@ class FlowTable:
         json.dumps(self.flow.view(self.state))  # the page can always render it
         return self
 
+    @property
+    def view(self) -> Mapping[str, Any]:
+        """What the page shows now."""
+        return self.flow.view(self.state)
+
     def replayed(self) -> FlowTable:
         """A new table with this one's setup and confirmed actions replayed, as the session rebuilds it."""
         again = FlowTable(self.flow, self.setup)

@@ -43,10 +43,6 @@ class Table(FlowTable):
         assert action == {"type": "reading", "alive": alive, "dead": dead}
         return self.do(action)
 
-    @property
-    def view(self):
-        return FLOW.view(self.state)
-
 
 def test_a_whole_game():
     t = Table()

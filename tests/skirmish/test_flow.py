@@ -49,10 +49,6 @@ class Table(FlowTable):
         assert action is not None and list(action["values"].values()) == list(values)
         return self.do(action)
 
-    @property
-    def view(self):
-        return FLOW.view(self.state)
-
 
 def test_a_whole_skirmish():
     t = Table()
