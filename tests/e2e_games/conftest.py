@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import json
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -90,6 +90,22 @@ class Table:
         readings were offered."""
         self.worker.feed(255 - frame)  # the tray moves: the next still scene is a new one
         return sum(self.worker.feed(frame) for _ in range(times))
+
+    def set_up(self, page: Any, game: str, players: Sequence[str] = (), names: str = "#players") -> None:
+        """Open ``game``'s setup page and type the ``players``' names into its ``names`` list (a third and
+        later player gets a row of its own: the form starts with two)."""
+        page.goto(f"{self.url}/setup?game={game}")
+        boxes = page.locator(f"{names} [name=player-name]")
+        for i, name in enumerate(players):
+            if i >= 2:
+                page.click(f"{names} + .row button:last-child")
+            boxes.nth(i).fill(name)
+
+    def start(self, page: Any, ready: str) -> None:
+        """Start the game set up on ``page`` and wait for the table page to show ``ready``."""
+        page.click("#start")
+        page.wait_for_url(f"{self.url}/")
+        page.wait_for_selector(ready)
 
     def press(self, name: str) -> None:
         """Press and release a GPIO button (pins to ground: low is pressed)."""

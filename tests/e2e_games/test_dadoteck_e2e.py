@@ -13,14 +13,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 def test_dadoteck_from_setup_to_a_squash_on_the_board(table: Table, page: Any) -> None:
-    page.goto(f"{table.url}/setup?game=dadoteck")
-    page.click("#players + .row button:last-child")  # add a third player
-    names = page.locator("#players [name=player-name]")
-    for i, name in enumerate(["Anna", "Bruno", "Carla"]):
-        names.nth(i).fill(name)
-    page.click("#start")
-    page.wait_for_url(f"{table.url}/")
-    page.wait_for_selector("#dado-board .sq")
+    table.set_up(page, "dadoteck", ["Anna", "Bruno", "Carla"])
+    table.start(page, "#dado-board .sq")
     assert page.locator("#dado-board .sq").count() == 20
     assert "Suicidio" in page.inner_text("#dado-sq-1") and "Assassinio" in page.inner_text("#dado-sq-20")
     assert "Anna" in page.inner_text("#dado-wait")  # whose roll the camera waits for (Italian)

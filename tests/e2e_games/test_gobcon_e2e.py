@@ -23,14 +23,9 @@ def ledger(page: Any) -> dict[str, tuple[str, str, str]]:
 
 
 def test_gobcon_partita_from_the_page_to_the_ledger(table: Table, page: Any) -> None:
-    page.goto(f"{table.url}/setup?game=gobcon")
-    names = page.locator("#players [name=player-name]")
-    names.nth(0).fill("Ada")
-    names.nth(1).fill("Bea")
+    table.set_up(page, "gobcon", ["Ada", "Bea"])
     page.fill("#option-target", "12")
-    page.click("#start")
-    page.wait_for_url(f"{table.url}/")
-    page.wait_for_selector("#gob-ledger")
+    table.start(page, "#gob-ledger")
     assert ledger(page) == {"Ada": ("0", "+0", "0"), "Bea": ("0", "+0", "0")}
     assert page.inner_text("#gob-target") == "12 GP"
 

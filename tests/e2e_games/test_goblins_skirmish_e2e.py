@@ -26,14 +26,9 @@ def tokens(alive: int, dead: int) -> dict[str, Any]:
 
 
 def test_goblins_toss_counted_by_the_camera_and_confirmed(table: Table, page: Any) -> None:
-    page.goto(f"{table.url}/setup?game=goblins")
-    names = page.locator("#field-players [name=player-name]")
-    names.nth(0).fill("Arnaldo")
-    names.nth(1).fill("Bice")
+    table.set_up(page, "goblins", ["Arnaldo", "Bice"], names="#field-players")
     page.fill("#field-terrains", "Torre|walls|4|2|-")
-    page.click("#start")
-    page.wait_for_url(f"{table.url}/")
-    page.wait_for_selector("#army-0")
+    table.start(page, "#army-0")
     assert page.inner_text("#army-0-troops") == "5"
     assert page.inner_text("#goblins-current") == "Arnaldo"
 
@@ -88,13 +83,11 @@ SKIRMISH_BANDS = [("Elfi", "Lorien|T3|A3|S4|P20|eroe2|capitano\nArciere|T4|A4|S5
 
 
 def test_skirmish_shot_with_its_odds_then_deaths_and_pending_tests(table: Table, page: Any) -> None:
-    page.goto(f"{table.url}/setup?game=skirmish")
+    table.set_up(page, "skirmish")
     for i, (name, models) in enumerate(SKIRMISH_BANDS):
         page.locator(".band-name").nth(i).fill(name)
         page.locator(".band-models").nth(i).fill(models)
-    page.click("#start")
-    page.wait_for_url(f"{table.url}/")
-    page.wait_for_selector("#band-0")
+    table.start(page, "#band-0")
     assert page.locator("#band-0 tbody tr").count() == 2
     assert page.locator("#sk-cycle .cycle[data-band='0'] .cyc").all_inner_texts() == [
         "Tiro 2", "Tiro 3", "Assalto 2", "Assalto 3", "Speciale"]
