@@ -30,9 +30,9 @@ import json
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
+from typing import Any, Generic, Protocol, TypeVar, cast, runtime_checkable
 
-from companion.errors import InvalidInput
+from companion.errors import IllegalAction, InvalidInput
 
 JSON = Any
 """A JSON-serialisable value."""
@@ -247,6 +247,28 @@ def player_index(players: tuple[str, ...], value: Any) -> int:
 
 
 # ------------------------------------------------------------------------------------- rules over a core
+
+
+@dataclass(frozen=True)
+class Judge(Generic[S, E]):
+    """The legality of a core that says why it refuses an event: ``reason(state, event)`` is the words
+    of the refusal, or None for a legal event; ``kinds`` is the core's event type (a union). ``allows``
+    is the core's ``check`` (what ``in`` decides); ``refuse`` is the first step of its ``apply``."""
+
+    kinds: Any
+    reason: Callable[[S, E], str | None]
+    notation: Callable[[E], object]
+    """What the refusal quotes (with ``repr``): the event's notation."""
+
+    def allows(self, state: S, event: object) -> bool:
+        """Whether ``event`` is one of the core's events and legal in ``state``."""
+        return isinstance(event, self.kinds) and self.reason(state, cast(E, event)) is None
+
+    def refuse(self, state: S, event: E) -> None:
+        """``IllegalAction`` quoting the event and the reason, unless ``event`` is legal in ``state``."""
+        reason = self.reason(state, event)
+        if reason is not None:
+            raise IllegalAction(f"{self.notation(event)!r}: {reason}")
 
 
 @dataclass(frozen=True)

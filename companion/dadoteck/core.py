@@ -17,9 +17,9 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Literal, TypeAlias
 
-from companion.errors import IllegalAction, InvalidInput
+from companion.errors import InvalidInput
 from companion.messages import Message, word
-from companion.rules import Legal, player_index
+from companion.rules import Judge, Legal, player_index
 
 Square: TypeAlias = int
 """A square of the board, 1 to 20."""
@@ -378,11 +378,6 @@ def candidates(g: Game) -> Iterator[Event]:
             yield SetMovementDie(sides)
 
 
-def is_legal(game: Game, event: object) -> bool:
-    """Whether ``event`` is legal in ``game`` (what ``event in game.legal`` asks)."""
-    return isinstance(event, Event) and illegal_reason(game, event) is None
-
-
 class LegalEvents(Legal[Game, Event]):
     """The events legal now, generated lazily: ``for e in legal``, ``e in legal``, ``len(legal)``."""
 
@@ -466,11 +461,14 @@ def illegal_reason(game: Game, event: Event) -> str | None:
     return None
 
 
+JUDGE: Judge[Game, Event] = Judge(Event, illegal_reason, lambda e: e.notation())
+"""What is legal, and the refusal of what is not, by ``illegal_reason``."""
+is_legal = JUDGE.allows
+
+
 def apply(game: Game, event: Event) -> Game:
     """The position after ``event``. Raises ``IllegalAction`` (quoting the event) if it is not legal."""
-    reason = illegal_reason(game, event)
-    if reason is not None:
-        raise IllegalAction(f"{event.notation()!r}: {reason}")
+    JUDGE.refuse(game, event)
     g = replace(game, news=())
     if isinstance(event, Roll):
         if g.phase == "placement":

@@ -20,9 +20,9 @@ from dataclasses import dataclass, replace
 from enum import IntEnum
 from typing import Any, ClassVar, Literal, TypeAlias
 
-from companion.errors import IllegalAction, InvalidInput
+from companion.errors import InvalidInput
 from companion.messages import Message
-from companion.rules import Legal
+from companion.rules import Judge, Legal
 
 Player: TypeAlias = int
 """A player's index in ``Game.players`` (clockwise turn order)."""
@@ -536,11 +536,6 @@ def candidates(g: Game) -> Iterator[Event]:
     yield DeckEmpty()
 
 
-def is_legal(game: Game, event: object) -> bool:
-    """Whether ``event`` is legal in ``game`` (what ``event in game.legal`` asks)."""
-    return isinstance(event, Event) and illegal_reason(game, event) is None
-
-
 class LegalEvents(Legal[Game, Event]):
     """Events legal now with no free data (declarations, rolls, turn and Partita steps), lazily.
 
@@ -744,13 +739,20 @@ def _card_reason(g: Game, e: PlayCard) -> str | None:
     return None
 
 
+def _notation(event: Event) -> str:
+    from companion.gobcon.codec import event_notation
+
+    return event_notation(event)
+
+
+JUDGE: Judge[Game, Event] = Judge(Event, illegal_reason, _notation)
+"""What is legal, and the refusal of what is not, by ``illegal_reason``."""
+is_legal = JUDGE.allows
+
+
 def apply(game: Game, event: Event) -> Game:
     """The position after ``event``. Raises ``IllegalAction`` (quoting the event) if it is not legal."""
-    reason = illegal_reason(game, event)
-    if reason is not None:
-        from companion.gobcon.codec import event_notation
-
-        raise IllegalAction(f"{event_notation(event)!r}: {reason}")
+    JUDGE.refuse(game, event)
     g = replace(game, news=())
     if isinstance(event, PlayCard):
         g = _play_card(g, event)

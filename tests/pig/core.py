@@ -7,7 +7,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-from companion.errors import IllegalAction, InvalidInput
+from companion.errors import InvalidInput
+from companion.rules import Judge
 
 
 @dataclass(frozen=True)
@@ -57,10 +58,11 @@ def events(game: Game) -> Iterator[Event]:
     yield Hold()
 
 
+JUDGE: Judge[Game, Event] = Judge(Event, illegal_reason, lambda e: event_to_json(e))
+
+
 def apply(game: Game, event: Event) -> Game:
-    reason = illegal_reason(game, event)
-    if reason is not None:
-        raise IllegalAction(f"{event_to_json(event)!r}: {reason}")
+    JUDGE.refuse(game, event)
     nxt = (game.current + 1) % len(game.players)
     if isinstance(event, Roll) and event.value == 1:
         return replace(game, current=nxt, turn_total=0)
