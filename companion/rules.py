@@ -249,6 +249,16 @@ def player_index(players: tuple[str, ...], value: Any) -> int:
 # ------------------------------------------------------------------------------------- rules over a core
 
 
+def applies(step: Callable[[S, E], S], state: S, event: E) -> bool:
+    """Whether ``step`` takes ``event`` in ``state`` (neither ``IllegalAction`` nor ``InvalidInput``): the
+    ``in`` of a core whose ``apply`` is the one place that decides what is legal."""
+    try:
+        step(state, event)
+    except (IllegalAction, InvalidInput):
+        return False
+    return True
+
+
 @dataclass(frozen=True)
 class Judge(Generic[S, E]):
     """The legality of a core that says why it refuses an event: ``reason(state, event)`` is the words

@@ -21,6 +21,7 @@ from companion.errors import IllegalAction, InvalidInput
 from companion.jsonvalues import json_bool, json_list
 from companion.jsonvalues import json_object as _obj
 from companion.messages import Message, speaker, word
+from companion.rules import applies
 
 JSON: TypeAlias = Any
 
@@ -1084,13 +1085,7 @@ class LegalEvents:
             yield EndTurn()
 
     def __contains__(self, event: object) -> bool:
-        if not isinstance(event, EVENT_CLASSES):
-            return False
-        try:
-            apply(self.game, event)
-        except (IllegalAction, InvalidInput):
-            return False
-        return True
+        return isinstance(event, EVENT_CLASSES) and applies(apply, self.game, event)
 
     def __bool__(self) -> bool:
         return any(True for _ in self) or self.game.awaiting == "choose_heroes"

@@ -21,6 +21,7 @@ from companion.errors import IllegalAction, InvalidInput
 from companion.jsonvalues import json_bool
 from companion.jsonvalues import json_object as _obj
 from companion.messages import Message, speaker, word
+from companion.rules import applies
 from companion.skirmish.checks import Check, Modifier
 
 JSON = Any
@@ -1102,13 +1103,7 @@ class LegalEvents:
         yield EndGame()
 
     def __contains__(self, event: object) -> bool:
-        if not isinstance(event, EVENT_CLASSES):
-            return False
-        try:
-            apply(self.game, event)
-        except (IllegalAction, InvalidInput):
-            return False
-        return True
+        return isinstance(event, EVENT_CLASSES) and applies(apply, self.game, event)
 
     def __bool__(self) -> bool:
         return self.game.outcome is None
