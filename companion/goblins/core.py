@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Final, Literal, TypeAlias, get_args
+from typing import Any, ClassVar, Final, Literal, Self, TypeAlias, get_args
 
 from companion.errors import IllegalAction, InvalidInput
 from companion.jsonvalues import json_bool, json_list
@@ -236,8 +236,42 @@ def _nat(text: str, what: str, notation: str) -> int:
 # ------------------------------------------------------------------------------------------------- cards
 
 
-@dataclass(frozen=True)
-class Terrain:
+class _Card:
+    """What the three kinds of card share: a card is written as its notation (``Hero.parse('Cavalleria|4|2')``
+    is a hero's repr); its JSON is an object of the fields ``json_keys`` names, in that order, and either
+    that object or the notation is read back."""
+
+    what: ClassVar[str]
+    """The kind of card, as errors name it."""
+    json_keys: ClassVar[tuple[str, ...]]
+
+    @classmethod
+    def parse(cls, notation: str) -> Self:
+        raise NotImplementedError
+
+    @classmethod
+    def from_object(cls, obj: Mapping[str, JSON]) -> Self:
+        """The card of a JSON object (``to_json``'s shape)."""
+        raise NotImplementedError
+
+    def notation(self) -> str:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}.parse({self.notation()!r})"
+
+    def to_json(self) -> JSON:
+        return {key: getattr(self, key) for key in self.json_keys}
+
+    @classmethod
+    def from_json(cls, value: JSON) -> Self:
+        if isinstance(value, str):
+            return cls.parse(value)
+        return cls.from_object(_obj(value, cls.what))
+
+
+@dataclass(frozen=True, repr=False)
+class Terrain(_Card):
     """A terrain card: defence value, VP (= reinforcements), kind and requirement."""
 
     name: str
@@ -245,6 +279,8 @@ class Terrain:
     vp: int
     kind: TerrainKind = "wood"
     requires: Requirement | None = None
+    what = "terrain"
+    json_keys = ("name", "kind", "defence", "vp", "requires")
 
     @classmethod
     def parse(cls, notation: str) -> Terrain:
@@ -263,23 +299,8 @@ class Terrain:
     def notation(self) -> str:
         return f"{self.name}|{self.kind}|{self.defence}|{self.vp}|{self.requires or '-'}"
 
-    def __repr__(self) -> str:
-        return f"Terrain.parse({self.notation()!r})"
-
-    def to_json(self) -> JSON:
-        return {
-            "name": self.name,
-            "kind": self.kind,
-            "defence": self.defence,
-            "vp": self.vp,
-            "requires": self.requires,
-        }
-
     @classmethod
-    def from_json(cls, value: JSON) -> Terrain:
-        if isinstance(value, str):
-            return cls.parse(value)
-        obj = _obj(value, "terrain")
+    def from_object(cls, obj: Mapping[str, JSON]) -> Terrain:
         kind = _choice(_str(obj, "kind", "terrain", default="wood"), TERRAIN_KINDS, "terrain kind")
         req = obj.get("requires")
         if req is not None and req not in REQUIREMENTS:
@@ -293,13 +314,15 @@ class Terrain:
         )
 
 
-@dataclass(frozen=True)
-class Hero:
+@dataclass(frozen=True, repr=False)
+class Hero(_Card):
     """A hero card in play: its attack value and the goblins spent (eliminated untossed) to play it."""
 
     name: str
     attack: int
     cost: int = 0
+    what = "hero"
+    json_keys = ("name", "attack", "cost")
 
     @classmethod
     def parse(cls, notation: str) -> Hero:
@@ -310,24 +333,15 @@ class Hero:
     def notation(self) -> str:
         return f"{self.name}|{self.attack}|{self.cost}"
 
-    def __repr__(self) -> str:
-        return f"Hero.parse({self.notation()!r})"
-
-    def to_json(self) -> JSON:
-        return {"name": self.name, "attack": self.attack, "cost": self.cost}
-
     @classmethod
-    def from_json(cls, value: JSON) -> Hero:
-        if isinstance(value, str):
-            return cls.parse(value)
-        obj = _obj(value, "hero")
+    def from_object(cls, obj: Mapping[str, JSON]) -> Hero:
         return cls(
             _str(obj, "name", "hero"), _int(obj, "attack", "hero"), _int(obj, "cost", "hero", default=0)
         )
 
 
-@dataclass(frozen=True)
-class Machine:
+@dataclass(frozen=True, repr=False)
+class Machine(_Card):
     """A machine in play: defence reduction, crew it needs, and crew goblins aboard now.
 
     ``kind`` is ``"ram"`` (Ariete: its crew is tossed at the start of phase C, a dead crew removes it),
@@ -340,6 +354,8 @@ class Machine:
     reduction: int
     crew_size: int
     crew: int
+    what = "machine"
+    json_keys = ("name", "kind", "reduction", "crew_size", "crew")
 
     @classmethod
     def parse(cls, notation: str) -> Machine:
@@ -366,23 +382,8 @@ class Machine:
     def notation(self) -> str:
         return f"{self.name}|{self.kind}|{self.reduction}|{self.crew_size}|{self.crew}"
 
-    def __repr__(self) -> str:
-        return f"Machine.parse({self.notation()!r})"
-
-    def to_json(self) -> JSON:
-        return {
-            "name": self.name,
-            "kind": self.kind,
-            "reduction": self.reduction,
-            "crew_size": self.crew_size,
-            "crew": self.crew,
-        }
-
     @classmethod
-    def from_json(cls, value: JSON) -> Machine:
-        if isinstance(value, str):
-            return cls.parse(value)
-        obj = _obj(value, "machine")
+    def from_object(cls, obj: Mapping[str, JSON]) -> Machine:
         kind = _choice(_str(obj, "kind", "machine", default="plain"), MACHINE_KINDS, "machine kind")
         size = _int(obj, "crew_size", "machine")
         machine = cls(
