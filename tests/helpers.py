@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import sqlite3
 import string
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -74,6 +76,21 @@ def offered_choices_apply(flow: Flow[Any], state: Any) -> tuple[list[Choice], Ex
         assert flow.view(state)["over"] is True
         return None
     return choices, expectation
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def game_cli(game: str, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """``python3 -m companion <game> ARGS``, run as users and scripts run it, with ``stdin`` as its input."""
+    return subprocess.run([sys.executable, "-m", "companion", game, *args], input=stdin, capture_output=True,
+                          text=True, cwd=ROOT)
+
+
+def game_cli_answer(game: str, *args: str, stdin: str = "") -> tuple[int, str, str]:
+    """``game_cli``'s exit status, stdout and stderr."""
+    done = game_cli(game, *args, stdin=stdin)
+    return done.returncode, done.stdout, done.stderr
 
 
 def refused_in_one_line(done: Any, quoted: str) -> None:

@@ -1,19 +1,16 @@
 """The JSON command line, driven as users and scripts drive it: ``python3 -m companion button-goblin``."""
 
+import functools
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.helpers import game_cli
+
 EXAMPLE = "Lobo: 2 2 6 9 13 | SdP: 2 4 5 13 18"
 
 
-def run(*args, stdin=""):
-    return subprocess.run([sys.executable, "-m", "companion", "button-goblin", *args], input=stdin,
-                          capture_output=True, text=True, cwd=ROOT)
+run = functools.partial(game_cli, "button-goblin")
 
 
 POSITION = {

@@ -2,20 +2,15 @@
 
 from __future__ import annotations
 
+import functools
 import json
-import subprocess
-import sys
 
 import pytest
 
 from companion.dadoteck.cli import main
-from tests.helpers import refused_in_one_line
+from tests.helpers import game_cli, refused_in_one_line
 
-
-def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "companion", "dadoteck", *args], input=stdin, capture_output=True, text=True
-    )
+run = functools.partial(game_cli, "dadoteck")
 
 
 def test_new_apply_show_through_the_command_line(tmp_path):

@@ -1,19 +1,14 @@
 """``python3 -m companion goblins ...``: JSON in, the referee's answer out, exit 2 on bad input."""
 
+import functools
 import json
-import subprocess
-import sys
 
 import pytest
 
 from companion.goblins.cli import main
+from tests.helpers import game_cli_answer
 
-
-def run(*args, stdin=None):
-    done = subprocess.run(
-        [sys.executable, "-m", "companion", "goblins", *args], input=stdin, capture_output=True, text=True
-    )
-    return done.returncode, done.stdout, done.stderr
+run = functools.partial(game_cli_answer, "goblins")
 
 
 def test_new_apply_and_round_trip_through_the_command_line():

@@ -1,10 +1,11 @@
 """``python3 -m companion skirmish ...``: JSON in, the referee's answer out, exit 2 on bad input."""
 
+import functools
 import json
-import subprocess
-import sys
 
 import pytest
+
+from tests.helpers import game_cli_answer
 
 BANDS = [
     {"name": "Elfi", "models": ["Lorien|T3|A3|S4|P20|eroe2|capitano", "Arciere|T4|A5|S5|P8"]},
@@ -12,11 +13,7 @@ BANDS = [
 ]
 
 
-def run(*args, stdin=None):
-    done = subprocess.run(
-        [sys.executable, "-m", "companion", "skirmish", *args], input=stdin, capture_output=True, text=True
-    )
-    return done.returncode, done.stdout, done.stderr
+run = functools.partial(game_cli_answer, "skirmish")
 
 
 def test_a_game_through_the_command_line():
