@@ -28,6 +28,27 @@ def wait_until(what: Callable[[], Any], timeout: float = 15.0) -> Any:
     raise AssertionError(f"timed out waiting for {what}")
 
 
+class Clock:
+    """A clock the test moves by hand (``clock.now += 60``), for whatever takes an injected clock."""
+
+    def __init__(self, now: float = 1000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class Camera:
+    """The latest frame, for what looks through the camera (the calibrator, a dice book): a test sets
+    ``frame`` (None: no picture yet)."""
+
+    def __init__(self) -> None:
+        self.frame: Any = None
+
+    def __call__(self) -> Any:
+        return self.frame
+
+
 class FlowTable:
     """The session's part of a table flow: the state, the log of confirmed actions, a view that the page
     can always render after each."""

@@ -20,6 +20,7 @@ from companion.config import Config
 from companion.session import TableSession
 from companion.store import Store
 from companion.zones import ZoneKeeper
+from tests.helpers import Camera
 from web import create_app, stop_streams
 
 CHROMIUM = "/usr/bin/chromium"
@@ -27,16 +28,6 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-net
         "--disable-component-update", "--disable-sync"]
 PHONE = {"width": 390, "height": 844}
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "browser"
-
-
-class Camera:
-    """The latest frame the calibrator teaches from (a test sets ``frame``; None: no picture yet)."""
-
-    def __init__(self) -> None:
-        self.frame: Any = None
-
-    def __call__(self) -> Any:
-        return self.frame
 
 
 class Table:

@@ -20,7 +20,7 @@ from companion.serve import Companion
 from companion.session import TableSession
 from companion.store import Store
 from tests.dice.conftest import PIG
-from tests.helpers import wait_until
+from tests.helpers import Camera, wait_until
 from tests.loop.conftest import still
 from vision import read_table, synth
 from vision.errors import InvalidVisionInput
@@ -73,14 +73,6 @@ def test_bad_frames_and_boxes_are_refused() -> None:
             die_look(frame, box)
     corner = drawn([("red", 1, 16, 16)])  # a die half out of the picture: its box is clipped
     assert die_look(corner, (-12, -12, 56, 56))[1] > 60  # r = R / (R + G + B): red
-
-
-class Camera:
-    def __init__(self) -> None:
-        self.frame: np.ndarray | None = None
-
-    def __call__(self) -> np.ndarray | None:
-        return self.frame
 
 
 Table = tuple[TableSession, DiceBook, Camera, int, int]

@@ -29,6 +29,7 @@ from companion.store import Store
 from hardware.buttons import TableButtons
 from hardware.frames import FrameHolder
 from hardware.sources import ReplaySource
+from tests.helpers import Clock
 from tests.loop.labelled import frame_key, labelled_frames
 from web import create_app
 
@@ -65,13 +66,6 @@ def photo(name: str) -> np.ndarray:
     """One bundled photo as the replay camera hands it out (BGR uint8)."""
     with ReplaySource(PHOTOS / name, photo_seconds=None) as source:
         return source.read()
-
-
-class Clock:
-    now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @dataclass
@@ -125,7 +119,7 @@ def table(tmp_path: Path) -> Iterator[Table]:
     thread = threading.Thread(target=server.serve_forever, name="e2e-web", daemon=True)
     thread.start()
     factory = MockFactory()
-    clock = Clock()
+    clock = Clock(100.0)
     buttons = TableButtons(**PINS, poll_interval=None, clock=clock, pin_factory=factory)
     wire_buttons(buttons, session)
     worker = VisionWorker(session, FrameHolder(), reader=labelled_read, settle=still_frames)

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from hardware.buttons import ButtonEvent, PressInterpreter, TableButtons
 from hardware.errors import BadPins, PinFactoryFallback
 from hardware.pins import resolve_pin_factory
+from tests.helpers import Clock
 
 
 def run(interpreter: PressInterpreter, edges: list[tuple[str, bool, float]]) -> list[ButtonEvent]:
@@ -90,14 +91,6 @@ def test_any_bounce_shorter_than_debounce_around_one_press_gives_exactly_one_eve
     assert run(interpreter, edges) == [button]
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 def press(factory: MockFactory, pin: int, clock: Clock, seconds: float) -> None:
     factory.pin(pin).drive_low()  # buttons to ground: low is pressed
     clock.now += seconds
@@ -106,7 +99,7 @@ def press(factory: MockFactory, pin: int, clock: Clock, seconds: float) -> None:
 
 
 def test_real_gpiozero_buttons_on_mock_pins_emit_confirm_next_undo(mock_factory: MockFactory) -> None:
-    clock = Clock()
+    clock = Clock(0.0)
     events: list[str] = []
     with TableButtons(5, 6, 13, poll_interval=None, clock=clock) as buttons:
         assert buttons.backend == "MockFactory"
@@ -135,7 +128,7 @@ def test_real_gpiozero_buttons_on_mock_pins_emit_confirm_next_undo(mock_factory:
 def test_a_failing_callback_is_logged_and_the_buttons_keep_working(
     mock_factory: MockFactory, caplog: pytest.LogCaptureFixture
 ) -> None:
-    clock, seen = Clock(), []
+    clock, seen = Clock(0.0), []
 
     def broken() -> None:
         raise RuntimeError("session gone")

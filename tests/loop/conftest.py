@@ -8,16 +8,6 @@ from typing import Any
 import numpy as np
 
 
-class Clock:
-    """A monotonic clock the test moves by hand (the buttons' debounce and UNDO's hold)."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @dataclass(frozen=True)
 class Still:
     """Settle state of :func:`still`: settled after two frames equal to the one before."""

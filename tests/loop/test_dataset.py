@@ -17,8 +17,9 @@ from companion.config import Config, LedConfig
 from companion.dataset import TableDataset
 from companion.demo import DEMO_DIR, DEMO_SETUP
 from companion.serve import Companion
+from tests.helpers import Clock
 from tests.loop import labelled
-from tests.loop.conftest import Clock, still
+from tests.loop.conftest import still
 from tests.loop.test_loop import Table
 
 CLOCK = Clock()

@@ -15,9 +15,9 @@ from gpiozero.pins.mock import MockFactory
 from companion.config import Config, LedConfig
 from companion.demo import DEMO_DIR, DEMO_SETUP
 from companion.serve import Companion, led_state
-from tests.helpers import wait_until
+from tests.helpers import Clock, wait_until
 from tests.loop import labelled
-from tests.loop.conftest import Clock, still
+from tests.loop.conftest import still
 
 
 class Table:

@@ -4,12 +4,12 @@ token photos) written to real image files, and a real state directory."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import cv2
 import numpy as np
 import pytest
 
+from tests.helpers import Camera
 from vision import synth
 
 PLACES = [(110, 120), (320, 110), (520, 130), (210, 350), (430, 360)]
@@ -43,16 +43,6 @@ def photos(tmp_path: Path) -> dict[str, Path]:
                                                   kind="wood", gain=0.85)),
         "corrupt": corrupt,
     }
-
-
-class Camera:
-    """What the calibrator asks for: the latest frame (None before the first)."""
-
-    def __init__(self) -> None:
-        self.frame: Any = None
-
-    def __call__(self) -> Any:
-        return self.frame
 
 
 @pytest.fixture

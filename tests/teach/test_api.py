@@ -12,7 +12,8 @@ from flask.testing import FlaskClient
 
 from companion.calibration import Calibrator
 from companion.session import TableSession
-from tests.teach.conftest import Camera, tray
+from tests.helpers import Camera
+from tests.teach.conftest import tray
 from vision import Calibration
 from web import create_app
 

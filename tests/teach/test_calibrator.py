@@ -10,7 +10,8 @@ import pytest
 
 from companion.calibration import Calibrator, NoPicture, NothingToTeach, learn
 from companion.errors import InvalidInput
-from tests.teach.conftest import Camera, tray
+from tests.helpers import Camera
+from tests.teach.conftest import tray
 from vision import Calibration, read_table
 
 

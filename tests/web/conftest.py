@@ -10,6 +10,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.session import TableSession
+from tests.helpers import Clock
 from web import create_app
 
 #: Two Lobo buttons with every swing die a d6: the whole match is d6s (plus each button's d0).
@@ -42,9 +43,6 @@ def play_step(session: TableSession, rng: random.Random) -> dict[str, Any]:
         return session.correct({"type": "reading", "alive": count - dead, "dead": dead}, step=snap["step"])
     assert snap["choices"], snap["view"]
     return session.choose(rng.randrange(len(snap["choices"])), step=snap["step"])
-
-
-
 
 
 @pytest.fixture
@@ -82,16 +80,6 @@ def attacking(client: FlaskClient, playing: TableSession) -> TableSession:
     assert response.json["view"]["phase"] == "play"
     assert response.json["choices"]
     return playing
-
-
-class Clock:
-    """A clock the test moves by hand (``clock.now += 60``)."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture

@@ -22,7 +22,7 @@ from companion.serve import VisionWorker
 from companion.session import TableSession
 from companion.store import Store
 from hardware.frames import FrameHolder
-from tests.web.conftest import Clock
+from tests.helpers import Clock
 from web import create_app
 
 PIN = "2468"

@@ -10,7 +10,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.session import TableSession
-from tests.web.conftest import D6_SETUP, FIRST_ROLL, Clock, camera_reading
+from tests.helpers import Clock
+from tests.web.conftest import D6_SETUP, FIRST_ROLL, camera_reading
 from web import create_app
 from web import pin as pin_module
 from web.pin import CLIENT_TRIES, FIRST_WAIT, TABLE_TRIES
