@@ -9,7 +9,8 @@ import string
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -149,3 +150,29 @@ def assert_translated(seen: Mapping[str, set[str]], catalogue: Mapping[str, str]
     for key, params in seen.items():
         assert key in catalogue, key
         assert placeholders(catalogue[key]) <= params, (key, catalogue[key], params)
+
+
+CHROMIUM = "/usr/bin/chromium"
+"""Debian's chromium, which the browser tests drive headless through Playwright (no browser download)."""
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+PHONE = {"width": 390, "height": 844}
+"""The phone's viewport the pages are tried on."""
+
+
+@contextmanager
+def chromium() -> Iterator[Any]:
+    """Debian's chromium, launched headless through Playwright and closed after."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def phone_context(browser: Any) -> Any:
+    """A fresh phone in ``browser``: its own cookies and storage, a touch screen of ``PHONE`` size."""
+    return browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)

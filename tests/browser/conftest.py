@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from playwright.sync_api import Browser, ConsoleMessage, Page, sync_playwright
+from playwright.sync_api import Browser, ConsoleMessage, Page
 from waitress import wasyncore
 from waitress.server import create_server
 
@@ -20,13 +20,9 @@ from companion.config import Config
 from companion.session import TableSession
 from companion.store import Store
 from companion.zones import ZoneKeeper
-from tests.helpers import Camera
+from tests.helpers import Camera, chromium, phone_context
 from web import create_app, stop_streams
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
-PHONE = {"width": 390, "height": 844}
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "browser"
 
 
@@ -80,10 +76,8 @@ def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Table]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with chromium() as browser:
         yield browser
-        browser.close()
 
 
 @pytest.fixture
@@ -93,7 +87,7 @@ def page_errors() -> list[str]:
 
 def open_phone(browser: Browser, errors: list[str]) -> Page:
     """A fresh phone (own cookies and storage) whose script errors are collected."""
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    context = phone_context(browser)
     page = context.new_page()
     page.on("pageerror", lambda error: errors.append(f"pageerror: {error}"))
 

@@ -29,16 +29,12 @@ from companion.store import Store
 from hardware.buttons import TableButtons
 from hardware.frames import FrameHolder
 from hardware.sources import ReplaySource
-from tests.helpers import Clock
+from tests.helpers import Clock, chromium, phone_context
 from tests.loop.labelled import frame_key, labelled_frames
 from web import create_app
 
 PHOTOS = Path(__file__).with_name("photos")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync"]
-PHONE = {"width": 390, "height": 844}
 PINS = {"confirm": 17, "next": 27, "undo": 22}
 
 
@@ -136,19 +132,13 @@ def table(tmp_path: Path) -> Iterator[Table]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+    with chromium() as browser:
+        yield browser
 
 
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    context = phone_context(browser)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
