@@ -762,7 +762,7 @@ EVENT_CLASSES = (
 )
 
 
-def event_to_json(event: Event) -> JSON:
+def event_to_json(event: Event) -> dict[str, JSON]:
     """The JSON object of an event (``{"type": ..., ...}``)."""
     out: dict[str, JSON] = {"type": event.type}
     for name in event.__dataclass_fields__:

@@ -17,7 +17,7 @@ from companion.rules import JSON, CoreRules, Outcome, Rules
 
 def new_game(setup: Mapping[str, JSON]) -> Game:
     """The game of the table flow's setup (players, centre, troops; the card catalogues are the flow's)."""
-    from companion.goblins.flow import FLOW  # the flow's setup, once: the flow does not import this module
+    from companion.goblins.flow import FLOW  # the flow's setup, once (imported here: the flow imports RULES)
 
     return FLOW.start(setup).game
 
@@ -39,12 +39,6 @@ def _awaiting(game: Game) -> tuple[int, ...]:
     return (game.tosses[0].player,) if game.tosses else (game.current,)
 
 
-def _event_json(event: Event) -> dict[str, JSON]:
-    data = core.event_to_json(event)
-    assert isinstance(data, dict)
-    return data
-
-
 RULES: Rules[Game, Event] = CoreRules(
     name="goblins",
     title="Goblins: Epic Death",
@@ -54,7 +48,7 @@ RULES: Rules[Game, Event] = CoreRules(
     step=core.apply,
     end=lambda g: None if g.outcome is None else Outcome(g.outcome.termination, g.outcome.winners),
     waits_on=_awaiting,
-    to_json=_event_json,
+    to_json=core.event_to_json,
     from_json=lambda g, data: core.parse_event(data),
     dump=Game.to_json,
     load=Game.from_json,

@@ -765,7 +765,7 @@ EVENT_CLASSES = (
 )
 
 
-def event_to_json(event: Event) -> JSON:
+def event_to_json(event: Event) -> dict[str, JSON]:
     if isinstance(event, Shoot):
         return {
             "type": "shoot",

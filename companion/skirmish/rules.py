@@ -15,15 +15,9 @@ from companion.skirmish.core import Event, Game
 
 def new_game(setup: Mapping[str, JSON]) -> Game:
     """The game of the table flow's setup (``bands``, ``time_limit_min``)."""
-    from companion.skirmish.flow import FLOW  # the flow's setup, once: the flow does not import this module
+    from companion.skirmish.flow import FLOW  # the flow's setup, once (imported here: the flow imports RULES)
 
     return FLOW.start(setup)
-
-
-def _event_json(event: Event) -> dict[str, JSON]:
-    data = core.event_to_json(event)
-    assert isinstance(data, dict)
-    return data
 
 
 def _outcome(game: Game) -> Outcome | None:
@@ -40,7 +34,7 @@ RULES: Rules[Game, Event] = CoreRules(
     step=core.apply,
     end=_outcome,
     waits_on=lambda g: () if g.outcome is not None else (g.player,),
-    to_json=_event_json,
+    to_json=core.event_to_json,
     from_json=lambda g, data: core.parse_event(data),
     dump=Game.to_json,
     load=Game.from_json,
