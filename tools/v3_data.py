@@ -199,6 +199,47 @@ def _colour(rng: np.random.Generator) -> tuple[float, float, float]:
     return tuple(float(v) for v in cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0])
 
 
+def _printed_token(img: np.ndarray, rng: np.random.Generator, cx: float, cy: float, half: float,
+                   ink: np.ndarray) -> None:
+    """A printed counter's art on a disc already drawn: a rim, then a random figure (a filled outline of
+    5-10 points, eyes, a mouth arc, strokes or a letter) in random colours with an ink outline. Tokens of
+    real games are printed pictures (a goblin's head, a skull, a crest), not dots."""
+    t = max(1, round(half / rng.uniform(8, 16)))
+    if rng.random() < 0.7:
+        cv2.circle(img, (int(cx), int(cy)), int(half), ink.tolist(), t, cv2.LINE_AA)
+    ang = rng.uniform(0, 2 * math.pi)
+    rot = np.array([[math.cos(ang), -math.sin(ang)], [math.sin(ang), math.cos(ang)]])
+
+    def at(u: float, v: float) -> tuple[int, int]:
+        x, y = rot @ np.array([u, v]) * half
+        return int(cx + x), int(cy + y)
+
+    n = int(rng.integers(5, 11))
+    a = np.sort(rng.uniform(0, 2 * math.pi, n))
+    rad = rng.uniform(0.3, 0.75, n)
+    shape = np.array([at(r * math.cos(q), r * math.sin(q)) for r, q in zip(rad, a, strict=True)], np.int32)
+    cv2.fillPoly(img, [shape], _colour(rng), cv2.LINE_AA)
+    if rng.random() < 0.7:
+        cv2.polylines(img, [shape], True, ink.tolist(), t, cv2.LINE_AA)
+    for _ in range(int(rng.integers(0, 4))):
+        kind = rng.integers(0, 4)
+        u, v = rng.uniform(-0.4, 0.4, 2)
+        colour = _colour(rng) if rng.random() < 0.5 else ink.tolist()
+        if kind == 0:   # a pair of eyes
+            for side in (-1, 1):
+                cv2.circle(img, at(side * abs(u) * 0.6, v), max(1, int(rng.uniform(0.05, 0.15) * half)),
+                           colour, -1, cv2.LINE_AA)
+        elif kind == 1:  # a mouth
+            cv2.ellipse(img, at(u * 0.5, abs(v)), (max(1, int(0.25 * half)), max(1, int(0.1 * half))),
+                        math.degrees(ang), 0, 180, colour, t, cv2.LINE_AA)
+        elif kind == 2:  # a stroke
+            cv2.line(img, at(u, v), at(-v, u), colour, t, cv2.LINE_AA)
+        else:            # a letter or a digit
+            glyph = chr(int(rng.choice([rng.integers(65, 91), rng.integers(48, 58)])))
+            cv2.putText(img, glyph, at(u - 0.2, v + 0.2), int(rng.integers(0, 7)), half / 40, colour, t,
+                        cv2.LINE_AA)
+
+
 def _draw_object(img: np.ndarray, rng: np.random.Generator, cx: float, cy: float, size: float,
                  tilt: tuple[float, float]) -> int:
     """Draw one die (top face, and side faces when the camera is tilted) or token; return its class."""
@@ -221,6 +262,9 @@ def _draw_object(img: np.ndarray, rng: np.random.Generator, cx: float, cy: float
         cv2.circle(img, (int(cx + sh[0]), int(cy + sh[1])), int(half), (img[int(cy) % img.shape[0],
                    int(cx) % img.shape[1]].astype(float) * 0.55).tolist(), -1, cv2.LINE_AA)
         cv2.circle(img, (int(cx), int(cy)), int(half), body.tolist(), -1, cv2.LINE_AA)
+        if rng.random() < 0.5:
+            _printed_token(img, rng, cx, cy, half, ink)
+            return TOKEN
         for _ in range(int(rng.integers(2, 6))):
             p = (int(cx + rng.uniform(-0.5, 0.5) * half), int(cy + rng.uniform(-0.5, 0.5) * half))
             cv2.circle(img, p, max(1, int(rng.uniform(0.05, 0.3) * half)), _colour(rng), -1, cv2.LINE_AA)
