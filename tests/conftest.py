@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from gpiozero import Device
@@ -11,6 +12,7 @@ from gpiozero.pins.mock import MockFactory
 
 from companion.session import TableSession
 from companion.store import Store
+from tests.helpers import chromium
 
 
 @pytest.fixture
@@ -41,3 +43,10 @@ def store(db: Path) -> Iterator[Store]:
 @pytest.fixture
 def session(store: Store) -> TableSession:
     return TableSession(store)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's chromium, headless, shared by one module's page tests (tests/browser, tests/e2e_games)."""
+    with chromium() as browser:
+        yield browser

@@ -20,7 +20,7 @@ from companion.config import Config
 from companion.session import TableSession
 from companion.store import Store
 from companion.zones import ZoneKeeper
-from tests.helpers import Camera, chromium, phone_context
+from tests.helpers import Camera, phone_context
 from web import create_app, stop_streams
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "browser"
@@ -72,12 +72,6 @@ def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Table]:
         busy = server.task_dispatcher.threads
         assert not busy, f"{len(busy)} waitress thread(s) still serving: the trigger pipe is left open"
         server.close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as browser:
-        yield browser
 
 
 @pytest.fixture

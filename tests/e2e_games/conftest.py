@@ -29,7 +29,7 @@ from companion.store import Store
 from hardware.buttons import TableButtons
 from hardware.frames import FrameHolder
 from hardware.sources import ReplaySource
-from tests.helpers import Clock, chromium, phone_context
+from tests.helpers import Clock, phone_context
 from tests.loop.labelled import frame_key, labelled_frames
 from web import create_app
 
@@ -128,12 +128,6 @@ def table(tmp_path: Path) -> Iterator[Table]:
         server.shutdown()
         thread.join(5)
         store.close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as browser:
-        yield browser
 
 
 @pytest.fixture
