@@ -37,6 +37,11 @@ _yy, _xx = np.mgrid[0:SIZE, 0:SIZE]
 _DISC = ((_xx - (SIZE - 1) / 2) ** 2 + (_yy - (SIZE - 1) / 2) ** 2) <= (SIZE / 2 - 1) ** 2
 
 
+def _unit(v: np.ndarray) -> np.ndarray:
+    out: np.ndarray = v / (np.linalg.norm(v) + 1e-9)
+    return out
+
+
 def _patch(crop: np.ndarray) -> np.ndarray:
     """Grey 32x32 uint8 patch of the square centred in a BGR crop."""
     h, w = crop.shape[:2]
@@ -173,21 +178,42 @@ class Calibration:
     def nearest(self, embedding: np.ndarray, *, kinds: tuple[Kind, ...] = KINDS, threshold: float = 0.8
                 ) -> tuple[Kind, str, float] | None:
         """(kind, label, confidence) of the taught example nearest ``embedding`` (cosine), when it is at
-        least ``threshold`` near and nearer than any example of another label by ``NEAREST_MARGIN``;
-        ``None`` otherwise, or when no example of ``kinds`` was taught with an embedding."""
-        mine = [e for e in self.examples if e.kind in kinds and e.embedding is not None]
+        least ``threshold`` near; ``None`` otherwise, or when no example of ``kinds`` was taught with an
+        embedding.
+
+        Which label, once the nearest example's kind is known: with one label of that kind taught, that
+        label when it is nearer than any example of another kind by ``NEAREST_MARGIN``; with two or more
+        (a live and a dead token), the label is chosen by the cosines **about their common centre** (the
+        mean of each label's mean embedding), which must tell it from the next label's by
+        ``NEAREST_MARGIN``. The face reader puts every token near one "token" direction (a longer
+        trained reader the nearer: the two drawn tokens of tests/vision/test_teach.py sit at 0.85 of
+        each other), so the raw cosines of two tokens differ by a few hundredths, while about their
+        centre they point apart; the raw cosine still says whether the object is one of the taught at
+        all, and is the confidence."""
+        mine = [(e, e.embedding) for e in self.examples if e.kind in kinds and e.embedding is not None]
         if not mine:
             return None
-        sims = np.stack([e.embedding for e in mine if e.embedding is not None]) @ embedding
+        sims = np.stack([v for _, v in mine]) @ embedding
         best: dict[tuple[Kind, str], float] = {}
-        for e, sim in zip(mine, sims.tolist(), strict=True):
+        for (e, _), sim in zip(mine, sims.tolist(), strict=True):
             best[(e.kind, e.label)] = max(best.get((e.kind, e.label), -1.0), float(sim))
         ranked = sorted(best.items(), key=lambda kv: -kv[1])
         (kind, label), top = ranked[0]
-        second = ranked[1][1] if len(ranked) > 1 else -1.0
-        if top < threshold or top - second < NEAREST_MARGIN:
+        if top < threshold:
             return None
-        return kind, label, float(min(0.95, top))
+        labels = sorted({e.label for e, _ in mine if e.kind == kind})
+        if len(labels) < 2:
+            other = max((sim for (k, _), sim in ranked[1:] if k != kind), default=-1.0)
+            return None if top - other < NEAREST_MARGIN else (kind, label, float(min(0.95, top)))
+        groups = {lab: np.stack([v for e, v in mine if e.kind == kind and e.label == lab]) for lab in labels}
+        centre = np.mean([g.mean(axis=0) for g in groups.values()], axis=0)
+        x = _unit(embedding - centre)
+        about = sorted(((float(np.max(np.stack([_unit(v) for v in g - centre]) @ x)), lab)
+                        for lab, g in groups.items()), reverse=True)
+        if about[0][0] - about[1][0] < NEAREST_MARGIN:
+            return None
+        label = about[0][1]
+        return kind, label, float(min(0.95, best[(kind, label)]))
 
     def classify(self, crop: np.ndarray, *, kind: Kind) -> tuple[str | None, float]:
         """(label, confidence) of the example that best matches a BGR crop; (None, low) if none does."""

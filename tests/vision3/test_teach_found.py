@@ -81,3 +81,30 @@ def test_each_face_reader_brings_its_own_taught_cosine(tmp_path):
     assert taught == [6, 6], taught
     untaught = read_view(other, cal, models=("finder", str(strict), "types"))[0]
     assert [d[2] for d in untaught] == [None, None], untaught
+
+
+def _unit(v):
+    return v / np.linalg.norm(v)
+
+
+def test_two_taught_tokens_near_one_direction_are_told_apart_about_their_centre():
+    """Tokens share one "token" direction in the reader's embedding; what tells a live one from a dead one
+    is what is left about their common centre. A dead token seen under another light is a hundredth
+    nearer the dead example than the live one in raw cosine (too close to call), and clearly dead about
+    the centre; an untaught object away from both is still nobody's."""
+    from vision.teach import Example
+
+    rng = np.random.default_rng(0)
+    token, live, dead, light = (_unit(rng.normal(size=64)) for _ in range(4))
+    alive_e, dead_e = _unit(3 * token + live), _unit(3 * token + dead)
+    seen = _unit(3 * token + 0.55 * dead + 0.45 * live + 0.3 * light)
+    patch = np.zeros((32, 32), np.uint8)
+    cal = _Calibration((Example("token", "alive", patch, alive_e), Example("token", "dead", patch, dead_e)))
+    raw_gap = float(seen @ dead_e - seen @ alive_e)
+    assert 0 < raw_gap < 0.05, raw_gap
+    kind, label, confidence = cal.nearest(seen, threshold=0.7)
+    assert (kind, label) == ("token", "dead") and confidence == min(0.95, float(seen @ dead_e))
+    assert cal.nearest(_unit(rng.normal(size=64)), threshold=0.7) is None
+    # one label taught: the raw cosine alone, as before
+    one = _Calibration((Example("token", "alive", patch, alive_e),))
+    assert one.nearest(seen, threshold=0.7)[:2] == ("token", "alive")
