@@ -13,6 +13,7 @@ taken.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Final, Literal, Self, TypeAlias, get_args
@@ -236,7 +237,7 @@ def _nat(text: str, what: str, notation: str) -> int:
 # ------------------------------------------------------------------------------------------------- cards
 
 
-class _Card:
+class _Card(ABC):
     """What the three kinds of card share: a card is written as its notation (``Hero.parse('Cavalleria|4|2')``
     is a hero's repr); its JSON is an object of the fields ``json_keys`` names, in that order, and either
     that object or the notation is read back."""
@@ -246,16 +247,18 @@ class _Card:
     json_keys: ClassVar[tuple[str, ...]]
 
     @classmethod
+    @abstractmethod
     def parse(cls, notation: str) -> Self:
-        raise NotImplementedError
+        """The card of its notation (``notation``'s shape)."""
 
     @classmethod
+    @abstractmethod
     def from_object(cls, obj: Mapping[str, JSON]) -> Self:
         """The card of a JSON object (``to_json``'s shape)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def notation(self) -> str:
-        raise NotImplementedError
+        """The card as one line: its fields joined by ``|``."""
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}.parse({self.notation()!r})"
