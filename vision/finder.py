@@ -16,6 +16,7 @@ frame's size (the input is capped) and by ``MAX_OBJECTS``, never by what the fra
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import math
@@ -113,9 +114,19 @@ def model_path(name: str = "finder") -> Path:
 
 
 def model_card(name: str = "finder") -> dict[str, Any]:
-    """The model's card (``models/<name>.json``): command, seed, data, measured numbers, hash."""
+    """The model's card (``models/<name>.json``): command, seed, data, measured numbers, hash. Read once
+    per version of the file (its temperature and taught cosine are asked on every frame)."""
     path = model_path(name).with_suffix(".json")
-    return dict(json.loads(path.read_text(encoding="utf-8"))) if path.is_file() else {}
+    try:
+        st = path.stat()
+    except OSError:
+        return {}
+    return dict(_card(str(path), st.st_mtime_ns, st.st_size))
+
+
+@functools.lru_cache(maxsize=32)
+def _card(path: str, mtime_ns: int, size: int) -> dict[str, Any]:
+    return dict(json.loads(Path(path).read_text(encoding="utf-8")))
 
 
 def sha256(path: Path) -> str:
