@@ -7,6 +7,7 @@
     python3 benchmarks/poly_eval.py --types                        # Vision IV: type, whole videos left out
     python3 benchmarks/poly_eval.py --types --parts burks          # only the parts named
     python3 benchmarks/poly_eval.py --scenes 100 --seed 919191     # frames of ten rendered dice, read_table
+    python3 benchmarks/poly_eval.py --lurig-values                 # values of real dice of many brands
 
 Each labelled photo holds one die on a dark tray: ``vision.poly.locate_die`` boxes it and
 ``vision.poly.read_polyhedral`` reads the box, on one OpenCV thread (ms: CPU time of this process,
@@ -323,6 +324,58 @@ def evaluate_types(every: int = 1, parts: tuple[str, ...] | None = None) -> list
     return rows
 
 
+LURIG_VALUES = ROOT / "benchmarks" / "lurig_values.json"
+"""Top-face values of Lurig photos read by eye (Lurig labels only the type): the one real set of many
+brands' numerals with values here; measured on, never trained on."""
+
+
+def evaluate_lurig_values(path: Path = LURIG_VALUES) -> dict[str, object]:
+    """Type and value through ``read_table`` on the hand-labelled Lurig photos, each read by the type reader
+    trained without its fold (whole videos out). Per type: photos, found, type right, value right, sure,
+    wrong and sure; and each miss."""
+    from vision.data import lurig_fold, photo_set
+
+    values = json.loads(path.read_text())["values"]
+    photos = {p.path.name: p for p in photo_set("lurig") if p.path.name in values}
+    missing = sorted(set(values) - set(photos))
+    if missing:
+        raise FileNotFoundError(f"{path.name}: photos not in the Lurig set: {missing[:5]}")
+    rows: dict[str, list[int]] = {}
+    misses: list[str] = []
+    for name, want in sorted(values.items()):
+        p = photos[name]
+        sides = int(p.dice[0].sides)
+        row = rows.setdefault(f"d{sides}", [0] * 6)
+        die, _ = _read_die(p.load(), ("finder", "faces", _types_model(lurig_fold(p.path))))
+        row[0] += 1
+        if die is None:
+            misses.append(f"{name}: d{sides}={want}, nothing found")
+            continue
+        typed = die.sides == sides
+        right = typed and die.value == want
+        sure = die.confidence >= 0.8
+        for k, hit in enumerate((True, typed, right, sure, sure and not right), start=1):
+            row[k] += hit
+        if not right:
+            misses.append(f"{name}: d{sides}={want}, read d{die.sides}={die.value} at {die.confidence:.2f}")
+    return {"rows": dict(sorted(rows.items(), key=lambda kv: int(kv[0][1:]))), "misses": misses}
+
+
+def format_lurig_values(r: dict[str, object]) -> str:
+    rows = r["rows"]
+    assert isinstance(rows, dict)
+    total = [sum(c) for c in zip(*rows.values(), strict=True)]
+    lines = ["top-face values of hand-labelled Lurig photos through read_table (type reader without the "
+             "photo's fold)", f"{'type':6} {'photos':>6} {'found':>6} {'typed':>6} {'value':>6} {'sure':>5} "
+             f"{'wrong&sure':>10}"]
+    for name, c in [*rows.items(), ("all", total)]:
+        lines.append(f"{name:6} {c[0]:6d} {c[1]:6d} {c[2]:6d} {c[3]:6d} {c[4]:5d} {c[5]:10d}")
+    misses = r["misses"]
+    assert isinstance(misses, list)
+    lines += [f"  miss {m}" for m in misses]
+    return "\n".join(lines)
+
+
 SCENE_SEED = 919191
 """Seed of ``--scenes``: no model was trained on it (tools/train_poly.py and tools/train_types.py use
 20261125 and 20261126)."""
@@ -500,6 +553,8 @@ def main(argv: list[str]) -> None:
     ap.add_argument("--scenes", type=int, metavar="N",
                     help=f"read N frames of ten rendered dice through read_table (--seed; {SCENE_SEED} "
                          "is unseen)")
+    ap.add_argument("--lurig-values", action="store_true",
+                    help="type and value on the hand-labelled Lurig photos (benchmarks/lurig_values.json)")
     ap.add_argument("--numerals", type=Path, metavar="NPZ",
                     help="read with this numeral reader instead of vision/poly/numerals.npz (to compare)")
     ap.add_argument("--network", type=Path, metavar="ONNX",
@@ -519,6 +574,8 @@ def main(argv: list[str]) -> None:
     if args.scenes:
         seed = SCENE_SEED if args.seed == 515151 else args.seed
         print(format_scenes(evaluate_scenes(args.scenes, seed, profile=args.profile)))
+    elif args.lurig_values:
+        print(format_lurig_values(evaluate_lurig_values()))
     elif args.types:
         print(format_types(evaluate_types(args.every, tuple(args.parts) if args.parts else None)))
     elif args.fit_fusion:
