@@ -6,9 +6,9 @@ Every real photo becomes a ``Sample``: the image (BGR uint8), its source name, a
 
 Boxes: matteop65 and nell-byler box the top face, aws the whole die with its sides (loose), burks and
 Lurig have no boxes: the one die of the photo is segmented from the tray (burks: a bright die on a
-black tray; Lurig: what differs from the photo's border colour, nearest the centre). These derived
-boxes are marked ``derived`` and are only used where a loose box does no harm (the finder's centre and
-size, and the crop of the face reader).
+black tray; Lurig: ``_segment_one``, then tightened by GrabCut, kept in ``lurig_boxes.json`` beside this
+file: ``python3 tools/v3_data.py --lurig-boxes`` remakes it). These derived boxes are only used where a
+loose box does no harm (the finder's centre and size, and the crop of the face and type readers).
 """
 
 from __future__ import annotations
@@ -48,8 +48,59 @@ class Sample:
 
 
 def _segment_one(image: np.ndarray, dark_tray: bool) -> tuple[float, float, float, float] | None:
-    """The box of the single die of a photo: a bright blob on a dark tray, or what differs from the
-    border's colour (largest component, preferring the centre)."""
+    """The box (cx, cy, w, h) of the single die of a photo, or None when the ways of finding it disagree.
+
+    On a dark tray (burks): the bright blob. Else two ways that must agree (IoU > ``AGREE``): what differs
+    from the border's median colour, and what colour the border rarely shows (``_rare_colour``); where
+    they disagree, the rare colour at two shade resolutions must agree. A textured tray (Lurig's wooden
+    table) fools the median: its grain differs from the median colour, so that way boxed grain or the
+    whole photo on 60% of the wooden-table photos, and the finder, face and type readers trained on those
+    boxes. A photo none of the ways agree on is left unlabelled (not trained on) rather than boxed wrong.
+    """
+    median = _differs_from_border(image, dark_tray)
+    if dark_tray:
+        return median
+    rare = _rare_colour(image, shades=16)
+    if median is not None and rare is not None and _iou(median, rare) > AGREE:
+        return median
+    coarse = _rare_colour(image, shades=4)
+    if rare is not None and coarse is not None and _iou(rare, coarse) > AGREE:
+        return rare
+    return None
+
+
+#: two boxes of one die agree above this intersection over union
+AGREE = 0.6
+
+
+def _iou(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+    ix = max(0.0, min(a[0] + a[2] / 2, b[0] + b[2] / 2) - max(a[0] - a[2] / 2, b[0] - b[2] / 2))
+    iy = max(0.0, min(a[1] + a[3] / 2, b[1] + b[3] / 2) - max(a[1] - a[3] / 2, b[1] - b[3] / 2))
+    inter = ix * iy
+    return inter / max(1e-9, a[2] * a[3] + b[2] * b[3] - inter)
+
+
+def _central_blob(mask: np.ndarray, max_share: float) -> tuple[float, float, float, float] | None:
+    """The largest component of ``mask`` (a quarter-size image), preferring the centre, in full pixels."""
+    sh, sw = mask.shape
+    n, _, stats, cents = cv2.connectedComponentsWithStats(mask)
+    best, best_score = None, 0.0
+    for i in range(1, n):
+        x, y, bw, bh, area = stats[i]
+        if area < 30 or bw > max_share * sw or bh > max_share * sh:
+            continue
+        d = math.hypot(cents[i][0] - sw / 2, cents[i][1] - sh / 2)
+        score = area / (1.0 + d / (0.25 * sw)) ** 2
+        if score > best_score:
+            best, best_score = (x, y, bw, bh), score
+    if best is None:
+        return None
+    x, y, bw, bh = best
+    return ((x + bw / 2) * 4, (y + bh / 2) * 4, bw * 4.0, bh * 4.0)
+
+
+def _differs_from_border(image: np.ndarray, dark_tray: bool) -> tuple[float, float, float, float] | None:
+    """A bright blob on a dark tray, or what differs from the border's median colour."""
     h, w = image.shape[:2]
     small = cv2.resize(image, (w // 4, h // 4), interpolation=cv2.INTER_AREA)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
@@ -71,22 +122,85 @@ def _segment_one(image: np.ndarray, dark_tray: bool) -> tuple[float, float, floa
         m[:, -m.shape[1] // 12:] = 0
         mask = m
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-    n, _, stats, cents = cv2.connectedComponentsWithStats(mask)
-    best, best_score = None, 0.0
-    for i in range(1, n):
-        x, y, bw, bh, area = stats[i]
-        if area < 30:
+    return _central_blob(mask, 0.95)
+
+
+def _rare_colour(image: np.ndarray, shades: int) -> tuple[float, float, float, float] | None:
+    """What colour the photo's border (a tenth of each side) rarely shows, in a hue x saturation x value
+    histogram with ``shades`` value bins: a wooden table's grain is many shades of a few colours."""
+    h, w = image.shape[:2]
+    small = cv2.GaussianBlur(cv2.resize(image, (w // 4, h // 4), interpolation=cv2.INTER_AREA), (3, 3), 0)
+    sh, sw = small.shape[:2]
+    m = max(3, sh // 10)
+    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+    border = np.zeros((sh, sw), np.uint8)
+    border[:m] = border[-m:] = 1
+    border[:, :m] = border[:, -m:] = 1
+    hist = cv2.calcHist([hsv], [0, 1, 2], border, [18, 16, shades], [0, 180, 0, 256, 0, 256])
+    hist /= hist.sum()
+    share = hist[hsv[..., 0].astype(int) * 18 // 180, hsv[..., 1].astype(int) * 16 // 256,
+                 hsv[..., 2].astype(int) * shades // 256]
+    mask = (share < 2e-4).astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
+    return _central_blob(mask, 0.9)
+
+
+def _tighten(image: np.ndarray, box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+    """``box`` (cx, cy, w, h) shrunk to the die by GrabCut inside 1.2 times it, at half size: the rare-colour
+    box of a die on wood takes its shadow along."""
+    h, w = image.shape[:2]
+    small = cv2.resize(image, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+    cx, cy, bw, bh = (v / 2 for v in box)
+    x0, y0 = int(max(1, cx - bw * 0.6)), int(max(1, cy - bh * 0.6))
+    x1, y1 = int(min(small.shape[1] - 2, cx + bw * 0.6)), int(min(small.shape[0] - 2, cy + bh * 0.6))
+    if x1 - x0 < 8 or y1 - y0 < 8:
+        return box
+    # inside the rectangle, what has the tray's chroma and is darker than it is a shadow: background
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+    ring = np.ones(small.shape[:2], bool)
+    ring[y0:y1, x0:x1] = False
+    tray = np.median(lab[ring], axis=0)
+    chroma = np.linalg.norm(lab[..., 1:] - tray[1:], axis=2)
+    shadow = (chroma < SHADOW_CHROMA) & (lab[..., 0] < tray[0] - 4) & (lab[..., 0] > tray[0] - SHADOW_DEPTH)
+    cv2.setRNGSeed(0)   # GrabCut's k-means draws from OpenCV's global generator: same box on every run
+    mask = np.full(small.shape[:2], cv2.GC_BGD, np.uint8)
+    mask[y0:y1, x0:x1] = cv2.GC_PR_FGD
+    mask[(mask == cv2.GC_PR_FGD) & shadow] = cv2.GC_PR_BGD
+    models = np.zeros((1, 65), np.float64), np.zeros((1, 65), np.float64)
+    cv2.grabCut(small, mask, None, *models, 4, cv2.GC_INIT_WITH_MASK)
+    fg = ((mask == cv2.GC_FGD) | (mask == cv2.GC_PR_FGD)).astype(np.uint8)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(fg)
+    if n < 2:
+        return box
+    i = 1 + int(np.argmax(stats[1:, 4]))
+    x, y, gw, gh, _ = stats[i]
+    if gw * gh < 0.2 * bw * bh:
+        return box
+    return ((x + gw / 2) * 2, (y + gh / 2) * 2, gw * 2.0, gh * 2.0)
+
+
+#: a pixel of the tray's chroma within this (LAB a, b) and darker by up to ``SHADOW_DEPTH`` is a shadow
+SHADOW_CHROMA = 10.0
+SHADOW_DEPTH = 70.0
+
+LURIG_BOXES = Path(__file__).with_name("lurig_boxes.json")
+
+
+def lurig_boxes() -> dict[str, list[float] | None]:
+    """Every Lurig photo's derived box (cx, cy, w, h), or None where the ways of finding it disagree."""
+    root = photos_dir()
+    if root is None:
+        raise FileNotFoundError("dice-photos folder not found")
+    folder = root / FOLDERS["lurig"]
+    out: dict[str, list[float] | None] = {}
+    for entry in _labels(folder)["images"]:
+        image = cv2.imread(str(folder / entry["file"]), cv2.IMREAD_COLOR)
+        if image is None or not entry["dice"]:
             continue
-        if bw > 0.95 * small.shape[1] or bh > 0.95 * small.shape[0]:
-            continue
-        d = math.hypot(cents[i][0] - small.shape[1] / 2, cents[i][1] - small.shape[0] / 2)
-        score = area / (1.0 + d / (0.25 * small.shape[1])) ** 2
-        if score > best_score:
-            best, best_score = (x, y, bw, bh), score
-    if best is None:
-        return None
-    x, y, bw, bh = best
-    return ((x + bw / 2) * 4, (y + bh / 2) * 4, bw * 4.0, bh * 4.0)
+        box = _segment_one(image, dark_tray=False)
+        out[entry["file"]] = None if box is None else [round(v, 1) for v in _tighten(image, box)]
+    return out
 
 
 def _labels(folder: Path) -> dict:
@@ -98,6 +212,7 @@ def load_source(name: str, *, limit: int | None = None) -> list[Sample]:
     if root is None:
         raise FileNotFoundError("dice-photos folder not found")
     folder = root / FOLDERS[name]
+    known = json.loads(LURIG_BOXES.read_text()) if name == "lurig" and LURIG_BOXES.exists() else {}
     out = []
     for entry in _labels(folder)["images"][:limit]:
         image = cv2.imread(str(folder / entry["file"]), cv2.IMREAD_COLOR)
@@ -112,7 +227,10 @@ def load_source(name: str, *, limit: int | None = None) -> list[Sample]:
             if not entry["dice"]:
                 out.append(s)   # burks' empty tray: a negative
                 continue
-            box = _segment_one(image, dark_tray=(name == "burks"))
+            if entry["file"] in known:
+                box = None if known[entry["file"]] is None else tuple(known[entry["file"]])
+            else:
+                box = _segment_one(image, dark_tray=(name == "burks"))
             if box is None:
                 continue
             s.objects.append((*box, NUMERAL))
@@ -383,6 +501,12 @@ def poly_render(index: int, size: tuple[int, int] = (512, 384)) -> Sample:
 
 if __name__ == "__main__":
     import time
+    if sys.argv[1:] == ["--lurig-boxes"]:
+        boxes = lurig_boxes()
+        LURIG_BOXES.write_text("{\n" + ",\n".join(f"{json.dumps(k)}: {json.dumps(v)}" for k, v in
+                                                 sorted(boxes.items())) + "\n}\n")
+        print(len(boxes), "photos,", sum(b is None for b in boxes.values()), "left unboxed")
+        sys.exit()
     t = time.time()
     for name in ():
         ss = load_source(name)
