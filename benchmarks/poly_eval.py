@@ -256,6 +256,10 @@ def evaluate_renders(n: int = 1000, seed: int | None = None, size: int = RENDER_
 MODELS = ROOT / "benchmarks" / "models"
 
 
+#: the finder and face reader every read here uses (``--models`` swaps in a candidate's files)
+SEEING: tuple[str, str] = ("finder", "faces")
+
+
 def _types_model(fold: str) -> str:
     """The type reader trained without ``fold`` (benchmarks/models), else the shipped one (in-sample)."""
     path = MODELS / f"types-no-{fold}.onnx"
@@ -293,7 +297,7 @@ def evaluate_types(every: int = 1, parts: tuple[str, ...] | None = None) -> list
     chosen = [(name, fold, photos) for name, fold, photos in todo if parts is None or fold in parts]
     for name, fold, photos in chosen:
         model = _types_model(fold)
-        models = ("finder", "faces", model)
+        models = (*SEEING, model)
         n = found = right = sure = wrong_sure = values = value_right = 0
         ms: list[float] = []
         confusion: dict[str, int] = {}
@@ -346,7 +350,7 @@ def evaluate_lurig_values(path: Path = LURIG_VALUES) -> dict[str, object]:
         p = photos[name]
         sides = int(p.dice[0].sides)
         row = rows.setdefault(f"d{sides}", [0] * 6)
-        die, _ = _read_die(p.load(), ("finder", "faces", _types_model(lurig_fold(p.path))))
+        die, _ = _read_die(p.load(), (*SEEING, _types_model(lurig_fold(p.path))))
         row[0] += 1
         if die is None:
             misses.append(f"{name}: d{sides}={want}, nothing found")
@@ -555,12 +559,18 @@ def main(argv: list[str]) -> None:
                          "is unseen)")
     ap.add_argument("--lurig-values", action="store_true",
                     help="type and value on the hand-labelled Lurig photos (benchmarks/lurig_values.json)")
+    ap.add_argument("--models", nargs=2, metavar=("FINDER", "FACES"),
+                    help="read with these finder and face reader .onnx files (their .json cards beside them) "
+                         "instead of the shipped ones (to compare a candidate)")
     ap.add_argument("--numerals", type=Path, metavar="NPZ",
                     help="read with this numeral reader instead of vision/poly/numerals.npz (to compare)")
     ap.add_argument("--network", type=Path, metavar="ONNX",
                     help="read with this network instead of vision/poly/poly.onnx (to compare)")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
+    global SEEING
+    if args.models:
+        SEEING = (args.models[0], args.models[1])
     if args.network:
         from vision import poly
 
@@ -573,7 +583,8 @@ def main(argv: list[str]) -> None:
         numeral._model.cache_clear()
     if args.scenes:
         seed = SCENE_SEED if args.seed == 515151 else args.seed
-        print(format_scenes(evaluate_scenes(args.scenes, seed, profile=args.profile)))
+        models = (*SEEING, "types")
+        print(format_scenes(evaluate_scenes(args.scenes, seed, profile=args.profile, models=models)))
     elif args.lurig_values:
         print(format_lurig_values(evaluate_lurig_values()))
     elif args.types:

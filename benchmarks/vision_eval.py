@@ -47,6 +47,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from vision import read_table
 from vision._cv import set_threads
 from vision.data import LabelledPhoto, iter_split, match_boxes, photo_set
+from vision.learned import MODELS
 from vision.reading import Die
 
 #: a wrong value read with at least this confidence is "wrong and sure": the players are not asked
@@ -364,6 +365,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--time-only", action="store_true",
                     help="only the time per frame at the three sizes: a matteop65 photo of few dice and the "
                          "aws photo of the most dice (the second opinion's worst real frame)")
+    ap.add_argument("--models", nargs=3, metavar=("FINDER", "FACES", "TYPES"),
+                    help="read with these .onnx files (cards beside them) instead of the shipped models; "
+                         "with --leave-out, FINDER reads chase (no finder ever trained on it)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     set_threads(1)
@@ -385,6 +389,8 @@ def main(argv: list[str] | None = None) -> int:
             if args.sample > 1:
                 chosen = chosen[:: args.sample]
             models = leave_out_models(name)
+            if args.models and name == "chase":
+                models = (args.models[0], models[1])
             r = evaluate(name, chosen, lambda im, m=models: read_table(im, models=m))
             r["split"] = "left out"
             results.append(r)
@@ -405,7 +411,8 @@ def main(argv: list[str] | None = None) -> int:
                 chosen = list(iter_split(photos, split))
                 if args.sample > 1:
                     chosen = chosen[:: args.sample]
-                r = evaluate(name, chosen, lambda im: read_table(im, reader=args.reader))
+                shipped = tuple(args.models) if args.models else MODELS
+                r = evaluate(name, chosen, lambda im, m=shipped: read_table(im, reader=args.reader, models=m))
                 r["split"] = split
                 results.append(r)
                 if args.crops is not None:
