@@ -165,8 +165,9 @@ def test_a_die_taught_from_the_camera_on_its_card(table: Table, phone: Page) -> 
         expect(card.locator(".dice-look-state")).to_have_text("La fotocamera non lo conosce ancora.")
         card.locator("button.dice-teach-button").click()  # no picture yet: said in words
         expect(phone.locator("#error")).to_contain_text("la fotocamera non ha ancora un'immagine")
-        # on the drawn wooden tray: the shipped finder (finder6) misses a drawn blue d6 on the drawn blue-green
-        # felt 2 times in 8 (values 4 and 5; finder5 missed the 1), which is the finder's matter, not this flow's
+        # on the drawn wooden tray: the shipped finder (finder6) misses a drawn blue d6 on the drawn
+        # blue-green felt 2 times in 8 (values 4 and 5; finder5 missed the 1): the finder's matter, not
+        # this flow's
         table.camera.frame = drawn([("blue", 4, 320, 240)], kind="wood")
         card.locator("button.dice-teach-button").click()
         loaded(phone, 2)
