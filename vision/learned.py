@@ -64,7 +64,7 @@ PIP_WORK = 192
 #: Vision II reads a square crop this many times the found box's long side. The finder boxes a real die
 #: at about 0.85 of its outline (Lurig), and Vision II's network, trained on renders, reads the top numeral
 #: best when the crop is near the die's outline: 0.9 read 40 of 52 hand-labelled Lurig values where 1.1
-#: read 29, burks 97.7% where 1.1 read 94.2%, renders 95.5% where 1.1 read 93.8% (docs/vision.md)
+#: read 29, burks 97.7% where 1.1 read 94.2%, renders 95.5% where 1.1 read 93.8% (docs/vision-poly.md)
 POLY_CROP = 0.9
 #: a taught face or token wins when the embedding's cosine to a taught one is at least the face reader's
 #: ``taught_cosine`` (its card), or this for a card without one; a taught face overrules the reader's own
