@@ -36,7 +36,7 @@ def test_the_kept_boxes_are_what_the_code_derives(photos):
 
 def test_wooden_table_photos_are_boxed_on_the_die_or_left_unboxed(photos):
     """The border's median colour alone boxed grain or the whole photo on most wooden-table photos (the
-    kept boxes were checked by eye on 24 wooden-table photos); on plain paper it agrees with the kept boxes."""
+    kept boxes were checked by eye on 24 of them); on plain paper it agrees with the kept boxes."""
     kept = json.loads(v3_data.LURIG_BOXES.read_text())
     wood = {k: v for k, v in kept.items() if "_wood" in k}
     boxed = [v for v in wood.values() if v is not None]
