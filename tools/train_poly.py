@@ -167,6 +167,9 @@ def main() -> None:
                          "its own --cache)")
     ap.add_argument("--minutes", type=float, help="stop training after this many minutes (the weights are "
                     "saved to --state after every epoch)")
+    ap.add_argument("--also", metavar="PROFILE:RENDERS:CACHE",
+                    help="add the train half of RENDERS renders of another profile (kept in the folder "
+                         "CACHE) to the training set; the held-out renders measured stay those of --profile")
     ap.add_argument("--repeat", action="append", default=[], metavar="KIND=N",
                     help="train on each render of KIND (d20, d100, ...) N times per epoch (the held-out "
                          "half is untouched)")
@@ -187,6 +190,12 @@ def main() -> None:
     tr_box = np.concatenate([p[1] for p in train])
     tr_lab = np.concatenate([p[2] for p in train])
     del parts, train
+    if args.also:
+        profile, renders, cache = args.also.split(":", 2)
+        extra_parts = load_or_render(range(0, int(renders) // CHUNK, 2), Path(cache), args.threads, profile)
+        tr_img, tr_box, tr_lab = (np.concatenate([a] + [p[i] for p in extra_parts])
+                                  for i, a in enumerate((tr_img, tr_box, tr_lab)))
+        del extra_parts
     for spec in args.repeat:
         kind, times = spec.split("=")
         extra = np.flatnonzero([poly.CLASSES[i][0] == kind for i in tr_lab])
@@ -265,7 +274,8 @@ def main() -> None:
                 key = f"{kind}={value}"
                 wrong[key] = wrong.get(key, 0) + 1
     report = {"seed": BRANDS_SEED if args.profile == "brands" else SEED, "renders": args.renders,
-              "render_size": RENDER_SIZE, "profile": args.profile, "epochs_done": epochs_done,
+              "render_size": RENDER_SIZE, "profile": args.profile, "also": args.also,
+              "epochs_done": epochs_done,
               "command": "python3 tools/train_poly.py " + " ".join(sys.argv[1:]),
               "train": len(tr_lab), "held_out": held_total, "evaluated": n,
               "held_out_type_accuracy": right_type / n, "held_out_accuracy": right_all / n,
