@@ -95,10 +95,11 @@ def test_each_held_out_part_is_read_at_least_as_measured(photos):
 
 #: of the 103 hand-labelled Lurig photos (benchmarks/lurig_values.json: d6, d8, d10, d20 of several brands),
 #: read through read_table with the type reader trained without each photo's fold: (found, typed, value
-#: right, wrong and sure at most); measured 102, 94, 71, 0 (finder6 + faces7 + the type readers of the remade
-#: boxes, 2026-11-26 fourth session; 97, 86, 66, 1 with finder5 + faces6 and the old type readers; 45
-#: values right, 0 wrong and sure, with the crop of 1.1 times the box that Vision II read before)
-LURIG_VALUE_FLOORS = (99, 90, 67, 1)
+#: right, wrong and sure at most); measured 102, 94, 77, 1 (finder6 + faces7 + the type readers of the remade
+#: boxes, with Vision II's network fine-tuned on "table" and "brands" renders, 2026-11-26 fifth session; 71, 0
+#: with the network before, whose reading of the one sure mistake, a dotted "6." as 9, was at 0.797; 45 values
+#: right with the crop of 1.1 times the box that Vision II read before)
+LURIG_VALUE_FLOORS = (99, 90, 73, 1)
 
 
 @pytest.mark.slow
