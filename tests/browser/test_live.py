@@ -54,3 +54,15 @@ def test_the_history_shows_the_last_30_steps_and_the_rest_on_request(table: Tabl
     expect(phone.locator("#history li")).to_have_count(36)
     expect(phone.locator("#history li").last).to_have_attribute("value", "1")
     expect(phone.locator("#history-all")).to_be_hidden()
+    # the whole history stays through the live update of the next step (it used to fall back to 30)
+    step = table.session.step
+    while table.session.step == step:
+        if table.session.snapshot()["over"]:
+            table.session.undo()
+        play_step(table.session, rng)
+    expect(phone.locator("#history li")).to_have_count(table.session.step)
+    expect(phone.locator("#history li").first).to_have_attribute("value", str(table.session.step))
+    expect(phone.locator("#history li").last).to_have_attribute("value", "1")
+    # another game starts from its own history
+    table.session.new_game("gobcon", {"players": ["Ada", "Bea"]}, archive=True)
+    expect(phone.locator("#history li")).to_have_count(0)

@@ -643,6 +643,9 @@
     show(box, viewHook(s.game, "renderCheck", s, box) === true);
   }
 
+  /** The steps before the snapshot's window, once the players asked for the whole history. */
+  let olderHistory = null;
+
   function renderTable(s) {
     fieldGame = s.game;
     show($("no-game"), !s.game);
@@ -664,11 +667,15 @@
     $("undo").disabled = !s.can_undo;
     const list = $("history");
     const steps = (history) => history.slice().reverse().map((h) => el("li", { value: h.step, text: historyText(s, h) }));
-    list.replaceChildren(...steps(s.history || []));
-    // the snapshot carries the last 30 steps; the rest (up to 500) on request
-    show($("history-more"), s.history_from > 1);
+    // the snapshot carries the last 30 steps; the rest (up to 500) on request, and once asked for they
+    // stay shown through the live updates that follow (until another game starts)
+    if (olderHistory && olderHistory.game_id !== s.game_id) olderHistory = null;
+    const older = olderHistory ? olderHistory.history.filter((h) => h.step < s.history_from) : [];
+    list.replaceChildren(...steps(older.concat(s.history || [])));
+    show($("history-more"), s.history_from > 1 && !olderHistory);
     $("history-all").onclick = async () => {
       const page = await (await fetch(`/api/history?from=${Math.max(1, s.step - 499)}`)).json();
+      olderHistory = page;
       list.replaceChildren(...steps(page.history));
       show($("history-more"), false);
     };
