@@ -474,6 +474,10 @@ def _read_view(frame: np.ndarray, calibration: Calibration | None, reference: np
             alike = sum(ALIKE[0] * short <= max(o.box[2:]) <= ALIKE[1] * short for o in bodies if o is not b)
             if (faces or alike >= 2) and max(rw, rh) >= TOUCHING_DICE * short:
                 conf = min(conf, UNEXPLAINED_CONFIDENCE)
+            if conf >= ROUND_DIE_SURE and not _carries_numeral(crop, got):
+                # the numeral reader alone does not read the value there: Vision II's network has no
+                # class for a pip face it missed (a red pip 4 on black was a sure d10 "10" to it)
+                conf = min(conf, UNEXPLAINED_CONFIDENCE)
         dice.append((box, sides, value, conf, percentile))
     return _small_dice_dropped(dice), tokens
 

@@ -7,6 +7,7 @@ import pytest
 
 from vision import InvalidVisionInput, Zones, annotate, synth
 from vision import read_table as _read_table
+from vision.pips import UNEXPLAINED_CONFIDENCE
 
 #: Vision I's rule reader: these tests pin its mechanisms (it stays as the learned reader's pip counter)
 read_table = partial(_read_table, reader="rules")
@@ -154,7 +155,10 @@ def test_non_pip_dice_are_unknown_and_go_to_vision_ii_when_installed(monkeypatch
     monkeypatch.setitem(sys.modules, "vision.poly", types.SimpleNamespace(read_polyhedral=read_polyhedral))
     reading = read_table(img)
     assert [(d.sides, d.value) for d in reading.dice] == [(8, 7), (6, 3)]
-    assert reading.dice[0].confidence == 0.8 and len(crops) == 1 and crops[0][0] >= 50
+    assert len(crops) == 1 and crops[0][0] >= 50
+    # the face is blank: the numeral reader reads no "7" there, so the reading is not sure whatever the
+    # polyhedral reader says (a die's sure value needs both of Vision II's readers)
+    assert reading.dice[0].confidence == UNEXPLAINED_CONFIDENCE
 
 
 def test_a_die_cut_by_the_frame_border_is_not_read():
