@@ -38,7 +38,10 @@ from vision.faces import CLASSES, CROP, CROP_SCALE
 Item = tuple[Sample, float, float, float, int]   # sample, cx, cy, size, class
 
 
-def items(samples: list[Sample], rng: np.random.Generator) -> list[Item]:
+def items(samples: list[Sample], rng: np.random.Generator, specks: int = 0) -> list[Item]:
+    """Labelled dice, and ``none`` crops: the tray away from every die at a die's size (and ``specks`` more
+    at 0.2-0.6 of it: a fleck of granite or carpet, which the finder proposes at small scales), and half a
+    die at a crop's edge."""
     out: list[Item] = []
     for s in samples:
         sizes = [max(o[2], o[3]) for o in s.objects]
@@ -49,8 +52,8 @@ def items(samples: list[Sample], rng: np.random.Generator) -> list[Item]:
             continue
         med = float(np.median(sizes)) if sizes else 150.0
         hh, ww = s.image.shape[:2]
-        for _ in range(3):   # tray away from every die
-            sz = med * rng.uniform(0.7, 1.4)
+        for k in range(3 + specks):   # tray away from every die
+            sz = med * (rng.uniform(0.7, 1.4) if k < 3 else rng.uniform(0.2, 0.6))
             x, y = rng.uniform(0, ww), rng.uniform(0, hh)
             if all(math.hypot(x - o[0], y - o[1]) > 0.55 * (max(o[2], o[3]) + sz) for o in s.objects):
                 out.append((s, x, y, sz, NONE))
@@ -120,6 +123,8 @@ def main() -> None:
     ap.add_argument("--poly-renders", type=int, default=0,
                     help="trays of polyhedral dice (v3_data.poly_render, vision.poly.synth) as numeral crops")
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--specks", type=int, default=0, help="none crops of the tray at 0.2-0.6 of a die's size "
+                    "per photo, besides the three at a die's size")
     ap.add_argument("--batch", type=int, default=64)
     ap.add_argument("--hard", default="", help="a finder .onnx whose false finds in the training photos "
                                                "become 'none' crops (hard negatives)")
@@ -143,7 +148,7 @@ def main() -> None:
     polys = [poly_render(i) for i in range(args.poly_renders)]
     train += polys[: args.poly_renders * 9 // 10]
     val += polys[args.poly_renders * 9 // 10:]
-    tr = items(train, rng)
+    tr = items(train, rng, args.specks)
     if args.hard:
         hard = hard_negatives(train, args.hard, rng)
         print("hard negatives", len(hard), flush=True)
