@@ -474,9 +474,10 @@ def _read_view(frame: np.ndarray, calibration: Calibration | None, reference: np
             alike = sum(ALIKE[0] * short <= max(o.box[2:]) <= ALIKE[1] * short for o in bodies if o is not b)
             if (faces or alike >= 2) and max(rw, rh) >= TOUCHING_DICE * short:
                 conf = min(conf, UNEXPLAINED_CONFIDENCE)
-            if conf >= ROUND_DIE_SURE and not _carries_numeral(crop, got):
-                # the numeral reader alone does not read the value there: Vision II's network has no
-                # class for a pip face it missed (a red pip 4 on black was a sure d10 "10" to it)
+            if conf >= ROUND_DIE_SURE and b.circularity < TOKEN_ROUNDNESS and not _carries_numeral(crop, got):
+                # the numeral reader alone does not read the value there (a round die passed this test
+                # above): Vision II's network has no class for a pip face it missed (a red pip 4 on black
+                # was a sure d10 "10" to it)
                 conf = min(conf, UNEXPLAINED_CONFIDENCE)
         dice.append((box, sides, value, conf, percentile))
     return _small_dice_dropped(dice), tokens
@@ -494,10 +495,11 @@ def _small_dice_dropped(dice: list[_FoundDie]) -> list[_FoundDie]:
 
 
 def _carries_numeral(crop: np.ndarray, got: Any) -> bool:
-    """Whether a round object is a round die (a d12, a d20), not a printed token: the numeral reader
-    alone reads at its centre, at 0.8 or more, the value the polyhedral reader settles on, for a die
-    type it is sure of (a token's print may look like a "0" or a "4", but not like the value of a die
-    type both readers agree on). A type read at ``ROUND_DIE_SIDES`` to 0.8 (a d12 against a d20: both
+    """Whether both of Vision II's readers agree on an object: the numeral reader alone reads at its
+    centre, at 0.8 or more, the value the polyhedral reader settles on, for a die type it is sure of. A
+    round object that fails is a printed token, not a d12 or d20 (a token's print may look like a "0" or
+    a "4", but not like the value of a die type both readers agree on); any other object that fails is
+    not read surely. A type read at ``ROUND_DIE_SIDES`` to 0.8 (a d12 against a d20: both
     round) needs the numeral at ``ROUND_DIE_NUMERAL`` or more."""
     if got is None or got.sides_confidence < ROUND_DIE_SIDES:
         return False
