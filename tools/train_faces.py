@@ -82,7 +82,7 @@ def hard_negatives(samples: list[Sample], finder: str, rng: np.random.Generator)
     return out
 
 
-def crop(it: Item, rng: np.random.Generator | None, k: float = CROP_SCALE) -> np.ndarray:
+def crop(it: Item, rng: np.random.Generator | None, k: float = CROP_SCALE, colour: float = 0.0) -> np.ndarray:
     s, cx, cy, size, _ = it
     ang = 0.0
     if rng is not None:
@@ -99,7 +99,7 @@ def crop(it: Item, rng: np.random.Generator | None, k: float = CROP_SCALE) -> np
     if rng is not None:
         if rng.random() < 0.5:
             img = np.ascontiguousarray(img[:, ::-1])   # a mirrored pip layout is the same face
-        img = jitter(img, rng)
+        img = jitter(img, rng, colour)
     return img
 
 
@@ -123,8 +123,12 @@ def main() -> None:
     ap.add_argument("--poly-renders", type=int, default=0,
                     help="trays of polyhedral dice (v3_data.poly_render, vision.poly.synth) as numeral crops")
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--patterned", action="store_true", help="renders with marbled, speckled and translucent "
+                    "bodies and drilled pips (v3_data.render)")
     ap.add_argument("--specks", type=int, default=0, help="none crops of the tray at 0.2-0.6 of a die's size "
                     "per photo, besides the three at a die's size")
+    ap.add_argument("--colour", type=float, default=0.0, help="share of crops recoloured (hue turned "
+                    "anywhere, channels swapped, grey, or light and dark swapped)")
     ap.add_argument("--batch", type=int, default=64)
     ap.add_argument("--hard", default="", help="a finder .onnx whose false finds in the training photos "
                                                "become 'none' crops (hard negatives)")
@@ -142,7 +146,7 @@ def main() -> None:
             continue
         for i, s in enumerate(load_source(src)):
             (val if i % 10 == 0 else train).append(s)
-    renders = [render(args.seed * 10_000 + 7 + i) for i in range(args.renders)]
+    renders = [render(args.seed * 10_000 + 7 + i, patterned=args.patterned) for i in range(args.renders)]
     train += renders[: args.renders * 9 // 10]
     val += renders[args.renders * 9 // 10:]
     polys = [poly_render(i) for i in range(args.poly_renders)]
@@ -172,7 +176,7 @@ def main() -> None:
         for _ in range(args.batch):
             pool = by_class[classes[int(rng.integers(len(classes)))]]
             batch.append(pool[int(rng.integers(len(pool)))])
-        x = to_tensor([crop(it, rng) for it in batch])
+        x = to_tensor([crop(it, rng, colour=args.colour) for it in batch])
         y = torch.tensor([it[4] for it in batch])
         out = model(x)
         logits, emb = out[:, : len(CLASSES)], out[:, len(CLASSES):]

@@ -32,7 +32,27 @@ WIN = 160
 STRIDE = 4
 
 
-def jitter(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def recolour(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A die's value is its pips' layout, whatever the colours: turn the hue anywhere, swap the colour
+    channels, drop the colour, or swap light and dark (white pips on a dark body become dark pips on a
+    light one). A table never seen brings colours the training sets did not have."""
+    k = int(rng.integers(4))
+    if k == 0:
+        hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
+        hsv[..., 0] = ((hsv[..., 0].astype(np.int32) + int(rng.integers(180))) % 180).astype(np.uint8)
+        return cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
+    if k == 1:
+        return np.ascontiguousarray(img[..., rng.permutation(3)])
+    if k == 2:
+        return cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    return 255 - img
+
+
+def jitter(img: np.ndarray, rng: np.random.Generator, colour: float = 0.0) -> np.ndarray:
+    """Colour, contrast, blur, noise and JPEG; ``colour`` of the images are first recoloured (``recolour``:
+    no random number is drawn for it when 0, so older recipes replay as they were)."""
+    if colour and rng.random() < colour:
+        img = recolour(img, rng)
     out = img.astype(np.float32)
     if rng.random() < 0.8:
         hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV).astype(np.float32)
@@ -51,7 +71,7 @@ def jitter(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return out
 
 
-def window(s: Sample, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+def window(s: Sample, rng: np.random.Generator, colour: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """One training window and its objects (cx, cy, w, h) in window pixels."""
     h, w = s.image.shape[:2]
     sizes = [max(o[2], o[3]) for o in s.objects]
@@ -87,7 +107,7 @@ def window(s: Sample, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]
         img = np.ascontiguousarray(img[:, ::-1])
         if len(o):
             o[:, 0] = WIN - o[:, 0]
-    return jitter(img, rng), o
+    return jitter(img, rng, colour), o
 
 
 def targets(objs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -116,14 +136,15 @@ def focal(pred: torch.Tensor, gt: torch.Tensor) -> torch.Tensor:
     return -(pl.sum() + nl.sum()) / n
 
 
-def batch(pools: dict[str, list[Sample]], rng: np.random.Generator, n: int) -> tuple[torch.Tensor, ...]:
+def batch(pools: dict[str, list[Sample]], rng: np.random.Generator, n: int,
+          colour: float = 0.0) -> tuple[torch.Tensor, ...]:
     names = list(pools)
     p = np.array([0.25 if k in ("render", "polyrender") else 1.0 for k in names])
     p /= p.sum()
     xs, hms, boxes, masks = [], [], [], []
     for _ in range(n):
         pool = pools[names[int(rng.choice(len(names), p=p))]]
-        img, objs = window(pool[int(rng.integers(len(pool)))], rng)
+        img, objs = window(pool[int(rng.integers(len(pool)))], rng, colour)
         hm, box, mask = targets(objs)
         xs.append(img.transpose(2, 0, 1))
         hms.append(hm)
@@ -150,7 +171,11 @@ def main() -> None:
     ap.add_argument("--poly-renders", type=int, default=0,
                     help="trays of polyhedral dice (v3_data.poly_render), drawn as often as the renders")
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--patterned", action="store_true", help="renders with marbled, speckled and translucent "
+                    "bodies and drilled pips (v3_data.render)")
     ap.add_argument("--batch", type=int, default=16)
+    ap.add_argument("--colour", type=float, default=0.0, help="share of windows recoloured (hue turned "
+                    "anywhere, channels swapped, grey, or light and dark swapped)")
     ap.add_argument("--resume", type=Path, default=None, help="continue from these weights (.pt)")
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--tag", default="")
@@ -162,7 +187,7 @@ def main() -> None:
     for src in FINDER_SOURCES:
         if src != args.leave_out:
             pools[src] = [s for s in load_source(src)]
-    pools["render"] = [render(args.seed * 10_000 + i) for i in range(args.renders)]
+    pools["render"] = [render(args.seed * 10_000 + i, patterned=args.patterned) for i in range(args.renders)]
     if args.poly_renders:
         pools["polyrender"] = [poly_render(i) for i in range(args.poly_renders)]
     print({k: len(v) for k, v in pools.items()}, flush=True)
@@ -176,7 +201,7 @@ def main() -> None:
     step = 0
     losses: list[float] = []
     for step, elapsed in budgeted_steps(opt, args.minutes, args.lr):
-        x, hm, box, mask = batch(pools, rng, args.batch)
+        x, hm, box, mask = batch(pools, rng, args.batch, args.colour)
         out = model(x)
         l_hm = focal(out[:, :1], hm)
         n = mask.sum().clamp(min=1)

@@ -317,6 +317,53 @@ def _colour(rng: np.random.Generator) -> tuple[float, float, float]:
     return tuple(float(v) for v in cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0])
 
 
+def _patterned_body(img: np.ndarray, rng: np.random.Generator, mask: np.ndarray, body: np.ndarray,
+                    size: float, tray: np.ndarray, ink: np.ndarray) -> None:
+    """Paint the die's body (``mask``) as real dice are made: marbled or swirled in two colours, speckled,
+    or translucent (``tray``, the image before the die was drawn, and the far faces' pips show through);
+    never veined in the pips' colour (``ink``).
+    Veins and specks of the body are what a face reader must not count as pips (nell-byler's marbled
+    dice were read as 6s)."""
+    ys, xs = np.nonzero(mask)
+    if not len(ys):
+        return
+    y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
+    h, w = y1 - y0, x1 - x0
+    inside = mask[y0:y1, x0:x1] > 0
+    region = img[y0:y1, x0:x1].astype(np.float32)
+    kind = rng.choice(["marble", "marble", "speckle", "translucent"])
+    if kind == "marble":
+        other = np.array(_colour(rng)) if rng.random() < 0.7 else 255 - body
+        if np.abs(other - ink).sum() < 120:   # veins in the pips' colour would hide them
+            other = (body + 255 - ink) / 2
+        field = cv2.resize(rng.normal(0, 1, (int(rng.integers(2, 6)),) * 2).astype(np.float32), (w, h),
+                           interpolation=cv2.INTER_CUBIC)
+        veins = np.abs(np.sin(field * rng.uniform(2, 6) + rng.uniform(0, math.pi)))
+        t = (veins ** rng.uniform(0.5, 4))[..., None]
+        paint = body * (1 - t) + other * t
+    elif kind == "speckle":
+        paint = np.empty((h, w, 3), np.float32)
+        paint[:] = body
+        other = np.array(_colour(rng))
+        for _ in range(int(rng.integers(10, 60))):
+            r = max(1, int(size * rng.uniform(0.01, 0.035)))
+            cv2.circle(paint, (int(rng.integers(0, w)), int(rng.integers(0, h))), r, other.tolist(), -1,
+                       cv2.LINE_AA)
+    else:
+        alpha = rng.uniform(0.35, 0.75)
+        paint = tray[y0:y1, x0:x1].astype(np.float32) * (1 - alpha) + body * alpha
+        ghost = body * rng.uniform(0.4, 0.8)
+        for _ in range(int(rng.integers(1, 7))):   # pips of the far faces, blurred through the body
+            r = max(1, int(size * rng.uniform(0.06, 0.1)))
+            cv2.circle(paint, (int(rng.integers(0, w)), int(rng.integers(0, h))), r, ghost.tolist(), -1,
+                       cv2.LINE_AA)
+        paint = cv2.GaussianBlur(paint, (0, 0), max(0.5, size * 0.03))
+    shade = region.mean(axis=2, keepdims=True) / max(1.0, float(body.mean()))   # the side faces' shade
+    shade = np.where(shade < 0.95, shade, 1.0)
+    region[inside] = (paint * shade)[inside]
+    img[y0:y1, x0:x1] = np.clip(region, 0, 255).astype(np.uint8)
+
+
 def _printed_token(img: np.ndarray, rng: np.random.Generator, cx: float, cy: float, half: float,
                    ink: np.ndarray) -> None:
     """A printed counter's art on a disc already drawn: a rim, then a random figure (a filled outline of
@@ -359,8 +406,10 @@ def _printed_token(img: np.ndarray, rng: np.random.Generator, cx: float, cy: flo
 
 
 def _draw_object(img: np.ndarray, rng: np.random.Generator, cx: float, cy: float, size: float,
-                 tilt: tuple[float, float]) -> int:
-    """Draw one die (top face, and side faces when the camera is tilted) or token; return its class."""
+                 tilt: tuple[float, float], patterned: bool = False) -> int:
+    """Draw one die (top face, and side faces when the camera is tilted) or token; return its class.
+    ``patterned``: half the dice get a marbled, speckled or translucent body (``_patterned_body``), half
+    the d6s drilled pips."""
     kind = rng.choice(["d6", "d6", "d6", "d6", "emblem", "token", "numeral"])
     ang = rng.uniform(0, 2 * math.pi)
     c, s = math.cos(ang), math.sin(ang)
@@ -387,6 +436,7 @@ def _draw_object(img: np.ndarray, rng: np.random.Generator, cx: float, cy: float
             p = (int(cx + rng.uniform(-0.5, 0.5) * half), int(cy + rng.uniform(-0.5, 0.5) * half))
             cv2.circle(img, p, max(1, int(rng.uniform(0.05, 0.3) * half)), _colour(rng), -1, cv2.LINE_AA)
         return TOKEN
+    tray = img.copy() if patterned else img
     square = np.array([[-half, -half], [half, -half], [half, half], [-half, half]])
     top = square @ np.array([[c, -s], [s, c]]).T + np.array([cx, cy])
     rounding = rng.uniform(0, 0.25) * size
@@ -408,13 +458,26 @@ def _draw_object(img: np.ndarray, rng: np.random.Generator, cx: float, cy: float
         img[m > 0] = body.astype(np.uint8)
     else:
         cv2.fillConvexPoly(img, np.round(top * 16).astype(np.int32), body.tolist(), cv2.LINE_AA, 4)
+    if patterned and rng.random() < 0.5:
+        m = np.zeros(img.shape[:2], np.uint8)
+        cv2.fillConvexPoly(m, np.round(top).astype(np.int32), 255)
+        if abs(dx) + abs(dy) > 1:
+            cv2.fillConvexPoly(m, hull // 16, 255)
+        _patterned_body(img, rng, m, body, size, tray, ink)
     rot = np.array([[c, -s], [s, c]])
     if kind == "d6":
         value = int(rng.integers(1, 7))
         a = size * rng.uniform(0.24, 0.3)
         r = size * rng.uniform(0.07, 0.11)
+        drilled = patterned and rng.random() < 0.5   # a drilled pip: its wall in shade on one side
+        wall = (ink * rng.uniform(0.3, 0.7)).tolist()
+        off = r * 0.25 * np.array([math.cos(ang * 3), math.sin(ang * 3)])
         for px, py in np.array(_LAYOUTS[value], float) @ rot.T * a + [cx, cy]:
-            cv2.circle(img, (round(px * 16), round(py * 16)), round(r * 16), ink.tolist(), -1, cv2.LINE_AA, 4)
+            if drilled:
+                centre = (round((px + off[0]) * 16), round((py + off[1]) * 16))
+                cv2.circle(img, centre, round(r * 16), wall, -1, cv2.LINE_AA, 4)
+            cv2.circle(img, (round(px * 16), round(py * 16)), round(r * (0.85 if drilled else 1) * 16),
+                       ink.tolist(), -1, cv2.LINE_AA, 4)
         return value
     if kind == "emblem":
         for _ in range(int(rng.integers(1, 4))):
@@ -440,8 +503,10 @@ def _draw_object(img: np.ndarray, rng: np.random.Generator, cx: float, cy: float
     return NUMERAL
 
 
-def render(seed: int, size: tuple[int, int] = (512, 384)) -> Sample:
-    """One randomised tray photo with dice, emblems, numeral dice and tokens at known places."""
+def render(seed: int, size: tuple[int, int] = (512, 384), patterned: bool = False) -> Sample:
+    """One randomised tray photo with dice, emblems, numeral dice and tokens at known places.
+    ``patterned`` (since 2026-11-26's sixth session; off, a seed draws the tray it always drew): bodies
+    marbled, speckled or translucent, pips drilled."""
     rng = np.random.default_rng(seed)
     w, h = size
     img = _texture(rng, h, w)
@@ -457,7 +522,7 @@ def render(seed: int, size: tuple[int, int] = (512, 384)) -> Sample:
         cx, cy = rng.uniform(sz * 0.3, w - sz * 0.3), rng.uniform(sz * 0.3, h - sz * 0.3)
         if any(math.hypot(cx - x, cy - y) < 0.75 * (sz + s2) for x, y, s2 in placed):
             continue
-        label = _draw_object(img, rng, cx, cy, sz, tilt)
+        label = _draw_object(img, rng, cx, cy, sz, tilt, patterned)
         placed.append((cx, cy, sz))
         objs.append((cx, cy, sz * 1.2, sz * 1.2, label))
     # one lamp: a gradient and a glare spot
