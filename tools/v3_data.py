@@ -250,8 +250,39 @@ def load_source(name: str, *, limit: int | None = None) -> list[Sample]:
 
 # --- renders -----------------------------------------------------------------------------------
 
-def _texture(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
-    """A tray: plain, felt, wood, granite, mesh, stripes or a printed board, in random colours."""
+def _noise(rng: np.random.Generator, h: int, w: int, cell: float, octaves: int) -> np.ndarray:
+    """Smooth random field of (h, w): ``octaves`` layers of cubic-upscaled noise, the first of ``cell`` px."""
+    out = np.zeros((h, w), np.float32)
+    for k in range(octaves):
+        c = max(1.5, cell / 2 ** k)
+        small = rng.normal(0, 1, (max(2, int(h / c)), max(2, int(w / c)))).astype(np.float32)
+        out += cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC) * 0.55 ** k
+    return out
+
+
+def _natural(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    """A tray of no drawn shape: a shag carpet, stone or gravel, worn cloth. Two to five colours, each
+    owning the pixels where its own multi-octave noise field is the strongest, edges soft or hard,
+    grain on top. Blobs at a die's or a pip's size that are no die (aws's carpets were read as emblems)."""
+    k = int(rng.integers(2, 6))
+    cell = float(np.exp(rng.uniform(math.log(3), math.log(40))))
+    octaves = int(rng.integers(1, 4))
+    fields = np.stack([_noise(rng, h, w, cell * rng.uniform(0.7, 1.4), octaves) for _ in range(k)])
+    soft = np.exp(fields * rng.uniform(2, 12))
+    soft /= soft.sum(axis=0, keepdims=True)
+    base = np.array(_colour(rng))
+    palette = np.stack([np.clip(base + rng.normal(0, rng.uniform(10, 90), 3), 0, 255) if rng.random() < 0.7
+                        else np.array(_colour(rng)) for _ in range(k)])
+    img = np.einsum("khw,kc->hwc", soft, palette).astype(np.float32)
+    img += rng.normal(0, rng.uniform(0, 12), img.shape)
+    return img
+
+
+def _texture(rng: np.random.Generator, h: int, w: int, natural: bool = False) -> np.ndarray:
+    """A tray: plain, felt, wood, granite, mesh, stripes or a printed board, in random colours; with
+    ``natural``, as often as any of them, a carpet, stone or cloth of no drawn shape (``_natural``)."""
+    if natural and rng.random() < 0.5:
+        return np.clip(_natural(rng, h, w), 0, 255).astype(np.uint8)
     kind = rng.choice(["plain", "felt", "wood", "granite", "mesh", "print", "stripes", "cloth"])
     base = rng.integers(0, 256, 3).astype(np.float32)
     img = np.empty((h, w, 3), np.float32)
@@ -408,8 +439,9 @@ def _printed_token(img: np.ndarray, rng: np.random.Generator, cx: float, cy: flo
 def _draw_object(img: np.ndarray, rng: np.random.Generator, cx: float, cy: float, size: float,
                  tilt: tuple[float, float], patterned: bool = False) -> int:
     """Draw one die (top face, and side faces when the camera is tilted) or token; return its class.
-    ``patterned``: half the dice get a marbled, speckled or translucent body (``_patterned_body``), half
-    the d6s drilled pips."""
+    ``patterned``: half the pip d6s get a marbled, speckled or translucent body (``_patterned_body``), half
+    drilled pips (an emblem on a marbled body taught the face reader that a textured square is an emblem,
+    and aws's carpet was read as emblems)."""
     kind = rng.choice(["d6", "d6", "d6", "d6", "emblem", "token", "numeral"])
     ang = rng.uniform(0, 2 * math.pi)
     c, s = math.cos(ang), math.sin(ang)
@@ -458,7 +490,7 @@ def _draw_object(img: np.ndarray, rng: np.random.Generator, cx: float, cy: float
         img[m > 0] = body.astype(np.uint8)
     else:
         cv2.fillConvexPoly(img, np.round(top * 16).astype(np.int32), body.tolist(), cv2.LINE_AA, 4)
-    if patterned and rng.random() < 0.5:
+    if patterned and kind == "d6" and rng.random() < 0.5:
         m = np.zeros(img.shape[:2], np.uint8)
         cv2.fillConvexPoly(m, np.round(top).astype(np.int32), 255)
         if abs(dx) + abs(dy) > 1:
@@ -505,11 +537,11 @@ def _draw_object(img: np.ndarray, rng: np.random.Generator, cx: float, cy: float
 
 def render(seed: int, size: tuple[int, int] = (512, 384), patterned: bool = False) -> Sample:
     """One randomised tray photo with dice, emblems, numeral dice and tokens at known places.
-    ``patterned`` (since 2026-11-26's sixth session; off, a seed draws the tray it always drew): bodies
-    marbled, speckled or translucent, pips drilled."""
+    ``patterned`` (since 2026-11-26's sixth session; off, a seed draws the tray it always drew): half the
+    trays natural (``_natural``), pip dice's bodies marbled, speckled or translucent, pips drilled."""
     rng = np.random.default_rng(seed)
     w, h = size
-    img = _texture(rng, h, w)
+    img = _texture(rng, h, w, natural=patterned)
     die = float(np.exp(rng.uniform(math.log(14), math.log(110))))
     n = int(rng.integers(0, max(2, min(30, int(w * h / (die * die * 4))))))
     tilt = (rng.uniform(-0.35, 0.35), rng.uniform(-0.35, 0.35)) if rng.random() < 0.5 else (0.0, 0.0)
