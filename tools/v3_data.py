@@ -502,7 +502,7 @@ def _draw_object(img: np.ndarray, rng: np.random.Generator, cx: float, cy: float
         a = size * rng.uniform(0.24, 0.3)
         r = size * rng.uniform(0.07, 0.11)
         drilled = patterned and rng.random() < 0.5   # a drilled pip: its wall in shade on one side
-        wall = (ink * rng.uniform(0.3, 0.7)).tolist()
+        wall = (ink * rng.uniform(0.3, 0.7)).tolist() if drilled else None
         off = r * 0.25 * np.array([math.cos(ang * 3), math.sin(ang * 3)])
         for px, py in np.array(_LAYOUTS[value], float) @ rot.T * a + [cx, cy]:
             if drilled:
