@@ -468,7 +468,7 @@ def _draw_object(img: np.ndarray, rng: np.random.Generator, cx: float, cy: float
             p = (int(cx + rng.uniform(-0.5, 0.5) * half), int(cy + rng.uniform(-0.5, 0.5) * half))
             cv2.circle(img, p, max(1, int(rng.uniform(0.05, 0.3) * half)), _colour(rng), -1, cv2.LINE_AA)
         return TOKEN
-    tray = img.copy() if patterned else img
+    tray = img.copy() if patterned and kind == "d6" else img   # only a pip die's body is patterned
     square = np.array([[-half, -half], [half, -half], [half, half], [-half, half]])
     top = square @ np.array([[c, -s], [s, c]]).T + np.array([cx, cy])
     rounding = rng.uniform(0, 0.25) * size
