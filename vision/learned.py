@@ -37,8 +37,6 @@ NONE_DROP = 0.5
 SAME_PLACE = 0.7
 #: an emblem or numeral object whose box reaches this share of its side out of the frame is not reported
 CUT = 0.15
-#: a found object this many times smaller than another at its place is a mark inside that die
-INSIDE = 1.8
 #: an object none of whose die classes reaches this probability is not reported (nothing identifiable)
 WEAKEST = 0.35
 #: a candidate whose one-turn reading gives "none" at least this probability is not read at four turns
@@ -200,8 +198,9 @@ def _cut(f: Found, shape: tuple[int, ...]) -> bool:
 
 def _one_per_place(dice: list[FoundDie]) -> list[FoundDie]:
     """Two dice cannot lie closer than about a die's side: of two found closer than ``SAME_PLACE`` of the
-    larger side, the more confident is kept (a side face found beside its top), unless the other is
-    ``INSIDE`` times larger or more: then the small one is a pip or a mark found inside the die."""
+    larger side, the more confident is kept (a side face found beside its top, or a box around a cluster
+    of dice: on the sets left out, every object found around smaller, surer ones was such a box, never
+    a die with a pip found inside it)."""
     kept: list[FoundDie] = []
     for d in sorted(dice, key=lambda d: -d[3]):
         (x, y, w, h) = d[0]
@@ -211,8 +210,6 @@ def _one_per_place(dice: list[FoundDie]) -> list[FoundDie]:
                  < SAME_PLACE * max(side, k[0][2], k[0][3])]
         if not clash:
             kept.append(d)
-        elif all(max(k[0][2], k[0][3]) * INSIDE <= side for k in clash):
-            kept = [k for k in kept if k not in clash] + [d]
     return kept
 
 
