@@ -48,6 +48,9 @@ DISAGREE = 0.6
 UNCONFIRMED = 0.75
 #: an emblem nobody taught is reported as a d6 with no value, at this confidence
 EMBLEM_ASKED = 0.3
+#: ... when its side is within this factor of the median side of the frame's sure d6s (dice of one set are
+#: one size; the aws carpet's flecks read as emblems were 0.43 of the dice, see ``_emblems_die_sized``)
+EMBLEM_SIZE = 1.5
 #: objects read by Vision II at most per frame (about 12 ms each on one core)
 MAX_POLY = 30
 #: pip second opinions at most per frame (each ~5 ms of one core on a crowded crop: 24 keep the worst
@@ -118,6 +121,9 @@ def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
     polys = 0
     checked = _second_opinions(readings)
     near = taught_cosine(models[1], TAUGHT_COSINE)
+    asked: set[int] = set()     # indexes in ``dice`` of emblems nobody taught
+    sure_sides = [f.side for f, r in zip(found, readings, strict=True)
+                  if r.p("none") < NONE_DROP and _label(r) in D6_VALUES and r.p(_label(r)) >= SURE]
     for i, (f, r) in enumerate(zip(found, readings, strict=True)):
         if r.p("none") >= NONE_DROP:
             continue
@@ -143,6 +149,7 @@ def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
             if old is not None and old[0] is not None and old[0].isdigit():
                 dice.append((box, 6, int(old[0]), min(old[1], 1.0 - r.p("none")), False))
             else:
+                asked.add(len(dice))
                 dice.append((box, 6, None, min(EMBLEM_ASKED, r.p("emblem")), False))
             continue
         if label == "numeral":
@@ -173,7 +180,21 @@ def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
                 elif counted is None:
                     conf = min(conf, UNCONFIRMED)
         dice.append((box, 6, value, conf, False))
+    dice = _emblems_die_sized(dice, asked, sure_sides)
     return _specks_asked(_one_per_place(dice)), tokens
+
+
+def _emblems_die_sized(dice: list[FoundDie], asked: set[int], sure_sides: list[float]) -> list[FoundDie]:
+    """An emblem nobody taught is reported (to be asked) only when it is the size of a die: within
+    ``EMBLEM_SIZE`` times the median side of the d6s the face reader read sure in the same frame, or
+    when it read none sure. A printed face is one face of a die like the others; a fleck of carpet or a
+    mark of the tray read as an emblem is any size (left out, the aws carpet's were 0.43 of the sure dice's
+    side at the median, 24 of 508 within 1.5 times)."""
+    if not asked or not sure_sides:
+        return dice
+    median = float(np.median(sure_sides))
+    return [d for i, d in enumerate(dice)
+            if i not in asked or 1 / EMBLEM_SIZE <= max(d[0][2], d[0][3]) / median <= EMBLEM_SIZE]
 
 
 def _second_opinions(readings: list[FaceReading]) -> set[int]:
