@@ -51,6 +51,10 @@ EMBLEM_ASKED = 0.3
 #: ... when its side is within this factor of the median side of the frame's sure d6s (dice of one set are
 #: one size; the aws carpet's flecks read as emblems were 0.43 of the dice, see ``_emblems_die_sized``)
 EMBLEM_SIZE = 1.5
+#: a numeral die under this share of the median side of the frame's sure d6s is not reported: polyhedral
+#: dice are the size of a d6 or larger (d4 to d20 of a set: 0.8-1.4 of its d6); left out, 232 of the aws
+#: carpet's 295 numeral phantoms were under it, 9 of 59 real dice read as numerals
+NUMERAL_LEAST = 0.5
 #: objects read by Vision II at most per frame (about 12 ms each on one core)
 MAX_POLY = 30
 #: pip second opinions at most per frame (each ~5 ms of one core on a crowded crop: 24 keep the worst
@@ -109,8 +113,11 @@ def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
     reader's names; without a type reader, ``vision.poly`` reads the type too (Vision II)."""
     found = find_objects(frame, model=models[0])
     readings = read_faces(frame, found, model=models[1], screen=SCREEN)
+    sure_sides = [f.side for f, r in zip(found, readings, strict=True)
+                  if r.p("none") < NONE_DROP and _label(r) in D6_VALUES and r.p(_label(r)) >= SURE]
+    least = NUMERAL_LEAST * float(np.median(sure_sides)) if sure_sides else 0.0
     numerals = [i for i, r in enumerate(readings)
-                if r.p("none") < NONE_DROP and _label(r) == "numeral"][:MAX_POLY]
+                if r.p("none") < NONE_DROP and _label(r) == "numeral" and found[i].side >= least][:MAX_POLY]
     types = dict(zip(numerals, read_types(frame, [found[i] for i in numerals], model=models[2])
                      if len(models) > 2 else [None] * len(numerals), strict=True))
     dice: list[FoundDie] = []
@@ -122,8 +129,6 @@ def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
     checked = _second_opinions(readings)
     near = taught_cosine(models[1], TAUGHT_COSINE)
     asked: set[int] = set()     # indexes in ``dice`` of emblems nobody taught
-    sure_sides = [f.side for f, r in zip(found, readings, strict=True)
-                  if r.p("none") < NONE_DROP and _label(r) in D6_VALUES and r.p(_label(r)) >= SURE]
     for i, (f, r) in enumerate(zip(found, readings, strict=True)):
         if r.p("none") >= NONE_DROP:
             continue
@@ -153,6 +158,8 @@ def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
                 dice.append((box, 6, None, min(EMBLEM_ASKED, r.p("emblem")), False))
             continue
         if label == "numeral":
+            if f.side < least:
+                continue   # far smaller than the frame's sure d6s: no polyhedral die is
             polys += 1
             if poly is None or polys > MAX_POLY:
                 dice.append((box, None, None, min(OVER_BUDGET, r.p("numeral")) * 0.2, False))
