@@ -48,8 +48,9 @@ DISAGREE = 0.6
 UNCONFIRMED = 0.75
 #: an emblem nobody taught is reported as a d6 with no value, at this confidence
 EMBLEM_ASKED = 0.3
-#: ... when its side is within this factor of the median side of the frame's sure d6s (dice of one set are
-#: one size; the aws carpet's flecks read as emblems were 0.43 of the dice, see ``_emblems_die_sized``)
+#: an emblem nobody taught is asked only when its side is within this factor of the median side of the
+#: frame's sure d6s (dice of one set are one size; the aws carpet's flecks read as emblems were 0.43 of the
+#: dice, see ``_emblems_die_sized``)
 EMBLEM_SIZE = 1.5
 #: a numeral die under this share of the median side of the frame's sure d6s is not reported: polyhedral
 #: dice are the size of a d6 or larger (d4 to d20 of a set: 0.8-1.4 of its d6); left out, 232 of the aws
