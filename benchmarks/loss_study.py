@@ -51,7 +51,8 @@ def _stage(found_i: int | None, reading: Any) -> str:
 
 def study(name: str, every: int = 1) -> dict[str, Any]:
     """Counts of labelled dice by the stage that lost them, and phantoms by what they were read as."""
-    finder, faces = ve.leave_out_models(name)
+    models = ve.leave_out_models(name)
+    finder, faces = models[:2]
     lost: Counter[str] = Counter()
     phantoms: Counter[str] = Counter()
     photos = photo_set(name)[::every]
@@ -61,7 +62,7 @@ def study(name: str, every: int = 1) -> dict[str, Any]:
         found = find_objects(image, model=finder)
         readings = read_faces(image, found, model=faces)
         by_label = {i: j for i, j in match_boxes(labels, [f.box(image.shape) for f in found])}
-        dice = read_table(image, models=(finder, faces)).dice   # as vision_eval.py --leave-out
+        dice = read_table(image, models=models).dice   # as vision_eval.py --leave-out
         reported = {i for i, _ in match_boxes(labels, [d.bbox for d in dice])}
         for i in range(len(labels)):
             if i in reported:
