@@ -61,16 +61,17 @@ def study(name: str, every: int = 1) -> dict[str, Any]:
         labels = [d.bbox for d in photo.dice if d.bbox is not None]
         found = find_objects(image, model=finder)
         readings = read_faces(image, found, model=faces)
-        by_label = {i: j for i, j in match_boxes(labels, [f.box(image.shape) for f in found])}
+        by_label = dict(match_boxes(labels, [f.box(image.shape) for f in found]))
         dice = read_table(image, models=models).dice   # as vision_eval.py --leave-out
-        reported = {i for i, _ in match_boxes(labels, [d.bbox for d in dice])}
+        pairs = match_boxes(labels, [d.bbox for d in dice])
+        reported = {i for i, _ in pairs}
         for i in range(len(labels)):
             if i in reported:
                 lost["reported"] += 1
             else:
                 j = by_label.get(i)
                 lost[_stage(j, None if j is None else readings[j])] += 1
-        matched = {j for _, j in match_boxes(labels, [d.bbox for d in dice])}
+        matched = {j for _, j in pairs}
         for j, d in enumerate(dice):
             if j not in matched:
                 phantoms["unknown" if d.value is None else f"d{d.sides} {d.value}"] += 1

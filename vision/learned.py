@@ -114,8 +114,7 @@ def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
     reader's names; without a type reader, ``vision.poly`` reads the type too (Vision II)."""
     found = find_objects(frame, model=models[0])
     readings = read_faces(frame, found, model=models[1], screen=SCREEN)
-    sure_sides = [f.side for f, r in zip(found, readings, strict=True)
-                  if r.p("none") < NONE_DROP and _label(r) in D6_VALUES and r.p(_label(r)) >= SURE]
+    sure_sides = [f.side for f, r in zip(found, readings, strict=True) if _sure_d6(r)]
     least = NUMERAL_LEAST * float(np.median(sure_sides)) if sure_sides else 0.0
     numerals = [i for i, r in enumerate(readings)
                 if r.p("none") < NONE_DROP and _label(r) == "numeral" and found[i].side >= least][:MAX_POLY]
@@ -210,12 +209,14 @@ def _second_opinions(readings: list[FaceReading]) -> set[int]:
     (the face reader's wrong values lie mostly at its lower probabilities), ``MAX_SECOND_OPINIONS`` at
     most. A value under ``SURE`` is put to the players whatever the counter says; checking it would
     change no answer, only spend time."""
-    sure = []
-    for i, r in enumerate(readings):
-        label = _label(r)
-        if r.p("none") < NONE_DROP and label in D6_VALUES and r.p(label) >= SURE:
-            sure.append((r.p(label), i))
+    sure = [(r.p(_label(r)), i) for i, r in enumerate(readings) if _sure_d6(r)]
     return {i for _, i in sorted(sure)[:MAX_SECOND_OPINIONS]}
+
+
+def _sure_d6(r: FaceReading) -> bool:
+    """The face reader reads a pip d6's value at ``SURE`` or more (and not "none")."""
+    label = _label(r)
+    return r.p("none") < NONE_DROP and label in D6_VALUES and r.p(label) >= SURE
 
 
 def _cut(f: Found, shape: tuple[int, ...]) -> bool:

@@ -9,7 +9,7 @@ from vision import read_table
 from vision.data import photo_set
 from vision.faces import read_faces
 from vision.finder import find_objects
-from vision.learned import NONE_DROP, NUMERAL_LEAST, SURE, _label
+from vision.learned import NONE_DROP, NUMERAL_LEAST, _label, _sure_d6
 
 ROOT = Path(__file__).resolve().parents[2]
 AWS_LEFT_OUT = (str(ROOT / "benchmarks" / "models" / "finder-no-aws.onnx"),
@@ -24,7 +24,7 @@ def test_the_aws_carpet_photo_whose_flecks_were_numerals_reports_none_of_them(ph
     found = find_objects(image, model=AWS_LEFT_OUT[0])
     readings = read_faces(image, found, model=AWS_LEFT_OUT[1])
     kept = [(f, r) for f, r in zip(found, readings, strict=True) if r.p("none") < NONE_DROP]
-    sure = [f.side for f, r in kept if _label(r) in "123456" and r.p(_label(r)) >= SURE]
+    sure = [f.side for f, r in kept if _sure_d6(r)]
     assert sure, "no sure die in the photo: the rule has nothing to compare with"
     least = NUMERAL_LEAST * float(np.median(sure))
     small = [f for f, r in kept if _label(r) == "numeral" and f.side < least]
