@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from train_finder import jitter
 from v3_data import FOLDERS, NONE, Sample, load_source, poly_render, render
 from v3_models import FaceNet
-from v3_train import best_temperature, budgeted_steps
+from v3_train import best_temperature, budgeted_steps, load_fused_onnx
 
 from vision.faces import CLASSES, CROP, CROP_SCALE
 
@@ -48,6 +48,7 @@ def items(samples: list[Sample], rng: np.random.Generator, specks: int = 0) -> l
         for cx, cy, w, h, lab in s.objects:
             if lab >= 0:
                 out.append((s, cx, cy, max(w, h), lab))
+        out += [(s, cx, cy, size, NONE) for cx, cy, size in s.decoys]
         if s.crop_only or (not sizes and s.source != "burks"):
             continue
         med = float(np.median(sizes)) if sizes else 150.0
@@ -125,6 +126,8 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--patterned", action="store_true", help="renders with marbled, speckled and translucent "
                     "bodies and drilled pips (v3_data.render)")
+    ap.add_argument("--decoys", action="store_true", help="renders with die-sized round things that are no "
+                    "die (wells, coins, holes, rings: v3_data.render) as 'none' crops")
     ap.add_argument("--specks", type=int, default=0, help="none crops of the tray at 0.2-0.6 of a die's size "
                     "per photo, besides the three at a die's size")
     ap.add_argument("--colour", type=float, default=0.0, help="share of crops recoloured (hue turned "
@@ -132,7 +135,8 @@ def main() -> None:
     ap.add_argument("--batch", type=int, default=64)
     ap.add_argument("--hard", default="", help="a finder .onnx whose false finds in the training photos "
                                                "become 'none' crops (hard negatives)")
-    ap.add_argument("--resume", type=Path, default=None, help="continue from these weights (.pt)")
+    ap.add_argument("--resume", type=Path, default=None, help="continue from these weights (.pt, or the "
+                    ".onnx export when the .pt is lost: v3_train.load_fused_onnx)")
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--tag", default="", help="file name stem (default faces or faces-no-SOURCE)")
     args = ap.parse_args()
@@ -146,7 +150,8 @@ def main() -> None:
             continue
         for i, s in enumerate(load_source(src)):
             (val if i % 10 == 0 else train).append(s)
-    renders = [render(args.seed * 10_000 + 7 + i, patterned=args.patterned) for i in range(args.renders)]
+    renders = [render(args.seed * 10_000 + 7 + i, patterned=args.patterned, decoys=args.decoys)
+               for i in range(args.renders)]
     train += renders[: args.renders * 9 // 10]
     val += renders[args.renders * 9 // 10:]
     polys = [poly_render(i) for i in range(args.poly_renders)]
@@ -164,7 +169,18 @@ def main() -> None:
     print({CLASSES[k]: len(v) for k, v in sorted(by_class.items())}, "val", len(va), flush=True)
     classes = sorted(by_class)
     model = Net()
-    if args.resume is not None:
+    if args.resume is not None and args.resume.suffix == ".onnx":
+        calib = [by_class[k][int(rng.integers(len(by_class[k])))] for k in classes for _ in range(48)]
+        x = to_tensor([crop(it, rng, colour=args.colour) for it in calib])
+        print("resumed from", args.resume, "largest difference from the ONNX graph",
+              load_fused_onnx(model, str(args.resume), x), flush=True)
+        with torch.no_grad():   # the training-only prototypes: each class's mean embedding
+            emb = model(x)[:, len(CLASSES):]
+            y = torch.tensor([it[4] for it in calib])
+            for k in classes:
+                model.proto[k] = emb[y == k].mean(0)
+        model.train()
+    elif args.resume is not None:
         model.load_state_dict(torch.load(args.resume))
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     args.out.mkdir(parents=True, exist_ok=True)

@@ -45,6 +45,8 @@ class Sample:
     #: label -1 = a die whose face is unclear (kept for the finder, never for the face reader)
     crop_only: bool = False     # chase: the whole image is one die's crop
     group: str = ""             # what must be held out together (a Lurig video)
+    #: die-sized round things that are no die (``render(decoys=True)``): (cx, cy, size), read as "none"
+    decoys: list[tuple[float, float, float]] = field(default_factory=list)
 
 
 def _segment_one(image: np.ndarray, dark_tray: bool) -> tuple[float, float, float, float] | None:
@@ -535,10 +537,55 @@ def _draw_object(img: np.ndarray, rng: np.random.Generator, cx: float, cy: float
     return NUMERAL
 
 
-def render(seed: int, size: tuple[int, int] = (512, 384), patterned: bool = False) -> Sample:
+def _draw_decoy(img: np.ndarray, rng: np.random.Generator, cx: float, cy: float, size: float) -> None:
+    """A die-sized round thing that is no die: a tray's well (a round recess, shaded on the lamp's far
+    side), a coin, a punch hole or screw head, or a printed ring. nell-byler's tray has round wells the
+    size of its dice; the face reader, never shown one, read them as a "1" (1.9 phantoms a photo, left
+    out). Drawn on the tray before the lamp, so the lamp, blur and JPEG fall on them as on the dice."""
+    kind = rng.choice(["well", "well", "coin", "hole", "ring"])
+    under = img[int(cy) % img.shape[0], int(cx) % img.shape[1]].astype(float)
+    c = (round(cx * 16), round(cy * 16))
+    r = size * rng.uniform(0.4, 0.6)
+    if kind == "well":
+        ang = rng.uniform(0, 2 * math.pi)
+        off = r * rng.uniform(0.05, 0.2) * np.array([math.cos(ang), math.sin(ang)])
+        rim = (under * rng.uniform(0.35, 0.7)).tolist()
+        floor = (under * rng.uniform(0.6, 1.05)).tolist()   # the tray's own material: a plain disc of
+        # another colour is a token's blank side
+        cv2.circle(img, c, round(r * 16), rim, -1, cv2.LINE_AA, 4)
+        cv2.circle(img, (round((cx + off[0]) * 16), round((cy + off[1]) * 16)), round(r * 0.92 * 16), floor,
+                   -1, cv2.LINE_AA, 4)
+        if rng.random() < 0.5:   # the lit lip on the lamp's side
+            cv2.circle(img, c, round(r * 16), np.clip(under * 1.25 + 20, 0, 255).tolist(),
+                       max(1, round(r * 0.08)), cv2.LINE_AA, 4)
+    elif kind == "coin":
+        metal = np.array(rng.choice([(60, 160, 200), (170, 170, 170), (60, 110, 180)]))
+        metal = metal * rng.uniform(0.6, 1.2)
+        cv2.circle(img, (round((cx + size * 0.08) * 16), round((cy + size * 0.08) * 16)), round(r * 16),
+                   (under * 0.5).tolist(), -1, cv2.LINE_AA, 4)
+        cv2.circle(img, c, round(r * 16), np.clip(metal, 0, 255).tolist(), -1, cv2.LINE_AA, 4)
+        cv2.circle(img, c, round(r * 0.8 * 16), np.clip(metal * 0.7, 0, 255).tolist(),
+                   max(1, round(r * 0.06)), cv2.LINE_AA, 4)
+        if rng.random() < 0.6:
+            cv2.putText(img, str(int(rng.integers(1, 100))), (int(cx - r * 0.5), int(cy + r * 0.3)),
+                        cv2.FONT_HERSHEY_SIMPLEX, r / 30, np.clip(metal * 0.6, 0, 255).tolist(),
+                        max(1, int(r / 12)), cv2.LINE_AA)
+    elif kind == "hole":
+        dark = (under * rng.uniform(0, 0.4) if rng.random() < 0.7 else rng.uniform(0, 255, 3)).tolist()
+        cv2.circle(img, c, round(r * rng.uniform(0.3, 0.8) * 16), dark, -1, cv2.LINE_AA, 4)
+    else:
+        ink = rng.uniform(0, 255, 3).tolist()
+        cv2.circle(img, c, round(r * 16), ink, max(1, round(r * rng.uniform(0.05, 0.2))), cv2.LINE_AA, 4)
+
+
+def render(seed: int, size: tuple[int, int] = (512, 384), patterned: bool = False,
+           decoys: bool = False) -> Sample:
     """One randomised tray photo with dice, emblems, numeral dice and tokens at known places.
     ``patterned`` (since 2026-11-26's sixth session; off, a seed draws the tray it always drew): half the
-    trays natural (``_natural``), pip dice's bodies marbled, speckled or translucent, pips drilled."""
+    trays natural (``_natural``), pip dice's bodies marbled, speckled or translucent, pips drilled.
+    ``decoys`` (eighth session): half the trays get 1-6 die-sized round things that are no die
+    (``_draw_decoy``), kept in ``Sample.decoys``, drawn from their own generator so a seed's dice and
+    tray stay what they were."""
     rng = np.random.default_rng(seed)
     w, h = size
     img = _texture(rng, h, w, natural=patterned)
@@ -557,6 +604,19 @@ def render(seed: int, size: tuple[int, int] = (512, 384), patterned: bool = Fals
         label = _draw_object(img, rng, cx, cy, sz, tilt, patterned)
         placed.append((cx, cy, sz))
         objs.append((cx, cy, sz * 1.2, sz * 1.2, label))
+    fakes: list[tuple[float, float, float]] = []
+    drng = np.random.default_rng([seed, 1])
+    if decoys and drng.random() < 0.5:
+        for _ in range(int(drng.integers(1, 7)) * 3):
+            if len(fakes) >= 6:
+                break
+            sz = die * drng.uniform(0.8, 1.3)
+            cx, cy = drng.uniform(sz * 0.5, w - sz * 0.5), drng.uniform(sz * 0.5, h - sz * 0.5)
+            if any(math.hypot(cx - x, cy - y) < 0.75 * (sz + s2) for x, y, s2 in placed):
+                continue
+            _draw_decoy(img, drng, cx, cy, sz)
+            placed.append((cx, cy, sz))
+            fakes.append((cx, cy, sz * 1.2))
     # one lamp: a gradient and a glare spot
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     img = img.astype(np.float32)
@@ -572,7 +632,7 @@ def render(seed: int, size: tuple[int, int] = (512, 384), patterned: bool = Fals
         out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.3, 1.5))
     q = int(rng.integers(35, 95))
     out = cv2.imdecode(cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, q])[1], cv2.IMREAD_COLOR)
-    return Sample("render", f"render-{seed}", out, objs)
+    return Sample("render", f"render-{seed}", out, objs, decoys=fakes)
 
 
 POLY_SEED = 20261126

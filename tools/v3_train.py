@@ -37,3 +37,67 @@ def best_temperature(logits: torch.Tensor, truth: torch.Tensor, grid: np.ndarray
     nll = [F.cross_entropy(logits / float(t), truth).item() for t in grid]
     i = int(np.argmin(nll))
     return float(grid[i]), float(nll[i])
+
+
+def load_fused_onnx(model: torch.nn.Module, path: str, calibration: torch.Tensor) -> float:
+    """Load a network exported by ``torch.onnx.export`` (eval mode: every BatchNorm folded into the conv
+    before it) back into ``model``, to train it further when only the ONNX file was kept (the product
+    ships ONNX; the ``.pt`` of a session is lost with its machine).
+
+    Convs are matched in order (the ONNX graph's Conv nodes against ``model``'s ``Conv2d`` modules, which
+    must run in the order they are registered, as in ``FaceNet``), other weights by name. A folded conv
+    computes ``W'x + b'``; the BatchNorm after it is set, layer by layer on ``calibration``, so that it
+    passes that through unchanged both in eval mode (running statistics) and, on batches like
+    ``calibration``, in training mode (its weight is the channel's spread and its bias the channel's mean
+    plus ``b'``). Returns the largest difference between the ONNX graph's and ``model``'s eval outputs
+    on ``calibration``, read by ``cv2.dnn``.
+    """
+    import cv2
+    import onnx
+    from onnx import numpy_helper
+
+    graph = onnx.load(path).graph
+    init = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
+    convs = [n for n in graph.node if n.op_type == "Conv"]
+    mods = [m for m in model.modules() if isinstance(m, torch.nn.Conv2d)]
+    if len(convs) != len(mods):
+        raise ValueError(f"{path}: {len(convs)} convs in the graph, {len(mods)} in the model")
+    state = model.state_dict()
+    for name, arr in init.items():
+        key = name.split(".", 1)[1] if name.startswith("m.") else name
+        if key in state:
+            state[key] = torch.from_numpy(arr.copy())
+    model.load_state_dict(state)
+    bns = {id(m): bn for seq in model.modules() if isinstance(seq, torch.nn.Sequential)
+           for m, bn in zip(seq, list(seq)[1:], strict=False)
+           if isinstance(m, torch.nn.Conv2d) and isinstance(bn, torch.nn.BatchNorm2d)}
+    model.eval()
+    for node, conv in zip(convs, mods, strict=True):
+        w = torch.from_numpy(init[node.input[1]].copy())
+        b = torch.from_numpy(init[node.input[2]].copy()) if len(node.input) > 2 else None
+        if w.shape != conv.weight.shape:
+            raise ValueError(f"{path}: conv {node.name} is {tuple(w.shape)}, the model's "
+                             f"{tuple(conv.weight.shape)}")
+        with torch.no_grad():
+            conv.weight.copy_(w)
+            bn = bns.get(id(conv))
+            if bn is None:
+                if b is not None:
+                    conv.bias.copy_(b)
+                continue
+            seen: list[torch.Tensor] = []
+            hook = conv.register_forward_hook(lambda _m, _i, out, into=seen: into.append(out))
+            model(calibration)
+            hook.remove()
+            z = seen[0]
+            mean, spread = z.mean((0, 2, 3)), z.std((0, 2, 3)) + 1e-3
+            bn.running_mean.copy_(mean)
+            bn.running_var.copy_(spread ** 2 - bn.eps)
+            bn.weight.copy_(spread)
+            bn.bias.copy_(mean + (b if b is not None else 0))
+    net = cv2.dnn.readNetFromONNX(path)
+    net.setInput(calibration.numpy())
+    want = net.forward()
+    with torch.no_grad():
+        got = model(calibration).numpy()
+    return float(np.abs(want - got[:, : want.shape[1]]).max())
