@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from v3_data import FINDER_SOURCES, Sample, load_source, poly_render, render
 from v3_models import Finder
-from v3_train import budgeted_steps
+from v3_train import budgeted_steps, load_fused_onnx
 
 WIN = 160
 STRIDE = 4
@@ -176,7 +176,8 @@ def main() -> None:
     ap.add_argument("--batch", type=int, default=16)
     ap.add_argument("--colour", type=float, default=0.0, help="share of windows recoloured (hue turned "
                     "anywhere, channels swapped, grey, or light and dark swapped)")
-    ap.add_argument("--resume", type=Path, default=None, help="continue from these weights (.pt)")
+    ap.add_argument("--resume", type=Path, default=None, help="continue from these weights (.pt, or the "
+                    ".onnx export when the .pt is lost: v3_train.load_fused_onnx)")
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--tag", default="")
     args = ap.parse_args()
@@ -192,7 +193,12 @@ def main() -> None:
         pools["polyrender"] = [poly_render(i) for i in range(args.poly_renders)]
     print({k: len(v) for k, v in pools.items()}, flush=True)
     model = Finder()
-    if args.resume is not None:
+    if args.resume is not None and args.resume.suffix == ".onnx":
+        x = torch.cat([batch(pools, rng, args.batch, args.colour)[0] for _ in range(4)])
+        print("resumed from", args.resume, "largest difference from the ONNX graph",
+              load_fused_onnx(model, str(args.resume), x), flush=True)
+        model.train()
+    elif args.resume is not None:
         model.load_state_dict(torch.load(args.resume))
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     args.out.mkdir(parents=True, exist_ok=True)

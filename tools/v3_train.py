@@ -44,13 +44,13 @@ def load_fused_onnx(model: torch.nn.Module, path: str, calibration: torch.Tensor
     before it) back into ``model``, to train it further when only the ONNX file was kept (the product
     ships ONNX; the ``.pt`` of a session is lost with its machine).
 
-    Convs are matched in order (the ONNX graph's Conv nodes against ``model``'s ``Conv2d`` modules, which
-    must run in the order they are registered, as in ``FaceNet``), other weights by name. A folded conv
-    computes ``W'x + b'``; the BatchNorm after it is set, layer by layer on ``calibration``, so that it
-    passes that through unchanged both in eval mode (running statistics) and, on batches like
-    ``calibration``, in training mode (its weight is the channel's spread and its bias the channel's mean
-    plus ``b'``). Returns the largest difference between the ONNX graph's and ``model``'s eval outputs
-    on ``calibration``, read by ``cv2.dnn``.
+    Convs are matched in order: the ONNX graph's Conv nodes against ``model``'s ``Conv2d`` modules in
+    the order a forward pass runs them, which is the order the exporter traced. Other weights are matched
+    by name. A folded conv computes ``W'x + b'``; the BatchNorm after it is set, layer by layer on
+    ``calibration``, so that it passes that through unchanged both in eval mode (running statistics) and,
+    on batches like ``calibration``, in training mode (its weight is the channel's spread and its bias
+    the channel's mean plus ``b'``). Returns the largest difference between the ONNX graph's and
+    ``model``'s eval outputs on ``calibration``, read by ``cv2.dnn``.
     """
     import cv2
     import onnx
@@ -59,7 +59,14 @@ def load_fused_onnx(model: torch.nn.Module, path: str, calibration: torch.Tensor
     graph = onnx.load(path).graph
     init = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
     convs = [n for n in graph.node if n.op_type == "Conv"]
-    mods = [m for m in model.modules() if isinstance(m, torch.nn.Conv2d)]
+    mods: list[torch.nn.Conv2d] = []   # in the order they run, as the exporter traced them
+    hooks = [m.register_forward_hook(lambda m, _i, _o: mods.append(m)) for m in model.modules()
+             if isinstance(m, torch.nn.Conv2d)]
+    model.eval()
+    with torch.no_grad():
+        model(calibration[:1])
+    for h in hooks:
+        h.remove()
     if len(convs) != len(mods):
         raise ValueError(f"{path}: {len(convs)} convs in the graph, {len(mods)} in the model")
     state = model.state_dict()
@@ -71,7 +78,6 @@ def load_fused_onnx(model: torch.nn.Module, path: str, calibration: torch.Tensor
     bns = {id(m): bn for seq in model.modules() if isinstance(seq, torch.nn.Sequential)
            for m, bn in zip(seq, list(seq)[1:], strict=False)
            if isinstance(m, torch.nn.Conv2d) and isinstance(bn, torch.nn.BatchNorm2d)}
-    model.eval()
     for node, conv in zip(convs, mods, strict=True):
         w = torch.from_numpy(init[node.input[1]].copy())
         b = torch.from_numpy(init[node.input[2]].copy()) if len(node.input) > 2 else None
