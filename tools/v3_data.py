@@ -555,7 +555,7 @@ def _draw_decoy(img: np.ndarray, rng: np.random.Generator, cx: float, cy: float,
         cv2.circle(img, c, round(r * 16), rim, -1, cv2.LINE_AA, 4)
         cv2.circle(img, (round((cx + off[0]) * 16), round((cy + off[1]) * 16)), round(r * 0.92 * 16), floor,
                    -1, cv2.LINE_AA, 4)
-        if rng.random() < 0.5:   # the lit lip on the lamp's side
+        if rng.random() < 0.5:   # a lit lip, all round (the recess is offset towards the shade)
             cv2.circle(img, c, round(r * 16), np.clip(under * 1.25 + 20, 0, 255).tolist(),
                        max(1, round(r * 0.08)), cv2.LINE_AA, 4)
     elif kind == "coin":
@@ -583,9 +583,10 @@ def render(seed: int, size: tuple[int, int] = (512, 384), patterned: bool = Fals
     """One randomised tray photo with dice, emblems, numeral dice and tokens at known places.
     ``patterned`` (since 2026-11-26's sixth session; off, a seed draws the tray it always drew): half the
     trays natural (``_natural``), pip dice's bodies marbled, speckled or translucent, pips drilled.
-    ``decoys`` (eighth session): half the trays get 1-6 die-sized round things that are no die
-    (``_draw_decoy``), kept in ``Sample.decoys``, drawn from their own generator so a seed's dice and
-    tray stay what they were."""
+    ``decoys`` (eighth session): half the trays get die-sized round things that are no die
+    (``_draw_decoy``): 3 to 18 places are tried (three times a count of one to six), each off every die,
+    and at most six are kept (as trained: faces11). They are kept in ``Sample.decoys`` and drawn from
+    their own generator, so a seed's dice and tray stay what they were."""
     rng = np.random.default_rng(seed)
     w, h = size
     img = _texture(rng, h, w, natural=patterned)
