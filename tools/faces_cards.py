@@ -39,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from train_faces import Net, crop, hard_negatives, items, to_tensor
 from v3_card import install_calibrated
 from v3_data import load_source
-from v3_train import best_temperature
+from v3_train import best_temperature, load_fused_onnx
 
 from vision.faces import CLASSES
 
@@ -68,6 +68,22 @@ def fit_taught_cosine(onnx: Path) -> dict[str, float | int]:
                                   f"different classes on the kept-aside photos of {list(SOURCES)}"}
 
 
+def load_reader(stem: Path, source: str) -> Net:
+    """The reader ``stem.pt``, or, when a new machine kept only ``stem.onnx`` (the product's file), that
+    export recovered for reading (``v3_train.load_fused_onnx``, exact in eval mode, calibrated on crops of
+    ``source``'s kept-aside photos)."""
+    model = Net()
+    if stem.with_suffix(".pt").exists():
+        model.load_state_dict(torch.load(stem.with_suffix(".pt")))
+    else:
+        its = items([x for i, x in enumerate(load_source(source)) if i % 10 == 0], np.random.default_rng(3))
+        calibration = to_tensor([crop(it, np.random.default_rng(i)) for i, it in enumerate(its[:512])])
+        print(stem.name, "recovered from its ONNX export, largest difference",
+              load_fused_onnx(model, str(stem.with_suffix(".onnx")), calibration), flush=True)
+    model.eval()
+    return model
+
+
 def held_logits(model: Net, source: str, finder: str) -> tuple[torch.Tensor, torch.Tensor]:
     rng = np.random.default_rng(7)
     samples = load_source(source)
@@ -91,7 +107,7 @@ def summary(logits: torch.Tensor, truth: torch.Tensor, t: float) -> dict[str, fl
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("run", type=Path, help="the directory with faces.pt and faces-no-<source>.pt")
+    ap.add_argument("run", type=Path, help="the directory with faces-no-<source>.pt (or only its .onnx)")
     ap.add_argument("--shipped", type=Path, default=Path("faces"),
                     help="the shipped reader's stem: a tag in RUN_DIR, or a path without suffix")
     ap.add_argument("--finders", type=Path, default=ROOT / "benchmarks" / "models",
@@ -102,9 +118,7 @@ def main() -> None:
     torch.set_num_threads(1)
     held: dict[str, tuple[torch.Tensor, torch.Tensor]] = {}
     for s in SOURCES:
-        model = Net()
-        model.load_state_dict(torch.load(args.run / f"faces-no-{s}.pt"))
-        model.eval()
+        model = load_reader(args.run / f"faces-no-{s}", s)
         finder = "finder" if s == "chase" else str(args.finders / f"finder-no-{s}.onnx")
         held[s] = held_logits(model, s, finder)
         print(s, summary(*held[s], 1.0), flush=True)
