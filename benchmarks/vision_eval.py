@@ -313,14 +313,23 @@ LOO_MODELS = Path(__file__).resolve().parent / "models"
 BINS = (0.0, 0.3, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 1.0001)
 
 
-def leave_out_models(name: str) -> tuple[str, str, str]:
+def leave_out_models(name: str, candidates: Path | None = None) -> tuple[str, str, str]:
     """(finder, face reader, type reader) as the product reads, the first two trained without set
     ``name``. chase has no whole frames, so no finder was ever trained on it: the shipped finder is
     used, with the face reader trained without chase. The type reader is the shipped one: it learnt
     from the Lurig and burks photos and renders only, never from a d6 set (before 2026-11-26, seventh
-    session, the table was read without it, and Vision II typed the numeral dice itself)."""
-    finder = "finder" if name == "chase" else str(LOO_MODELS / f"finder-no-{name}.onnx")
-    return finder, str(LOO_MODELS / f"faces-no-{name}.onnx"), "types"
+    session, the table was read without it, and Vision II typed the numeral dice itself).
+
+    ``candidates``: a folder of models trained without ``name`` to measure before they are installed;
+    its ``finder-no-<name>.onnx`` and ``faces-no-<name>.onnx`` (each with its card beside it) replace
+    the installed ones where the folder has them."""
+    def pick(kind: str) -> str:
+        if candidates is not None and (candidates / f"{kind}-no-{name}.onnx").is_file():
+            return str(candidates / f"{kind}-no-{name}.onnx")
+        return str(LOO_MODELS / f"{kind}-no-{name}.onnx")
+
+    finder = "finder" if name == "chase" else pick("finder")
+    return finder, pick("faces"), "types"
 
 
 def reliability_table(r: dict[str, Any]) -> list[tuple[str, int, float | None]]:
@@ -371,8 +380,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--models", nargs=3, metavar=("FINDER", "FACES", "TYPES"),
                     help="read with these .onnx files (cards beside them) instead of the shipped models; "
                          "with --leave-out, FINDER reads chase (no finder ever trained on it)")
+    ap.add_argument("--candidates", type=Path, default=None, metavar="DIR",
+                    help="with --leave-out: read with DIR's finder-no-S.onnx / faces-no-S.onnx where it has "
+                         "them (models trained without S, not yet installed), the installed ones otherwise")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
+    if args.candidates is not None and not args.candidates.is_dir():
+        ap.error(f"--candidates {args.candidates}: no such folder")
     set_threads(1)
     results = []
     if args.time_only:
@@ -391,7 +405,7 @@ def main(argv: list[str] | None = None) -> int:
             chosen = photo_set(name)
             if args.sample > 1:
                 chosen = chosen[:: args.sample]
-            models = leave_out_models(name)
+            models = leave_out_models(name, args.candidates)
             if args.models and name == "chase":
                 models = (args.models[0], models[1], models[2])
             r = evaluate(name, chosen, lambda im, m=models: read_table(im, models=m))

@@ -79,3 +79,15 @@ def test_the_loaders_read_every_set(photos):
     assert len(lurig) == 2000 and {d.sides for p in lurig for d in p.dice} == {4, 6, 8, 10, 20}
     assert all(d.value is None and d.bbox is None for p in lurig[:50] for d in p.dice)
     assert nell[0].load().shape == (640, 640, 3)
+
+
+def test_candidate_models_replace_the_installed_ones_only_where_given(tmp_path):
+    installed = vision_eval.leave_out_models("nell")
+    assert installed[0].endswith("finder-no-nell.onnx") and installed[2] == "types"
+    (tmp_path / "faces-no-nell.onnx").write_bytes(b"")                 # a candidate face reader only
+    finder, faces, types = vision_eval.leave_out_models("nell", tmp_path)
+    assert faces == str(tmp_path / "faces-no-nell.onnx")
+    assert finder == installed[0] and types == "types"
+    assert vision_eval.leave_out_models("chase", tmp_path)[0] == "finder"   # chase: no finder trained on it
+    with pytest.raises(SystemExit):
+        vision_eval.main(["--leave-out", "--candidates", str(tmp_path / "absent")])
