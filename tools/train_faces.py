@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from train_finder import jitter
-from v3_data import FOLDERS, NONE, Sample, load_source, poly_render, render
+from v3_data import FOLDERS, NONE, Sample, load_source, pip_transplant, poly_render, render
 from v3_models import FaceNet
 from v3_train import best_temperature, budgeted_steps, load_fused_onnx
 
@@ -128,6 +128,9 @@ def main() -> None:
                     "bodies and drilled pips (v3_data.render)")
     ap.add_argument("--decoys", action="store_true", help="renders with die-sized round things that are no "
                     "die (wells, coins, holes, rings: v3_data.render) as 'none' crops")
+    ap.add_argument("--transplant", type=int, default=0, help="pip d6s made of this many copies of each "
+                    "Lurig numeral d6 of the training photos, its numeral erased and pips painted "
+                    "(v3_data.pip_transplant: real marbled bodies with pips)")
     ap.add_argument("--specks", type=int, default=0, help="none crops of the tray at 0.2-0.6 of a die's size "
                     "per photo, besides the three at a die's size")
     ap.add_argument("--colour", type=float, default=0.0, help="share of crops recoloured (hue turned "
@@ -154,6 +157,13 @@ def main() -> None:
                for i in range(args.renders)]
     train += renders[: args.renders * 9 // 10]
     val += renders[args.renders * 9 // 10:]
+    trng = np.random.default_rng([args.seed, 2])   # its own draws: the other samples stay as they were
+    lurig_d6 = [s for s in train if s.source == "lurig" and "/d6/" in s.name]
+    transplants = [t for _ in range(args.transplant) for s in lurig_d6
+                   if (t := pip_transplant(s, trng)) is not None]
+    if args.transplant:
+        print("pip transplants", len(transplants), "of", len(lurig_d6) * args.transplant, flush=True)
+    train += transplants
     polys = [poly_render(i) for i in range(args.poly_renders)]
     train += polys[: args.poly_renders * 9 // 10]
     val += polys[args.poly_renders * 9 // 10:]

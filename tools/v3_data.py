@@ -636,6 +636,119 @@ def render(seed: int, size: tuple[int, int] = (512, 384), patterned: bool = Fals
     return Sample("render", f"render-{seed}", out, objs, decoys=fakes)
 
 
+#: the die's side in a ``pip_transplant`` sample (the face reader's crop is 40 px: detail beyond is lost)
+TRANSPLANT_SIDE = 96
+
+
+def pip_transplant(s: Sample, rng: np.random.Generator) -> Sample | None:
+    """A real numeral d6 (a Lurig photo) made a pip d6 of the same body: the numeral inpainted away
+    (``erase_numeral``) and the pips of a random value painted at the top face's centre (``paint_pips``),
+    in the numeral's own ink (as a set of marbled dice prints both) or another colour.
+
+    Why: every marbled, speckled or swirled real die the face reader saw was a numeral die (Lurig), and
+    every real pip die plain; left out, it read nell's marbled pip dice as numerals (333 of 1,751 found).
+    Renders of patterned pip dice did not undo it (their bodies are flat noise, not a real die's gloss and
+    shading). Returns a small sample around the die (its side ``TRANSPLANT_SIDE`` px, ``crop_only``: the
+    face reader takes the die's crop and no tray from it), or ``None`` when the photo has no box or its
+    numeral could not be wholly erased (Vision II's numeral reader still reads it)."""
+    from vision.poly.numeral import read_numeral
+
+    if not s.objects:
+        return None
+    w, h = s.objects[0][2:4]
+    img, k = die_window(s)
+    half = img.shape[0] / 2
+    got = erase_numeral(img)
+    if got is None:
+        return None
+    erased, ink, at = got
+    die = slice(round(half - 0.6 * TRANSPLANT_SIDE), round(half + 0.6 * TRANSPLANT_SIDE))
+    was, now = read_numeral(img[die, die]), read_numeral(erased[die, die])
+    if was.score >= 0.5 and now.text == was.text and now.score >= 0.5:
+        return None    # a numeral left under the pips would teach that a numeral with pips is a pip die
+    body = np.median(erased[die, die].reshape(-1, 3), axis=0).astype(float)
+    if rng.random() < 0.3 or np.abs(ink - body).sum() < 90:
+        ink = np.array(_colour(rng)) if rng.random() < 0.5 else np.array([rng.choice([20.0, 235.0])] * 3)
+        if np.abs(ink - body).sum() < 90:
+            ink = 255 - body
+    value = int(rng.integers(1, 7))
+    out = paint_pips(erased, rng, ink, at, value, TRANSPLANT_SIDE * rng.uniform(0.5, 0.7))
+    return Sample("lurig-pips", s.name, out, [(half, half, w * k, h * k, value)], crop_only=True,
+                  group=s.group)
+
+
+def die_window(s: Sample) -> tuple[np.ndarray, float]:
+    """The square around ``s``'s first object, scaled by k so that the die's side is ``TRANSPLANT_SIDE``,
+    1.8 times its long side across (edges replicated), and k."""
+    cx, cy, w, h, _ = s.objects[0]
+    k = TRANSPLANT_SIDE / min(w, h)
+    half = 0.9 * max(w, h) * k
+    m = np.array([[k, 0, half - cx * k], [0, k, half - cy * k]], np.float32)
+    return cv2.warpAffine(s.image, m, (round(2 * half), round(2 * half)), flags=cv2.INTER_AREA,
+                          borderMode=cv2.BORDER_REPLICATE), k
+
+
+def erase_numeral(img: np.ndarray) -> tuple[np.ndarray, np.ndarray, tuple[float, float]] | None:
+    """``img`` (a die of side ``TRANSPLANT_SIDE`` at its centre) with the ink of its top face inpainted
+    away, the ink's colour (BGR) and the ink's centre; ``None`` when no ink stands out. The ink is what
+    differs from the die's median colour (Lab, chroma doubled, Otsu), as ``vision.poly``'s numeral, and is
+    nearer the ink's colour than the body's (not the die's shaded edges)."""
+    c = img.shape[0] / 2
+    weight = np.array([1.0, 2.0, 2.0], np.float32)
+    lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB).astype(np.float32)
+    yy, xx = np.mgrid[0:img.shape[0], 0:img.shape[1]].astype(np.float32)
+    centre = np.hypot(xx - c, yy - c) < 0.42 * TRANSPLANT_SIDE
+    body = np.median(lab[centre], axis=0)
+    dist = np.linalg.norm((lab - body) * weight, axis=2)
+    t, _ = cv2.threshold(np.clip(dist * 2, 0, 255).astype(np.uint8)[centre], 0, 255,
+                         cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    t /= 2
+    far = centre & (dist > t)
+    if far.sum() < 0.005 * centre.sum():
+        return None
+    strongest = far & (dist >= np.percentile(dist[far], 60))
+    ink_lab = np.median(lab[strongest], axis=0)
+    ink_mask = (centre & (dist > 0.5 * t)      # the faint ink of a translucent die too
+                & (np.linalg.norm((lab - ink_lab) * weight, axis=2) < dist)).astype(np.uint8)
+    if ink_mask.sum() < 0.005 * centre.sum():
+        return None
+    my, mx = np.nonzero(ink_mask)
+    erased = cv2.inpaint(img, cv2.dilate(ink_mask, np.ones((7, 7), np.uint8)), 7, cv2.INPAINT_TELEA)
+    lab = cv2.cvtColor(erased, cv2.COLOR_BGR2LAB).astype(np.float32)
+    dist = np.linalg.norm((lab - body) * weight, axis=2)
+    left = centre & (dist > 0.7 * t) & (np.linalg.norm((lab - ink_lab) * weight, axis=2) < dist)
+    if left.sum() > 0.003 * centre.sum():
+        return None    # ink left: not wholly erased
+    return erased, np.median(img[strongest], axis=0).astype(float), (float(mx.mean()), float(my.mean()))
+
+
+def paint_pips(img: np.ndarray, rng: np.random.Generator, ink: np.ndarray, at: tuple[float, float],
+               value: int, face: float) -> np.ndarray:
+    """``img`` with the pips of ``value`` painted in ``ink`` (BGR) on a face of side ``face`` centred at
+    ``at``: turned at random, foreshortened up to 0.75 across a random axis (an oblique top face), each pip
+    shaded like the body under it."""
+    a, r = face * rng.uniform(0.26, 0.32), face * rng.uniform(0.07, 0.11)
+    ang, squash = rng.uniform(0, 2 * math.pi), rng.uniform(0.75, 1.0)
+    r = min(r, 0.42 * a * squash)      # neighbouring pips never touch
+    rot = np.array([[math.cos(ang), -math.sin(ang)], [math.sin(ang), math.cos(ang)]])
+    tilt = rng.uniform(0, math.pi)
+    tr = np.array([[math.cos(tilt), -math.sin(tilt)], [math.sin(tilt), math.cos(tilt)]])
+    shape = tr @ np.diag([1.0, squash]) @ tr.T
+    alpha = np.zeros(img.shape[:2], np.uint8)
+    for px, py in np.array(_LAYOUTS[value], float) @ rot.T @ shape.T * a + np.array(at):
+        axes = (round(r * 16), round(r * squash * 16))
+        cv2.ellipse(alpha, (round(px * 16), round(py * 16)), axes, math.degrees(tilt), 0, 360, 255, -1,
+                    cv2.LINE_AA, 4)
+    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    x, y = round(at[0]), round(at[1])
+    f = round(face / 2)
+    under = grey[max(0, y - f):y + f, max(0, x - f):x + f]
+    shade = np.clip(cv2.GaussianBlur(grey, (0, 0), 3) / max(1.0, float(np.median(under))), 0.6, 1.3)
+    a3 = (cv2.GaussianBlur(alpha, (0, 0), 0.6).astype(np.float32) / 255)[..., None]
+    out = img.astype(np.float32) * (1 - a3) + (ink[None, None, :] * shade[..., None]) * a3
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
 POLY_SEED = 20261126
 """Seed of ``poly_render``'s scenes (scene i from (POLY_SEED, i)): other dice than vision.poly's tests."""
 

@@ -1,0 +1,77 @@
+"""Pip transplants (tools/v3_data.pip_transplant): a real numeral d6 of the Lurig set, its numeral erased and
+pips painted, taught to the face reader as a pip d6 so that a marbled or translucent body is no sign of a
+numeral. Training only; these tests hold what the trainer relies on: the painted pips are a face the pip
+counter reads as the label says, the numeral is gone, and a photo with no box gives nothing."""
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.poly.numeral import read_numeral
+
+ROOT = Path(__file__).resolve().parents[2]
+_spec = importlib.util.spec_from_file_location("v3_data", ROOT / "tools" / "v3_data.py")
+assert _spec is not None and _spec.loader is not None
+v3_data = importlib.util.module_from_spec(_spec)
+sys.modules["v3_data"] = v3_data
+_spec.loader.exec_module(v3_data)
+
+
+DIGITS = {str(v) for v in range(1, 7)}
+
+
+@pytest.fixture(scope="module")
+def lurig_d6(photos):
+    samples = [s for s in v3_data.load_source("lurig") if "/d6/" in s.name]
+    return samples[::8]
+
+
+def _transplants(samples):
+    rng = np.random.default_rng(7)
+    return [(s, t) for s in samples if (t := v3_data.pip_transplant(s, rng)) is not None]
+
+
+def test_a_transplant_is_a_pip_d6_of_the_die_s_size(lurig_d6):
+    pairs = _transplants(lurig_d6)
+    assert len(pairs) >= 0.3 * len(lurig_d6)          # photos whose numeral could not be erased give none
+    assert {t.objects[0][4] for _, t in pairs} <= set(range(1, 7))
+    for _, t in pairs:
+        w, h = t.objects[0][2:4]
+        assert t.source == "lurig-pips" and t.crop_only
+        assert abs(min(w, h) - v3_data.TRANSPLANT_SIDE) < 1
+        assert t.image.shape[0] >= 1.7 * max(w, h)       # the whole die and a margin of tray
+
+
+def test_as_many_pips_are_painted_as_the_value_says(lurig_d6):
+    rng = np.random.default_rng(3)
+    checked = 0
+    for s in lurig_d6[:12]:
+        got = v3_data.erase_numeral(v3_data.die_window(s)[0])
+        if got is None:
+            continue
+        erased, _, at = got
+        for value in range(1, 7):
+            ink = np.array([255.0, 255.0, 0.0]) if erased.mean() < 128 else np.array([0.0, 0.0, 255.0])
+            painted = v3_data.paint_pips(erased, rng, ink, at, value, 60.0)
+            changed = (np.abs(painted.astype(int) - erased).max(axis=2) > 40).astype(np.uint8)
+            assert cv2.connectedComponents(changed)[0] - 1 == value, (s.name, value)
+        checked += 1
+    assert checked >= 4
+
+
+def test_the_numeral_is_erased(lurig_d6):
+    clear = gone = 0
+    for s, t in _transplants(lurig_d6):
+        cx, cy, w, h, _ = s.objects[0]
+        half = int(0.6 * max(w, h))
+        x0, y0 = max(0, int(cx) - half), max(0, int(cy) - half)
+        was = read_numeral(s.image[y0:int(cy) + half, x0:int(cx) + half])
+        if was.text in DIGITS and was.score >= 0.8:        # a numeral Vision II reads clearly
+            clear += 1
+            now = read_numeral(t.image)
+            gone += not (now.text == was.text and now.score >= 0.8)
+    assert clear >= 5 and gone >= 0.8 * clear, (gone, clear)
