@@ -646,7 +646,8 @@ def pip_transplant(s: Sample, rng: np.random.Generator) -> Sample | None:
     in the numeral's own ink (as a set of marbled dice prints both) or another colour.
 
     Why: every marbled, speckled or swirled real die the face reader saw was a numeral die (Lurig), and
-    every real pip die plain; left out, it read nell's marbled pip dice as numerals (333 of 1,751 found).
+    every real pip die plain; left out, it read 333 of nell's found pip dice (marbled, translucent) as
+    numerals.
     Renders of patterned pip dice did not undo it (their bodies are flat noise, not a real die's gloss and
     shading). Returns a small sample around the die (its side ``TRANSPLANT_SIDE`` px, ``crop_only``: the
     face reader takes the die's crop and no tray from it), or ``None`` when the photo has no box or its
