@@ -84,6 +84,15 @@ def load_reader(stem: Path, source: str) -> Net:
     return model
 
 
+def reader_stem(run: Path, installed: Path, source: str) -> tuple[Path, bool]:
+    """The reader trained without ``source``: the run's when it has one (``True``), else the installed one
+    in ``installed``, unchanged, whose temperature is fitted again with the others' (``False``)."""
+    stem = run / f"faces-no-{source}"
+    if stem.with_suffix(".pt").exists() or stem.with_suffix(".onnx").exists():
+        return stem, True
+    return installed / f"faces-no-{source}", False
+
+
 def held_logits(model: Net, source: str, finder: str) -> tuple[torch.Tensor, torch.Tensor]:
     rng = np.random.default_rng(7)
     samples = load_source(source)
@@ -107,7 +116,8 @@ def summary(logits: torch.Tensor, truth: torch.Tensor, t: float) -> dict[str, fl
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("run", type=Path, help="the directory with faces-no-<source>.pt (or only its .onnx)")
+    ap.add_argument("run", type=Path, help="the directory with faces-no-<source>.pt (or only its .onnx); a "
+                    "source it has none of keeps its installed reader (in --finders), temperature refitted")
     ap.add_argument("--shipped", type=Path, default=Path("faces"),
                     help="the shipped reader's stem: a tag in RUN_DIR, or a path without suffix")
     ap.add_argument("--finders", type=Path, default=ROOT / "benchmarks" / "models",
@@ -117,8 +127,9 @@ def main() -> None:
     args = ap.parse_args()
     torch.set_num_threads(1)
     held: dict[str, tuple[torch.Tensor, torch.Tensor]] = {}
+    stems = {s: reader_stem(args.run, args.finders, s) for s in SOURCES}
     for s in SOURCES:
-        model = load_reader(args.run / f"faces-no-{s}", s)
+        model = load_reader(stems[s][0], s)
         finder = "finder" if s == "chase" else str(args.finders / f"finder-no-{s}.onnx")
         held[s] = held_logits(model, s, finder)
         print(s, summary(*held[s], 1.0), flush=True)
@@ -135,11 +146,17 @@ def main() -> None:
         t = best_temperature(torch.cat([held[o][0] for o in others]), torch.cat([held[o][1] for o in others]),
                              TEMPERATURES)[0]
         dest = args.finders / f"faces-no-{s}"
-        install_calibrated(args.run / f"faces-no-{s}", dest, t, "training_sources", {
-            **resumed(f"faces-no-{s}"),
-            "temperature_from": f"held-out crops of {others}, each read by the reader trained without it "
-                                "(cross-fitted: nothing of this source)",
-            "held_out_crops": summary(*held[s], t)})
+        fitted = {"temperature_from": f"held-out crops of {others}, each read by the reader trained without "
+                                      "it (cross-fitted: nothing of this source)",
+                  "held_out_crops": summary(*held[s], t)}
+        if stems[s][1]:
+            install_calibrated(args.run / f"faces-no-{s}", dest, t, "training_sources",
+                               {**resumed(f"faces-no-{s}"), **fitted})
+        else:   # not retrained: only its temperature moves, with the other readers
+            card = json.loads(dest.with_suffix(".json").read_text())
+            card.update({"temperature": round(t, 3), **fitted})
+            dest.with_suffix(".json").write_text(json.dumps(card, indent=1) + "\n")
+            print(dest, "kept, temperature", round(t, 3), flush=True)
     t = best_temperature(torch.cat([held[s][0] for s in SOURCES]), torch.cat([held[s][1] for s in SOURCES]),
                          TEMPERATURES)[0]
     shipped = args.shipped if args.shipped.parent != Path(".") else args.run / args.shipped
