@@ -271,10 +271,16 @@ def test_join_page_qr_code_decodes_to_the_address(table: Table, phone: Page) -> 
     phone.goto(table.url("/join"))
     address = phone.locator("#address").inner_text()
     assert address.startswith("http://") and ".local" not in address and "127.0.0.1" not in address
+    # the screenshot waits for the element, not for its picture: wait until the SVG is decoded
+    phone.wait_for_function("() => { const qr = document.querySelector('#qr');"
+                            " return qr.complete && qr.naturalWidth > 0; }")
     png = phone.locator("#qr").screenshot()
     image = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR)
-    decoded, _, _ = cv2.QRCodeDetector().detectAndDecode(image)
-    assert decoded == address
+    # OpenCV's classic detector misses about one code in 200 that a phone reads (CI met one, port 33609
+    # under load); its ArUco-based one misses none of 300 ports. Either must give the address, never another
+    readings = {detector.detectAndDecode(image)[0]
+                for detector in (cv2.QRCodeDetectorAruco(), cv2.QRCodeDetector())} - {""}
+    assert readings == {address}
     shot(phone, "08-join")
 
 
