@@ -131,6 +131,8 @@ def main() -> None:
     ap.add_argument("--transplant", type=int, default=0, help="pip d6s made of this many copies of each "
                     "Lurig numeral d6 of the training photos, its numeral erased and pips painted "
                     "(v3_data.pip_transplant: real marbled bodies with pips)")
+    ap.add_argument("--transplant-weights", default="", help="how often each pip value 1..6 is painted on a "
+                    "transplant, six numbers (e.g. 2,1,2,1,1,1: the lone-pip faces twice as often)")
     ap.add_argument("--specks", type=int, default=0, help="none crops of the tray at 0.2-0.6 of a die's size "
                     "per photo, besides the three at a die's size")
     ap.add_argument("--colour", type=float, default=0.0, help="share of crops recoloured (hue turned "
@@ -159,8 +161,11 @@ def main() -> None:
     val += renders[args.renders * 9 // 10:]
     trng = np.random.default_rng([args.seed, 2])   # its own draws: the other samples stay as they were
     lurig_d6 = [s for s in train if s.source == "lurig" and "/d6/" in s.name]
+    weights = tuple(float(v) for v in args.transplant_weights.split(",")) if args.transplant_weights else None
+    if weights is not None and (len(weights) != 6 or min(weights) < 0 or sum(weights) <= 0):
+        ap.error("--transplant-weights takes six numbers, none negative, not all zero")
     transplants = [t for _ in range(args.transplant) for s in lurig_d6
-                   if (t := pip_transplant(s, trng)) is not None]
+                   if (t := pip_transplant(s, trng, weights)) is not None]
     if args.transplant:
         print("pip transplants", len(transplants), "of", len(lurig_d6) * args.transplant, flush=True)
     train += transplants

@@ -137,9 +137,11 @@ def focal(pred: torch.Tensor, gt: torch.Tensor) -> torch.Tensor:
 
 
 def batch(pools: dict[str, list[Sample]], rng: np.random.Generator, n: int,
-          colour: float = 0.0) -> tuple[torch.Tensor, ...]:
+          colour: float = 0.0, render_weight: float = 0.25) -> tuple[torch.Tensor, ...]:
+    """``n`` windows: each real source drawn as often as any other, each render pool ``render_weight``
+    times as often as a real source."""
     names = list(pools)
-    p = np.array([0.25 if k in ("render", "polyrender") else 1.0 for k in names])
+    p = np.array([render_weight if k in ("render", "polyrender") else 1.0 for k in names])
     p /= p.sum()
     xs, hms, boxes, masks = [], [], [], []
     for _ in range(n):
@@ -173,6 +175,10 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--patterned", action="store_true", help="renders with marbled, speckled and translucent "
                     "bodies and drilled pips (v3_data.render)")
+    ap.add_argument("--decoys", action="store_true", help="half the renders get die-sized round things that "
+                    "are no die (v3_data.render): the finder must leave them out")
+    ap.add_argument("--render-weight", type=float, default=0.25, help="how often each render pool is drawn "
+                    "against one real source")
     ap.add_argument("--batch", type=int, default=16)
     ap.add_argument("--colour", type=float, default=0.0, help="share of windows recoloured (hue turned "
                     "anywhere, channels swapped, grey, or light and dark swapped)")
@@ -188,13 +194,14 @@ def main() -> None:
     for src in FINDER_SOURCES:
         if src != args.leave_out:
             pools[src] = [s for s in load_source(src)]
-    pools["render"] = [render(args.seed * 10_000 + i, patterned=args.patterned) for i in range(args.renders)]
+    pools["render"] = [render(args.seed * 10_000 + i, patterned=args.patterned, decoys=args.decoys)
+                       for i in range(args.renders)]
     if args.poly_renders:
         pools["polyrender"] = [poly_render(i) for i in range(args.poly_renders)]
     print({k: len(v) for k, v in pools.items()}, flush=True)
     model = Finder()
     if args.resume is not None and args.resume.suffix == ".onnx":
-        x = torch.cat([batch(pools, rng, args.batch, args.colour)[0] for _ in range(4)])
+        x = torch.cat([batch(pools, rng, args.batch, args.colour, args.render_weight)[0] for _ in range(4)])
         print("resumed from", args.resume, "largest difference from the ONNX graph",
               load_fused_onnx(model, str(args.resume), x), flush=True)
         model.train()
@@ -207,7 +214,7 @@ def main() -> None:
     step = 0
     losses: list[float] = []
     for step, elapsed in budgeted_steps(opt, args.minutes, args.lr):
-        x, hm, box, mask = batch(pools, rng, args.batch, args.colour)
+        x, hm, box, mask = batch(pools, rng, args.batch, args.colour, args.render_weight)
         out = model(x)
         l_hm = focal(out[:, :1], hm)
         n = mask.sum().clamp(min=1)

@@ -640,7 +640,8 @@ def render(seed: int, size: tuple[int, int] = (512, 384), patterned: bool = Fals
 TRANSPLANT_SIDE = 96
 
 
-def pip_transplant(s: Sample, rng: np.random.Generator) -> Sample | None:
+def pip_transplant(s: Sample, rng: np.random.Generator,
+                   weights: tuple[float, ...] | None = None) -> Sample | None:
     """A real numeral d6 (a Lurig photo) made a pip d6 of the same body: the numeral inpainted away
     (``erase_numeral``) and the pips of a random value painted at the top face's centre (``paint_pips``),
     in the numeral's own ink (as a set of marbled dice prints both) or another colour.
@@ -651,7 +652,8 @@ def pip_transplant(s: Sample, rng: np.random.Generator) -> Sample | None:
     Renders of patterned pip dice did not undo it (their bodies are flat noise, not a real die's gloss and
     shading). Returns a small sample around the die (its side ``TRANSPLANT_SIDE`` px, ``crop_only``: the
     face reader takes the die's crop and no tray from it), or ``None`` when the photo has no box or its
-    numeral could not be wholly erased (Vision II's numeral reader still reads it)."""
+    numeral could not be wholly erased (Vision II's numeral reader still reads it). ``weights``: how often
+    each value 1..6 is painted (default: equally; a value drawn as before, so older recipes replay)."""
     from vision.poly.numeral import read_numeral
 
     if not s.objects:
@@ -672,7 +674,11 @@ def pip_transplant(s: Sample, rng: np.random.Generator) -> Sample | None:
         ink = np.array(_colour(rng)) if rng.random() < 0.5 else np.array([rng.choice([20.0, 235.0])] * 3)
         if np.abs(ink - body).sum() < 90:
             ink = 255 - body
-    value = int(rng.integers(1, 7))
+    if weights is None:
+        value = int(rng.integers(1, 7))
+    else:
+        p = np.array(weights, float)
+        value = int(rng.choice(6, p=p / p.sum())) + 1
     out = paint_pips(erased, rng, ink, at, value, TRANSPLANT_SIDE * rng.uniform(0.5, 0.7))
     return Sample("lurig-pips", s.name, out, [(half, half, w * k, h * k, value)], crop_only=True,
                   group=s.group)

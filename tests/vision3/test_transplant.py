@@ -75,3 +75,10 @@ def test_the_numeral_is_erased(lurig_d6):
             now = read_numeral(t.image)
             gone += not (now.text == was.text and now.score >= 0.8)
     assert clear >= 5 and gone >= 0.8 * clear, (gone, clear)
+
+
+def test_weights_choose_the_painted_values(lurig_d6):
+    rng = np.random.default_rng(11)
+    lone = [t.objects[0][4] for s in lurig_d6[:30]
+            if (t := v3_data.pip_transplant(s, rng, (1, 0, 1, 0, 0, 0))) is not None]
+    assert len(lone) >= 5 and set(lone) <= {1, 3} and len(set(lone)) == 2, lone
