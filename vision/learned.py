@@ -56,6 +56,12 @@ EMBLEM_SIZE = 1.5
 #: dice are the size of a d6 or larger (d4 to d20 of a set: 0.8-1.4 of its d6); left out, 232 of the aws
 #: carpet's 295 numeral phantoms were under it, 9 of 59 real dice read as numerals
 NUMERAL_LEAST = 0.5
+#: a pip die not sure under this share of the median side of the frame's sure pip dice (sure after the
+#: pip counter's second opinion) is not reported (``_flecks_dropped``): the dice of one table differ less
+#: than threefold in size (12 and 20 mm dice, near and far in an oblique photo), and the sure die may itself
+#: be a box around two dice side by side (nell, left out: a 132 px "2" over dice of 32-54 px, so a third
+#: dropped four real dice there). The weave of a cloth around one big die was read as tiny "4"s and "6"s
+PIP_LEAST = 1 / 5
 #: objects read by Vision II at most per frame (about 12 ms each on one core)
 MAX_POLY = 30
 #: pip second opinions at most per frame (each ~5 ms of one core on a crowded crop: 24 keep the worst
@@ -187,7 +193,7 @@ def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
                 elif counted is None:
                     conf = min(conf, UNCONFIRMED)
         dice.append((box, 6, value, conf, False))
-    dice = _emblems_die_sized(dice, asked, sure_sides)
+    dice = _flecks_dropped(_emblems_die_sized(dice, asked, sure_sides))
     return _specks_asked(_one_per_place(dice)), tokens
 
 
@@ -241,6 +247,18 @@ def _one_per_place(dice: list[FoundDie]) -> list[FoundDie]:
         if not clash:
             kept.append(d)
     return kept
+
+
+def _flecks_dropped(dice: list[FoundDie]) -> list[FoundDie]:
+    """Pip dice not sure and under ``PIP_LEAST`` times the median side of the frame's sure pip dice are
+    dropped. Sure means sure in the end, after the pip counter: the face reader alone called ten threads of
+    a woven cloth sure "6"s (left out, aws IMG_20191112_111809), the pip counter confirmed none."""
+    sides = [max(d[0][2], d[0][3]) for d in dice if d[1] == 6 and d[2] is not None and d[3] >= SURE]
+    if not sides:
+        return dice
+    least = PIP_LEAST * float(np.median(sides))
+    return [d for d in dice if not (d[1] == 6 and d[2] is not None and d[3] < SURE
+                                    and max(d[0][2], d[0][3]) < least)]
 
 
 def _specks_asked(dice: list[FoundDie]) -> list[FoundDie]:

@@ -18,7 +18,8 @@ AWS_LEFT_OUT = (str(ROOT / "benchmarks" / "models" / "finder-no-aws.onnx"),
 
 def test_the_aws_carpet_photo_whose_flecks_were_numerals_reports_none_of_them(photos):
     """Image_83 (aws, shag carpet), read by the models trained without aws: 16 flecks far smaller than its
-    three sure dice were read as numeral dice and handed to Vision II (2026-11-26)."""
+    three sure dice were read as numeral dice and handed to Vision II (2026-11-26); 3 since the aws
+    finder of 2026-11-27 learnt natural trays."""
     photo = next(p for p in photo_set("aws") if p.path.name == "Image_83.jpg")
     image = photo.load()
     found = find_objects(image, model=AWS_LEFT_OUT[0])
@@ -28,7 +29,7 @@ def test_the_aws_carpet_photo_whose_flecks_were_numerals_reports_none_of_them(ph
     assert sure, "no sure die in the photo: the rule has nothing to compare with"
     least = NUMERAL_LEAST * float(np.median(sure))
     small = [f for f, r in kept if _label(r) == "numeral" and f.side < least]
-    assert len(small) >= 8, "the flecks are no longer read as numerals: this test has nothing to check"
+    assert len(small) >= 3, "the flecks are no longer read as numerals: this test has nothing to check"
     dice = read_table(image, models=AWS_LEFT_OUT).dice
     numerals = [d for d in dice if d.sides != 6]
     assert all(max(d.bbox[2], d.bbox[3]) >= least - 2 for d in numerals)
