@@ -16,23 +16,24 @@ AWS_LEFT_OUT = (str(ROOT / "benchmarks" / "models" / "finder-no-aws.onnx"),
                 str(ROOT / "benchmarks" / "models" / "faces-no-aws.onnx"), "types")
 
 
-def test_one_big_die_on_a_woven_cloth_is_reported_without_the_weave(photos):
-    """IMG_20191112_111809 (aws: one green die on a woven cloth), read by the models trained without aws:
-    the finder's second, finer look found the weave, and the face reader called 79 of its threads pip
-    dice beside the one die (2026-11-27)."""
-    photo = next(p for p in photo_set("aws") if p.path.name == "IMG_20191112_111809.jpg")
+def test_the_specks_of_a_terrazzo_floor_far_smaller_than_its_dice_are_not_reported(photos):
+    """Image_3 (aws: a terrazzo floor, a few dice), read by the models trained without aws: the face reader
+    calls specks of the stone pip dice, some of them a fifth of the die it reads sure or less (and, with a
+    finder trained on natural trays, the weave of a cloth around one big die: IMG_20191112_111809, 79)."""
+    photo = next(p for p in photo_set("aws") if p.path.name == "Image_3.jpg")
     image = photo.load()
-    found = find_objects(image, model=AWS_LEFT_OUT[0])
-    readings = read_faces(image, found, model=AWS_LEFT_OUT[1])
-    die = max(found, key=lambda f: f.score)
-    threads = [f for f, r in zip(found, readings, strict=True)
-               if r.p("none") < NONE_DROP and _label(r).isdigit() and f.side < PIP_LEAST * die.side]
-    assert len(threads) >= 10, "the weave is no longer read as dice: this test has nothing to check"
     dice = read_table(image, models=AWS_LEFT_OUT).dice
     sure = [max(d.bbox[2], d.bbox[3]) for d in dice if d.sides == 6 and d.confidence >= SURE]
-    assert [d.value for d in dice if d.confidence >= SURE] == [2]          # the die, read sure
+    assert sure, "no die is read sure: the rule has nothing to compare with"
     least = PIP_LEAST * float(np.median(sure))
-    assert not [d for d in dice if d.sides == 6 and d.value is not None and max(d.bbox[2], d.bbox[3]) < least]
+    found = find_objects(image, model=AWS_LEFT_OUT[0])
+    readings = read_faces(image, found, model=AWS_LEFT_OUT[1])
+    specks = [f for f, r in zip(found, readings, strict=True)
+              if r.p("none") < NONE_DROP and _label(r).isdigit() and f.side < least]
+    assert len(specks) >= 4, "the specks are no longer read as dice: this test has nothing to check"
+    assert not [d for d in dice if d.sides == 6 and d.value is not None and d.confidence < SURE
+                and max(d.bbox[2], d.bbox[3]) < least]
+    assert len(sure) >= 1 and len(dice) > len(specks)       # the dice and the bigger specks (asked) stay
 
 
 def die(x, side, value, conf, sides=6):
