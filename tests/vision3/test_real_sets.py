@@ -34,7 +34,8 @@ LEAVE_OUT_FLOORS = {
     # aws and nell (ninth session): their finders trained 40 minutes more in the shipped finder's recipe,
     # their face readers 24 more with pip transplants, temperatures cross-fitted again (aws 0.8 -> 0.7);
     # the measure before in brackets. aws's phantoms rose (its terrazzo floor and carpet: docs/vision.md)
-    "aws": (10, 73, 67, 1.0, 8.5),          # measured 75.39, 69.88, 0.4, 7.59 (77.73, 71.49, 0.0, 4.17)
+    "aws": (10, 73, 67, 1.0, 8.5),          # measured 75.39, 69.88, 0.4, 7.41 (77.73, 71.49, 0.0, 4.17;
+                                            # 7.41 with the speck rule of 2026-11-27, 7.59 before)
     "nell": (8, 93, 83, 1.5, 0.3),          # measured 95.18, 85.96, 0.88, 0.062 (94.3, 76.32, 0.88, 0.125)
 }
 SHIPPED_FLOORS = {
