@@ -207,7 +207,7 @@ def _emblems_die_sized(dice: list[FoundDie], asked: set[int], sure_sides: list[f
         return dice
     median = float(np.median(sure_sides))
     return [d for i, d in enumerate(dice)
-            if i not in asked or 1 / EMBLEM_SIZE <= max(d[0][2], d[0][3]) / median <= EMBLEM_SIZE]
+            if i not in asked or 1 / EMBLEM_SIZE <= _side(d) / median <= EMBLEM_SIZE]
 
 
 def _second_opinions(readings: list[FaceReading]) -> set[int]:
@@ -249,16 +249,21 @@ def _one_per_place(dice: list[FoundDie]) -> list[FoundDie]:
     return kept
 
 
+def _side(d: FoundDie) -> int:
+    """The long side of a die's box."""
+    return max(d[0][2], d[0][3])
+
+
 def _flecks_dropped(dice: list[FoundDie]) -> list[FoundDie]:
     """Pip dice not sure and under ``PIP_LEAST`` times the median side of the frame's sure pip dice are
-    dropped. Sure means sure in the end, after the pip counter: the face reader alone called ten threads of
-    a woven cloth sure "6"s (left out, aws IMG_20191112_111809), the pip counter confirmed none."""
-    sides = [max(d[0][2], d[0][3]) for d in dice if d[1] == 6 and d[2] is not None and d[3] >= SURE]
+    dropped. Sure means sure in the end, after the pip counter: with a finder trained on natural trays the
+    face reader alone called ten threads of a woven cloth sure "6"s (left out, aws IMG_20191112_111809), the
+    pip counter confirmed none."""
+    sides = [_side(d) for d in dice if d[1] == 6 and d[2] is not None and d[3] >= SURE]
     if not sides:
         return dice
     least = PIP_LEAST * float(np.median(sides))
-    return [d for d in dice if not (d[1] == 6 and d[2] is not None and d[3] < SURE
-                                    and max(d[0][2], d[0][3]) < least)]
+    return [d for d in dice if d[1] != 6 or d[2] is None or d[3] >= SURE or _side(d) >= least]
 
 
 def _specks_asked(dice: list[FoundDie]) -> list[FoundDie]:
@@ -267,8 +272,8 @@ def _specks_asked(dice: list[FoundDie]) -> list[FoundDie]:
     speck of the tray or a punched hole could be read as a sure 1."""
     if len(dice) < 3:
         return dice
-    median = float(np.median([max(d[0][2], d[0][3]) for d in dice]))
-    return [(d[0], d[1], d[2], min(d[3], SPECK_CAP), d[4]) if max(d[0][2], d[0][3]) < SPECK * median else d
+    median = float(np.median([_side(d) for d in dice]))
+    return [(d[0], d[1], d[2], min(d[3], SPECK_CAP), d[4]) if _side(d) < SPECK * median else d
             for d in dice]
 
 
