@@ -32,7 +32,8 @@ from vision.faces import crop  # noqa: E402
 from vision.finder import find_objects, turned_outputs  # noqa: E402
 from vision.types import BATCH, CROP, CROP_SCALE, SIDES  # noqa: E402
 
-GRID = np.arange(0.25, 3.01, 0.05)
+#: types_cards.TEMPERATURES (not imported: that module needs torch, this tool does not)
+GRID = np.arange(0.5, 6.01, 0.05)
 FOLDS = (*LURIG_FOLDS, "burks")
 
 
