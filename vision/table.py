@@ -464,7 +464,8 @@ def _read_view(frame: np.ndarray, calibration: Calibration | None, reference: np
         sides, value, conf, percentile = None, None, UNKNOWN_DIE, False
         if got is not None:
             sides, value, percentile = got.sides, got.value, bool(getattr(got, "percentile", False))
-            conf = (min(float(got.sides_confidence), float(got.value_confidence)) if value is not None
+            # both must be right: the product (``PolyReading.confidence``), as vision.learned reads it
+            conf = (float(got.sides_confidence) * float(got.value_confidence) if value is not None
                     else UNKNOWN_DIE)
             rw, rh = cv2.minAreaRect(b.contour)[1]
             short = max(1.0, min(rw, rh))

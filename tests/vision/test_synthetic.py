@@ -138,6 +138,8 @@ def test_non_pip_dice_are_unknown_and_go_to_vision_ii_when_installed(monkeypatch
     import sys
     import types
 
+    import vision.poly.numeral  # noqa: F401  (the real numeral reader, loaded before vision.poly is faked)
+
     img = synth.tray(kind="felt", seed=8)
     synth.draw_die(img, 200, 240, 60, 1, pip=(235, 235, 235))      # a blank face: no pips
     synth.draw_die(img, 450, 240, 60, 3)
@@ -150,7 +152,7 @@ def test_non_pip_dice_are_unknown_and_go_to_vision_ii_when_installed(monkeypatch
 
     def read_polyhedral(crop):
         crops.append(crop.shape)
-        return types.SimpleNamespace(sides=8, sides_confidence=0.9, value=7, value_confidence=0.8)
+        return types.SimpleNamespace(sides=8, sides_confidence=0.9, value=7, value_confidence=0.95)
 
     monkeypatch.setitem(sys.modules, "vision.poly", types.SimpleNamespace(read_polyhedral=read_polyhedral))
     reading = read_table(img)
