@@ -11,7 +11,9 @@ So here each fold's photos (Lurig's three folds, whole videos out, and burks) ar
 fold F gets the temperature that fits the *other* folds' logits best (cross-fitted: nothing of F), the
 shipped reader the one that fits every fold's. ``--write`` writes them to the cards
 (``benchmarks/models/types-no-F.json``, ``vision/models/types.json``); the temperature they had is kept
-as ``temperature_at_training_crops``. Training only; needs no torch.
+as ``temperature_at_training_crops``, and the finder's sha256 as ``temperature_finder_sha256`` (a finder
+installed without fitting them again fails ``tests/vision4/test_type_temperatures.py``). Training only;
+needs no torch.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 
 from vision.data import LURIG_FOLDS, lurig_fold, photo_set  # noqa: E402
 from vision.faces import crop  # noqa: E402
-from vision.finder import find_objects, turned_outputs  # noqa: E402
+from vision.finder import find_objects, model_path, sha256, turned_outputs  # noqa: E402
 from vision.types import BATCH, CROP, CROP_SCALE, SIDES  # noqa: E402
 
 #: types_cards.TEMPERATURES (not imported: that module needs torch, this tool does not)
@@ -106,12 +108,14 @@ def main() -> None:
                      f"({args.finder}), each by the type reader trained without its fold", {})
     if not args.write:
         return
+    finder_hash = sha256(model_path(args.finder))   # the test suite checks it against the shipped finder's
     for fold, (t, source, counts) in plan.items():
         path = card_path(fold)
         card = json.loads(path.read_text())
         card.setdefault("temperature_at_training_crops", card["temperature"])
         card["temperature"] = round(t, 3)
         card["temperature_from"] = source
+        card["temperature_finder_sha256"] = finder_hash
         if counts:
             card["held_out_photos_at_finder_boxes"] = counts
         path.write_text(json.dumps(card, indent=1) + "\n")

@@ -1,19 +1,23 @@
 """The scan command: JSON line per image, error lines for bad files, annotated copies."""
 
 import json
+import shutil
+from pathlib import Path
 
 import cv2
 
 from companion.cli import main
 from vision import synth
 
+DEMO = Path(__file__).resolve().parents[2] / "companion" / "demo"
+
 
 def test_scan_reads_good_files_and_reports_bad_ones(tmp_path, capsys):
-    img = synth.tray(kind="felt")
-    synth.draw_die(img, 160, 240, 50, 5)
-    synth.draw_die(img, 480, 240, 50, 2)
-    good = tmp_path / "table.png"
-    cv2.imwrite(str(good), img)
+    # a real photo of eight dice bundled for the replay, with its labels (two players' halves)
+    labels = next(e for e in json.loads((DEMO / "labels.json").read_text())["images"]
+                  if e["file"] == "table_01.jpg")
+    good = tmp_path / "table.jpg"
+    shutil.copyfile(DEMO / "table_01.jpg", good)
     empty = tmp_path / "empty.jpg"
     empty.write_bytes(b"")
     corrupt = tmp_path / "corrupt.jpg"
@@ -30,8 +34,9 @@ def test_scan_reads_good_files_and_reports_bad_ones(tmp_path, capsys):
     assert status == 2
     assert [line["file"] for line in lines] == files
     first = lines[0]
-    assert (first["width"], first["height"]) == (640, 480) and first["ms"] >= 0
-    assert [(d["value"], d["sides"], d["zone"]) for d in first["dice"]] == [(5, 6, "p0"), (2, 6, "p1")]
+    assert (first["width"], first["height"]) == (1280, 480) and first["ms"] >= 0
+    assert (sorted((d["value"], d["sides"], d["zone"]) for d in first["dice"])
+            == sorted((d["value"], d["sides"], d["zone"]) for d in labels["dice"]))
     assert first["tokens"] == []
     assert all("error" in line for line in lines[1:])
     assert "empty" in lines[1]["error"] and "decode" in lines[2]["error"] and "decode" in lines[3]["error"]

@@ -44,3 +44,16 @@ def test_the_cards_keep_the_temperature_they_had_and_say_where_the_new_one_comes
         assert card["temperature_at_training_crops"] > 0 and card["temperature"] > 0
     shipped = json.loads((ROOT / "vision" / "models" / "types.json").read_text())
     assert "finder's boxes" in shipped["temperature_from"]
+
+
+def test_the_temperatures_were_fitted_at_the_boxes_of_the_finder_that_ships():
+    """A finder boxes dice its own way (finder8 boxes Lurig's dice 6% tighter than finder6), so installing one
+    without fitting the type temperatures at its boxes again leaves them fitted for crops the product no
+    longer cuts."""
+    from vision.finder import model_path, sha256
+
+    finder = sha256(model_path("finder"))
+    for path in [ROOT / "vision" / "models" / "types.json",
+                 *(ROOT / "benchmarks" / "models" / f"types-no-{n}.json" for n in ("wood", "color", "other",
+                                                                                  "burks"))]:
+        assert json.loads(path.read_text())["temperature_finder_sha256"] == finder, path.name
