@@ -197,7 +197,7 @@ def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
                 type_conf = float(np.max(p_type))
             # the type and the value must both be right: their product (``PolyReading.confidence``), not the
             # smaller, which let a die typed at 0.85 and valued at 0.9 be sure (Lurig values left out,
-            # finder8: 4 wrong and sure of 57 sure with the smaller, 2 of 50 with the product)
+            # finder8: 4 wrong and sure of 57 sure with the smaller, 2 of 54 with the product)
             conf = min(type_conf * float(got.value_confidence), r.p("numeral"))
             dice.append((box, int(got.sides), int(got.value), conf, bool(got.percentile)))
             continue
@@ -215,8 +215,7 @@ def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
         dice.append((box, 6, value, conf, False))
     # both size rules measure against the pip dice sure in the end, after the pip counter (_flecks_dropped);
     # when the counter doubted every one, the face reader's sure dice still say how big the dice are
-    final = [float(_side(d)) for d in dice if d[1] == 6 and d[2] is not None and d[3] >= SURE]
-    dice = _flecks_dropped(_emblems_die_sized(dice, asked, final or sure_sides))
+    dice = _flecks_dropped(_emblems_die_sized(dice, asked, _sure_pip_sides(dice) or sure_sides))
     return _specks_asked(_one_per_place(dice)), tokens
 
 
@@ -279,12 +278,17 @@ def _side(d: FoundDie) -> int:
     return max(d[0][2], d[0][3])
 
 
+def _sure_pip_sides(dice: list[FoundDie]) -> list[float]:
+    """The long sides of the pip dice read sure in the end (after the pip counter)."""
+    return [float(_side(d)) for d in dice if d[1] == 6 and d[2] is not None and d[3] >= SURE]
+
+
 def _flecks_dropped(dice: list[FoundDie]) -> list[FoundDie]:
     """Pip dice not sure and under ``PIP_LEAST`` times the median side of the frame's sure pip dice are
     dropped. Sure means sure in the end, after the pip counter: with a finder trained on natural trays the
     face reader alone called ten threads of a woven cloth sure "6"s (left out, aws IMG_20191112_111809), the
     pip counter confirmed none."""
-    sides = [_side(d) for d in dice if d[1] == 6 and d[2] is not None and d[3] >= SURE]
+    sides = _sure_pip_sides(dice)
     if not sides:
         return dice
     least = PIP_LEAST * float(np.median(sides))
