@@ -8,7 +8,9 @@ input's resolution. It reads dice best at about ``TARGET_SIDE`` px across (it wa
 1. a first look at two small sizes (long side ``FIRST_SIDES``) finds some objects at any size, from
    dice a thirtieth of the frame to one die filling it;
 2. the frame is read again at the scale that brings the median object found to ``TARGET_SIDE`` px,
-   with the input capped at ``MAX_INPUT_PIXELS`` (a 12 MP photo of tiny dice is read at the cap).
+   with the input capped at ``MAX_INPUT_PIXELS`` (a 12 MP photo of tiny dice is read at the cap);
+3. what the first look found strongly, at a size that does not enlarge the frame, stays beside the
+   second reading's objects, the stronger winning where they overlap (``FIRST_KEPT``).
 
 Images are BGR uint8 arrays of shape (H, W, 3); they are never modified. Work is bounded by the
 frame's size (the input is capped) and by ``MAX_OBJECTS``, never by what the frame shows.
@@ -42,6 +44,13 @@ SIZING_SIDES = (14.0, 130.0)
 #: a heatmap peak at least this high is an object (fit on the training sources' own photos, see
 #: docs/vision.md); lower peaks are kept only as a hint for the scale
 SCORE = 0.2
+#: an object the first look finds at least this strongly, at a size it does not enlarge the frame to, is
+#: kept beside the second reading's (the stronger of the two wins where they overlap): the second reading's
+#: scale can be one at which the dice are lost (aws, left out: dice of 40-60 px in a mesh basket found at
+#: 0.8 by the 512 px look and at 0.2 at the chosen scale, where the basket itself scored 0.72; a cluster of
+#: touching dice merged). A look that enlarges the frame is left out: it sees the pips of a small crop as
+#: dice (chase's 60 px crops, read 8 times enlarged). 0.5: more likely than not; chosen before measuring
+FIRST_KEPT = 0.5
 #: at most this many objects are returned per frame (the strongest)
 MAX_OBJECTS = 150
 #: the net's input sides must be multiples of this (five stride-2 stages)
@@ -189,12 +198,15 @@ def find_objects(frame: np.ndarray, *, model: str = "finder", score: float = SCO
     first: list[Found] = []
     sizing: list[tuple[float, float]] = []     # (side in frame px, weight) of objects seen at a good size
     scales = []
+    unscaled: list[Found] = []                 # what the looks that do not enlarge the frame found
     for side in FIRST_SIDES:
         size = _input_size(w, h, side / max(w, h))
         k = size[0] / w
         scales.append(k)
         got = _run(frame, size, model, score)
         first += got
+        if k <= 1.0:
+            unscaled += got
         sizing += [(f.side, f.score ** 2) for f in got if SIZING_SIDES[0] <= f.side * k <= SIZING_SIDES[1]]
     first = _suppressed(first)
     if not first:
@@ -211,6 +223,9 @@ def find_objects(frame: np.ndarray, *, model: str = "finder", score: float = SCO
         return first     # the first look was at this scale already
     k = size[0] / w
     second = [f for f in _run(frame, size, model, score) if f.side * k >= SIZING_SIDES[0] * 0.7]
-    # objects far bigger than the chosen scale sees are kept from the first look
+    # objects far bigger than the chosen scale sees are kept from the first look, and so are the strong
+    # objects of a look that did not enlarge the frame (``FIRST_KEPT``)
     big = [f for f in first if f.side * k > 4.5 * TARGET_SIDE]
-    return _suppressed(second + big)
+    strong = [f for f in unscaled
+              if f.score >= max(score, FIRST_KEPT) and f.side * k >= SIZING_SIDES[0] * 0.7]
+    return _suppressed(second + big + strong)
