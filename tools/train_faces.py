@@ -126,6 +126,8 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--patterned", action="store_true", help="renders with marbled, speckled and translucent "
                     "bodies and drilled pips (v3_data.render)")
+    ap.add_argument("--sides", action="store_true", help="renders seen by a tilted camera more often and "
+                    "more steeply, the pip dice's side faces with pips and boxed whole (v3_data.render)")
     ap.add_argument("--decoys", action="store_true", help="renders with die-sized round things that are no "
                     "die (wells, coins, holes, rings: v3_data.render) as 'none' crops")
     ap.add_argument("--transplant", type=int, default=0, help="pip d6s made of this many copies of each "
@@ -155,8 +157,8 @@ def main() -> None:
             continue
         for i, s in enumerate(load_source(src)):
             (val if i % 10 == 0 else train).append(s)
-    renders = [render(args.seed * 10_000 + 7 + i, patterned=args.patterned, decoys=args.decoys)
-               for i in range(args.renders)]
+    renders = [render(args.seed * 10_000 + 7 + i, patterned=args.patterned, decoys=args.decoys,
+                      sides=args.sides) for i in range(args.renders)]
     train += renders[: args.renders * 9 // 10]
     val += renders[args.renders * 9 // 10:]
     trng = np.random.default_rng([args.seed, 2])   # its own draws: the other samples stay as they were

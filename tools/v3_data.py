@@ -439,11 +439,14 @@ def _printed_token(img: np.ndarray, rng: np.random.Generator, cx: float, cy: flo
 
 
 def _draw_object(img: np.ndarray, rng: np.random.Generator, cx: float, cy: float, size: float,
-                 tilt: tuple[float, float], patterned: bool = False) -> int:
+                 tilt: tuple[float, float], patterned: bool = False,
+                 sides: tuple[np.random.Generator, tuple[float, float]] | None = None) -> int:
     """Draw one die (top face, and side faces when the camera is tilted) or token; return its class.
     ``patterned``: half the pip d6s get a marbled, speckled or translucent body (``_patterned_body``), half
     drilled pips (an emblem on a marbled body taught the face reader that a textured square is an emblem,
-    and aws's carpet was read as emblems)."""
+    and aws's carpet was read as emblems). ``sides``: a generator of its own (so the rest of the render
+    is drawn as without it) and the tilt the sides are seen at, which replaces ``tilt``; the side faces
+    then carry pips (``_side_faces``)."""
     kind = rng.choice(["d6", "d6", "d6", "d6", "emblem", "token", "numeral"])
     ang = rng.uniform(0, 2 * math.pi)
     c, s = math.cos(ang), math.sin(ang)
@@ -479,10 +482,15 @@ def _draw_object(img: np.ndarray, rng: np.random.Generator, cx: float, cy: float
     cv2.fillConvexPoly(img, np.round((top + sh) * 16).astype(np.int32), shadow_col, cv2.LINE_AA, 4)
     # side faces: the top seen from a tilted camera shows the faces on the far side of the tilt
     dx, dy = tilt[0] * size, tilt[1] * size
+    shade = rng.uniform(0.5, 0.85) if abs(dx) + abs(dy) > 1 else None
+    if sides is not None:   # the sides' own tilt; ``rng`` draws what it drew without them
+        dx, dy = sides[1][0] * size, sides[1][1] * size
+        if shade is None:
+            shade = sides[0].uniform(0.5, 0.85)
     if abs(dx) + abs(dy) > 1:
         base = top + np.array([dx, dy])
         hull = cv2.convexHull(np.round(np.vstack([top, base]) * 16).astype(np.int32))
-        cv2.fillConvexPoly(img, hull, (body * rng.uniform(0.5, 0.85)).tolist(), cv2.LINE_AA, 4)
+        cv2.fillConvexPoly(img, hull, (body * shade).tolist(), cv2.LINE_AA, 4)
     if rounding > 1:
         m = np.zeros(img.shape[:2], np.uint8)
         cv2.fillConvexPoly(m, np.round(top).astype(np.int32), 255)
@@ -512,6 +520,8 @@ def _draw_object(img: np.ndarray, rng: np.random.Generator, cx: float, cy: float
                 cv2.circle(img, centre, round(r * 16), wall, -1, cv2.LINE_AA, 4)
             cv2.circle(img, (round(px * 16), round(py * 16)), round(r * (0.85 if drilled else 1) * 16),
                        ink.tolist(), -1, cv2.LINE_AA, 4)
+        if sides is not None and abs(dx) + abs(dy) > 1:
+            _side_faces(img, sides[0], top, np.array([dx, dy]), body, ink, value)
         return value
     if kind == "emblem":
         for _ in range(int(rng.integers(1, 4))):
@@ -528,6 +538,8 @@ def _draw_object(img: np.ndarray, rng: np.random.Generator, cx: float, cy: float
                 at = (int(cx - size * 0.2), int(cy + size * 0.2))
                 cv2.putText(img, chr(int(rng.integers(65, 91))), at, int(rng.integers(0, 7)), size / 40,
                             ink.tolist(), max(1, int(size / 15)), cv2.LINE_AA)
+        if sides is not None and abs(dx) + abs(dy) > 1:
+            _side_faces(img, sides[0], top, np.array([dx, dy]), body, ink, 6)
         return EMBLEM
     txt = str(int(rng.integers(1, 21)))
     scale = size / 45 / max(1, len(txt) * 0.8)
@@ -535,6 +547,46 @@ def _draw_object(img: np.ndarray, rng: np.random.Generator, cx: float, cy: float
     cv2.putText(img, txt, (int(cx - tw / 2), int(cy + th / 2)), cv2.FONT_HERSHEY_SIMPLEX, scale, ink.tolist(),
                 max(1, int(size / 18)), cv2.LINE_AA)
     return NUMERAL
+
+
+def _side_faces(img: np.ndarray, rng: np.random.Generator, top: np.ndarray, d: np.ndarray, body: np.ndarray,
+                ink: np.ndarray, value: int) -> None:
+    """Paint the side faces of a d6 whose top face is the square ``top`` (4 corners) seen by a camera tilted
+    so that the sides stick out by ``d`` (px): each visible side in its own shade of ``body`` with the pips
+    of a value next to ``value`` on a real die (not it, not its opposite), foreshortened along ``d``. Only
+    what lies outside the top face is painted: the top stays the face that is up (the label). A phone photo
+    at an angle shows these sides, larger than the top when the tilt is steep (aws), and the face reader read
+    them for the top."""
+    centre = top.mean(0)
+    size = float(np.linalg.norm(top[1] - top[0]))
+    depth = float(np.linalg.norm(d))
+    layer = img.copy()
+    faces = np.zeros(img.shape[:2], np.uint8)
+    free = [v for v in range(1, 7) if v not in (value, 7 - value)]
+    a, r = size * rng.uniform(0.24, 0.3), size * rng.uniform(0.07, 0.11)
+    for i in range(4):
+        p, q = top[i], top[(i + 1) % 4]
+        if float(np.dot((p + q) / 2 - centre, d)) <= 0 or not free:
+            continue
+        quad = np.array([p, q, q + d, p + d])
+        shade = rng.uniform(0.45, 0.9)
+        cv2.fillConvexPoly(layer, np.round(quad * 16).astype(np.int32), (body * shade).tolist(),
+                           cv2.LINE_AA, 4)
+        cv2.fillConvexPoly(faces, np.round(quad).astype(np.int32), 255)
+        v = int(rng.choice(free))
+        free = [x for x in free if x not in (v, 7 - v)]
+        e = q - p
+        k = a / size
+        axes = (max(1, round(r * 16)), max(1, round(r * depth / size * 16)))
+        angle = math.degrees(math.atan2(e[1], e[0]))
+        for lu, lv in _LAYOUTS[v]:
+            c = p + e * (0.5 + lu * k) + d * (0.5 + lv * k)
+            cv2.ellipse(layer, (round(c[0] * 16), round(c[1] * 16)), axes, angle, 0, 360,
+                        (ink * shade).tolist(), -1, cv2.LINE_AA, 4)
+    if not faces.any():
+        return
+    cv2.fillConvexPoly(faces, np.round(top).astype(np.int32), 0)
+    img[faces > 0] = layer[faces > 0]
 
 
 def _draw_decoy(img: np.ndarray, rng: np.random.Generator, cx: float, cy: float, size: float) -> None:
@@ -579,20 +631,30 @@ def _draw_decoy(img: np.ndarray, rng: np.random.Generator, cx: float, cy: float,
 
 
 def render(seed: int, size: tuple[int, int] = (512, 384), patterned: bool = False,
-           decoys: bool = False) -> Sample:
+           decoys: bool = False, sides: bool = False) -> Sample:
     """One randomised tray photo with dice, emblems, numeral dice and tokens at known places.
     ``patterned`` (since 2026-11-26's sixth session; off, a seed draws the tray it always drew): half the
     trays natural (``_natural``), pip dice's bodies marbled, speckled or translucent, pips drilled.
     ``decoys`` (eighth session): half the trays get die-sized round things that are no die
     (``_draw_decoy``): 3 to 18 places are tried (three times a count of one to six), each off every die,
     and at most six are kept (as trained: faces11). They are kept in ``Sample.decoys`` and drawn from
-    their own generator, so a seed's dice and tray stay what they were."""
+    their own generator, so a seed's dice and tray stay what they were.
+    ``sides`` (twelfth session): the camera is tilted on three renders in four, up to twice as steeply,
+    and the pip dice's side faces carry pips (``_side_faces``); a die's box is then its whole outline,
+    top and sides, as aws labels it and the finder boxes it. Drawn from its own generator too."""
     rng = np.random.default_rng(seed)
     w, h = size
     img = _texture(rng, h, w, natural=patterned)
     die = float(np.exp(rng.uniform(math.log(14), math.log(110))))
     n = int(rng.integers(0, max(2, min(30, int(w * h / (die * die * 4))))))
     tilt = (rng.uniform(-0.35, 0.35), rng.uniform(-0.35, 0.35)) if rng.random() < 0.5 else (0.0, 0.0)
+    srng = np.random.default_rng([seed, 2]) if sides else None
+    steep = tilt
+    if srng is not None:
+        if tilt == (0.0, 0.0) and srng.random() < 0.5:
+            steep = (srng.uniform(-0.35, 0.35), srng.uniform(-0.35, 0.35))
+        k = srng.uniform(1.0, 2.0)
+        steep = (steep[0] * k, steep[1] * k)
     objs: list[tuple[float, float, float, float, int]] = []
     placed: list[tuple[float, float, float]] = []
     for _ in range(n * 3):
@@ -602,9 +664,13 @@ def render(seed: int, size: tuple[int, int] = (512, 384), patterned: bool = Fals
         cx, cy = rng.uniform(sz * 0.3, w - sz * 0.3), rng.uniform(sz * 0.3, h - sz * 0.3)
         if any(math.hypot(cx - x, cy - y) < 0.75 * (sz + s2) for x, y, s2 in placed):
             continue
-        label = _draw_object(img, rng, cx, cy, sz, tilt, patterned)
+        label = _draw_object(img, rng, cx, cy, sz, tilt, patterned, None if srng is None else (srng, steep))
         placed.append((cx, cy, sz))
-        objs.append((cx, cy, sz * 1.2, sz * 1.2, label))
+        if srng is not None and label != TOKEN:
+            dx, dy = steep[0] * sz, steep[1] * sz
+            objs.append((cx + dx / 2, cy + dy / 2, sz * 1.2 + abs(dx), sz * 1.2 + abs(dy), label))
+        else:
+            objs.append((cx, cy, sz * 1.2, sz * 1.2, label))
     fakes: list[tuple[float, float, float]] = []
     drng = np.random.default_rng([seed, 1])
     if decoys and drng.random() < 0.5:

@@ -1,0 +1,56 @@
+"""Side faces in the face reader's renders (tools/v3_data.render(sides=True)): a tilted camera sees a die's
+sides, with pips of other values than the top's; the label stays the top. Training only; these tests hold
+the promise the trainer relies on."""
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[2]
+_spec = importlib.util.spec_from_file_location("v3_data", ROOT / "tools" / "v3_data.py")
+assert _spec is not None and _spec.loader is not None
+v3_data = importlib.util.module_from_spec(_spec)
+sys.modules["v3_data"] = v3_data
+_spec.loader.exec_module(v3_data)
+
+SEEDS = range(500, 530)
+
+
+def test_sides_keep_each_die_what_it_was_and_box_it_whole():
+    grown = 0
+    for seed in SEEDS:
+        plain, sided = v3_data.render(seed), v3_data.render(seed, sides=True)
+        assert [o[4] for o in sided.objects] == [o[4] for o in plain.objects], seed
+        for (px, py, pw, ph, _), (sx, sy, sw, sh, _) in zip(plain.objects, sided.objects, strict=True):
+            assert sw >= pw and sh >= ph
+            assert abs(sx - px) <= (sw - pw) / 2 + 1e-6 and abs(sy - py) <= (sh - ph) / 2 + 1e-6
+            grown += sw > pw or sh > ph
+    assert grown > 50
+
+
+def test_sides_change_nothing_away_from_the_dice():
+    for seed in SEEDS:
+        plain, sided = v3_data.render(seed), v3_data.render(seed, sides=True)
+        far = np.ones(plain.image.shape[:2], bool)
+        for x, y, w, h, _ in sided.objects:
+            far[max(0, int(y - h)): int(y + h) + 1, max(0, int(x - w)): int(x + w) + 1] = False
+        diff = np.abs(plain.image.astype(int) - sided.image).sum(2)[far]
+        assert diff.size == 0 or np.percentile(diff, 99) < 15, seed
+
+
+def test_a_side_face_carries_the_pips_of_another_value_and_the_top_stays():
+    img = np.full((200, 200, 3), 90, np.uint8)
+    top = np.array([[60.0, 60.0], [140.0, 60.0], [140.0, 140.0], [60.0, 140.0]])
+    cv2.fillConvexPoly(img, top.astype(np.int32), (230, 230, 230))
+    before = img.copy()
+    v3_data._side_faces(img, np.random.default_rng(1), top, np.array([0.0, 40.0]), np.array([230.0] * 3),
+                        np.array([10.0] * 3), value=1)
+    assert np.array_equal(img[62:138, 62:138], before[62:138, 62:138]), "the top face is not painted over"
+    side = img[142:178, 62:138]
+    assert (side != before[142:178, 62:138]).any()
+    pips, _ = cv2.findContours((side.max(2) < 60).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    assert 2 <= len(pips) <= 5, len(pips)   # not 1 (the top's value) nor 6 (its opposite)
+    assert (img[:58] == 90).all() and (img[:, :58] == 90).all(), "the far sides are not seen"
