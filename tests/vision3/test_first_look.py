@@ -41,3 +41,38 @@ def test_a_small_crop_is_not_read_as_its_pips(photos):
 
 def test_a_blank_frame_finds_nothing():
     assert find_objects(np.full((480, 640, 3), 128, np.uint8)) == []
+
+
+def _runs(monkeypatch, image):
+    sizes = []
+    run = finder._run
+
+    def counted(frame, size, model, floor):
+        sizes.append(size)
+        return run(frame, size, model, floor)
+
+    monkeypatch.setattr(finder, "_run", counted)
+    return find_objects(image), sizes
+
+
+def test_no_second_reading_when_the_finest_look_sees_the_dice_well(photos, monkeypatch):
+    """matteop65's 640x480 webcam frames: the 512 px look sees its dice at about 50 px, within
+    ``SECOND_SKIPPED`` times the finder's best size, so the frame is read twice, not three times, and its
+    three dice are found."""
+    photo = next(p for p in photo_set("matteop65") if p.path.name == "five_21.jpg")
+    found, sizes = _runs(monkeypatch, photo.load())
+    assert len(sizes) == 2, sizes
+    assert _hits(photo, found) == len(photo.dice) == 3
+
+
+def test_dice_the_finest_look_sees_small_are_read_again_larger(photos, monkeypatch):
+    """The same photo in the middle of a 1280x960 grey frame: the 512 px look sees its dice at about 25 px,
+    under the finder's best size, so the frame is read a third time, larger, and the three dice are found."""
+    photo = next(p for p in photo_set("matteop65") if p.path.name == "five_21.jpg")
+    frame = np.full((960, 1280, 3), 120, np.uint8)
+    frame[240:720, 320:960] = photo.load()
+    found, sizes = _runs(monkeypatch, frame)
+    assert len(sizes) == 3 and sizes[2][0] > sizes[1][0], sizes
+    hits = sum(any(abs(f.cx - 320 - x - w / 2) < w / 2 and abs(f.cy - 240 - y - h / 2) < h / 2 for f in found)
+               for x, y, w, h in (d.bbox for d in photo.dice))
+    assert hits == 3, found

@@ -51,6 +51,7 @@ def test_a_side_face_carries_the_pips_of_another_value_and_the_top_stays():
     assert np.array_equal(img[62:138, 62:138], before[62:138, 62:138]), "the top face is not painted over"
     side = img[142:178, 62:138]
     assert (side != before[142:178, 62:138]).any()
-    pips, _ = cv2.findContours((side.max(2) < 60).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    ink = (side.max(2) < 60).astype(np.uint8)
+    pips, _ = cv2.findContours(ink, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     assert 2 <= len(pips) <= 5, len(pips)   # not 1 (the top's value) nor 6 (its opposite)
     assert (img[:58] == 90).all() and (img[:, :58] == 90).all(), "the far sides are not seen"
