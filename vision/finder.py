@@ -56,7 +56,7 @@ FIRST_KEPT = 0.5
 #: median object at 1 to this many times ``TARGET_SIDE``: a size the finder was trained on (10 to 110 px),
 #: where a smaller second reading only loses detail (the mesh basket and the heap of ``FIRST_KEPT``). Its
 #: objects smaller than the second reading would keep are dropped, as that reading drops them. Measured
-#: after the choice (docs/vision.md): the 640x480 frame's median time falls from 33 to 28 ms
+#: after the choice (docs/vision.md): the 640x480 frame's median time falls from 33 to 29 ms
 SECOND_SKIPPED = 2.5
 #: at most this many objects are returned per frame (the strongest)
 MAX_OBJECTS = 150
