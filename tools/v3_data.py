@@ -564,6 +564,8 @@ def _side_faces(img: np.ndarray, rng: np.random.Generator, top: np.ndarray, d: n
     faces = np.zeros(img.shape[:2], np.uint8)
     free = [v for v in range(1, 7) if v not in (value, 7 - value)]
     a, r = size * rng.uniform(0.24, 0.3), size * rng.uniform(0.07, 0.11)
+    k = a / size
+    axes = (max(1, round(r * 16)), max(1, round(r * depth / size * 16)))   # foreshortened along ``d``
     for i in range(4):
         p, q = top[i], top[(i + 1) % 4]
         if float(np.dot((p + q) / 2 - centre, d)) <= 0 or not free:
@@ -576,8 +578,6 @@ def _side_faces(img: np.ndarray, rng: np.random.Generator, top: np.ndarray, d: n
         v = int(rng.choice(free))
         free = [x for x in free if x not in (v, 7 - v)]
         e = q - p
-        k = a / size
-        axes = (max(1, round(r * 16)), max(1, round(r * depth / size * 16)))
         angle = math.degrees(math.atan2(e[1], e[0]))
         for lu, lv in _LAYOUTS[v]:
             c = p + e * (0.5 + lu * k) + d * (0.5 + lv * k)

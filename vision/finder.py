@@ -229,12 +229,12 @@ def find_objects(frame: np.ndarray, *, model: str = "finder", score: float = SCO
     if any(abs(math.log(size[0] / w / k)) < 0.2 for k in scales):
         return first     # the first look was at this scale already
     k = size[0] / w
+    least = SIZING_SIDES[0] * 0.7 / k          # frame px: smaller is texture at the chosen scale
     if scales[-1] <= 1.0 and TARGET_SIDE <= median * scales[-1] <= SECOND_SKIPPED * TARGET_SIDE:
-        return [f for f in first if f.side * k >= SIZING_SIDES[0] * 0.7]   # the finest look sees them well
-    second = [f for f in _run(frame, size, model, score) if f.side * k >= SIZING_SIDES[0] * 0.7]
+        return [f for f in first if f.side >= least]   # the finest look sees them well
+    second = [f for f in _run(frame, size, model, score) if f.side >= least]
     # objects far bigger than the chosen scale sees are kept from the first look, and so are the strong
     # objects of a look that did not enlarge the frame (``FIRST_KEPT``)
     big = [f for f in first if f.side * k > 4.5 * TARGET_SIDE]
-    strong = [f for f in unscaled
-              if f.score >= max(score, FIRST_KEPT) and f.side * k >= SIZING_SIDES[0] * 0.7]
+    strong = [f for f in unscaled if f.score >= max(score, FIRST_KEPT) and f.side >= least]
     return _suppressed(second + big + strong)
