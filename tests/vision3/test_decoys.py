@@ -2,19 +2,11 @@
 no die (a tray's well, a coin, a hole, a printed ring), read as "none". Training only; these tests hold the
 promise the trainer relies on: decoys change nothing else a seed draws, and never lie on a die."""
 
-import importlib.util
 import math
-import sys
-from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[2]
-_spec = importlib.util.spec_from_file_location("v3_data", ROOT / "tools" / "v3_data.py")
-assert _spec is not None and _spec.loader is not None
-v3_data = importlib.util.module_from_spec(_spec)
-sys.modules["v3_data"] = v3_data
-_spec.loader.exec_module(v3_data)
+from tests.vision3.training_tools import v3_data
 
 SEEDS = range(300, 340)
 

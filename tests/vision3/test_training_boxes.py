@@ -1,21 +1,12 @@
 """The boxes training derives for the Lurig photos (tools/v3_data.py, kept in tools/lurig_boxes.json): the
 finder, the face reader and the type reader learn from them, and the product never reads them."""
 
-import importlib.util
 import json
-import sys
-from pathlib import Path
 
 import numpy as np
 
+from tests.vision3.training_tools import v3_data
 from vision.data import photo_set
-
-ROOT = Path(__file__).resolve().parents[2]
-_spec = importlib.util.spec_from_file_location("v3_data", ROOT / "tools" / "v3_data.py")
-assert _spec is not None and _spec.loader is not None
-v3_data = importlib.util.module_from_spec(_spec)
-sys.modules["v3_data"] = v3_data   # its dataclasses look their module up
-_spec.loader.exec_module(v3_data)
 
 
 def _plausible(box, side: int) -> bool:

@@ -3,23 +3,13 @@ pips painted, taught to the face reader as a pip d6 so that a marbled or translu
 numeral. Training only; these tests hold what the trainer relies on: the painted pips are a face the pip
 counter reads as the label says, the numeral is gone, and a photo with no box gives nothing."""
 
-import importlib.util
-import sys
-from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
+from tests.vision3.training_tools import v3_data
 from vision.poly.numeral import read_numeral
-
-ROOT = Path(__file__).resolve().parents[2]
-_spec = importlib.util.spec_from_file_location("v3_data", ROOT / "tools" / "v3_data.py")
-assert _spec is not None and _spec.loader is not None
-v3_data = importlib.util.module_from_spec(_spec)
-sys.modules["v3_data"] = v3_data
-_spec.loader.exec_module(v3_data)
-
 
 DIGITS = {str(v) for v in range(1, 7)}
 
