@@ -11,7 +11,9 @@ input's resolution. It reads dice best at about ``TARGET_SIDE`` px across (it wa
    with the input capped at ``MAX_INPUT_PIXELS`` (a 12 MP photo of tiny dice is read at the cap),
    unless the finest first look already saw them at a size the finder reads well (``SECOND_SKIPPED``);
 3. what the first look found strongly, at a size that does not enlarge the frame, stays beside the
-   second reading's objects, the stronger winning where they overlap (``FIRST_KEPT``).
+   second reading's objects, the stronger winning where they overlap (``FIRST_KEPT``);
+4. an object whose middle holds two or more smaller objects found that strongly is what holds them (a
+   basket, a heap), not a die, and is dropped before it can hide them (``HOLDS``).
 
 Images are BGR uint8 arrays of shape (H, W, 3); they are never modified. Work is bounded by the
 frame's size (the input is capped) and by ``MAX_OBJECTS``, never by what the frame shows.
@@ -52,6 +54,20 @@ SCORE = 0.2
 #: touching dice merged). A look that enlarges the frame is left out: it sees the pips of a small crop as
 #: dice (chase's 60 px crops, read 8 times enlarged). 0.5: more likely than not; chosen before measuring
 FIRST_KEPT = 0.5
+#: an object is what holds other objects (a basket's floor, the outline of a heap of touching dice), not a
+#: die, when its middle holds the centres of this many separate objects found at ``FIRST_KEPT`` or more by
+#: a look that does not enlarge the frame, each at most ``HELD_SIDE`` of its side. It is dropped before
+#: it hides them: the stronger of two overlapping objects wins (``_suppressed``), and a basket found at
+#: 0.84 around eight dice found at 0.61-0.91 left one (aws, left out). A die's pips are not found that
+#: strongly at such looks, so a die never holds two. Two: the fewest that make a heap; chosen before measuring
+HOLDS = 2
+HELD_SIDE = 0.6
+#: an object found under ``FIRST_KEPT`` and under this share of the median side of the objects found at
+#: ``FIRST_KEPT`` or more (two or more of them) is texture, not a die: specks of a terrazzo floor found at
+#: 0.3-0.43 and 7-17 px beside two dice found at 0.69-0.74 and 39 px (aws, left out). Dice of one table
+#: seen from one camera differ in size far less; 0.4 is ``vision.learned.SPECK``, fitted on nell-byler
+#: (the face reader's sure specks were all under 0.4 of the frame's dice)
+SPECK_SIDE = 0.4
 #: no second reading is made when the finest first look (which does not enlarge the frame) already sees the
 #: median object at 1 to this many times ``TARGET_SIDE``: a size the finder was trained on (10 to 110 px),
 #: where a smaller second reading only loses detail (the mesh basket and the heap of ``FIRST_KEPT``). Its
@@ -196,6 +212,35 @@ def _suppressed(found: list[Found]) -> list[Found]:
     return kept
 
 
+def _holders_dropped(found: list[Found], strong: list[Found]) -> list[Found]:
+    """``found`` without the objects whose middle holds ``HOLDS`` separate ``strong`` ones (``HOLDS``)."""
+    if len(strong) < HOLDS:
+        return found
+    strong = sorted(strong, key=lambda g: -g.score)[:MAX_OBJECTS]
+    at = np.array([(g.cx, g.cy, g.side) for g in strong])
+    smallest = float(at[:, 2].min())
+
+    def holds(f: Found) -> bool:
+        if HELD_SIDE * f.side < smallest:
+            return False
+        inside = ((at[:, 2] <= HELD_SIDE * f.side) & (np.abs(at[:, 0] - f.cx) < 0.4 * f.w)
+                  & (np.abs(at[:, 1] - f.cy) < 0.4 * f.h))
+        if inside.sum() < HOLDS:
+            return False
+        return len(_suppressed([g for g, i in zip(strong, inside, strict=True) if i])) >= HOLDS
+
+    return [f for f in found if not holds(f)]
+
+
+def _specks_dropped(found: list[Found]) -> list[Found]:
+    """``found`` without the weak objects far smaller than the strong ones (``SPECK_SIDE``)."""
+    strong = [f.side for f in found if f.score >= FIRST_KEPT]
+    if len(strong) < 2:
+        return found
+    least = SPECK_SIDE * float(np.median(strong))
+    return [f for f in found if f.score >= FIRST_KEPT or f.side >= least]
+
+
 def find_objects(frame: np.ndarray, *, model: str = "finder", score: float = SCORE) -> list[Found]:
     """Every die and token in ``frame`` (BGR uint8 (H, W, 3)), strongest first.
 
@@ -203,7 +248,7 @@ def find_objects(frame: np.ndarray, *, model: str = "finder", score: float = SCO
     """
     h, w = frame.shape[:2]
     first: list[Found] = []
-    sizing: list[tuple[float, float]] = []     # (side in frame px, weight) of objects seen at a good size
+    sizing: list[tuple[Found, float]] = []     # (object, its look's scale) of objects seen at a good size
     scales = []
     unscaled: list[Found] = []                 # what the looks that do not enlarge the frame found
     for side in FIRST_SIDES:
@@ -214,27 +259,30 @@ def find_objects(frame: np.ndarray, *, model: str = "finder", score: float = SCO
         first += got
         if k <= 1.0:
             unscaled += got
-        sizing += [(f.side, f.score ** 2) for f in got if SIZING_SIDES[0] <= f.side * k <= SIZING_SIDES[1]]
-    first = _suppressed(first)
+        sizing += [(f, k) for f in got if SIZING_SIDES[0] <= f.side * k <= SIZING_SIDES[1]]
+    strong = [f for f in unscaled if f.score >= max(score, FIRST_KEPT)]
+    first = _suppressed(_holders_dropped(first, strong))
     if not first:
         return []
+    held = set(map(id, _holders_dropped([f for f, _ in sizing], strong)))
+    sizing = [(f, k) for f, k in sizing if id(f) in held]
     if not sizing:
-        return first
-    sides = np.array([s for s, _ in sizing])
-    weights = np.array([wt for _, wt in sizing])
+        return _specks_dropped(first)
+    sides = np.array([f.side for f, _ in sizing])
+    weights = np.array([f.score ** 2 for f, _ in sizing])
     order = np.argsort(sides)
     cum = np.cumsum(weights[order])
     median = float(sides[order][int(np.searchsorted(cum, cum[-1] / 2))])
     size = _input_size(w, h, TARGET_SIDE / median)
     if any(abs(math.log(size[0] / w / k)) < 0.2 for k in scales):
-        return first     # the first look was at this scale already
+        return _specks_dropped(first)     # the first look was at this scale already
     k = size[0] / w
     least = SIZING_SIDES[0] * 0.7 / k          # frame px: smaller is texture at the chosen scale
     if scales[-1] <= 1.0 and TARGET_SIDE <= median * scales[-1] <= SECOND_SKIPPED * TARGET_SIDE:
-        return [f for f in first if f.side >= least]   # the finest look sees them well
+        return _specks_dropped([f for f in first if f.side >= least])   # the finest look sees them well
     second = [f for f in _run(frame, size, model, score) if f.side >= least]
     # objects far bigger than the chosen scale sees are kept from the first look, and so are the strong
     # objects of a look that did not enlarge the frame (``FIRST_KEPT``)
     big = [f for f in first if f.side * k > 4.5 * TARGET_SIDE]
-    strong = [f for f in unscaled if f.score >= max(score, FIRST_KEPT) and f.side >= least]
-    return _suppressed(second + big + strong)
+    kept = [f for f in strong if f.side >= least]
+    return _specks_dropped(_suppressed(_holders_dropped(second + big + kept, strong)))
