@@ -56,10 +56,12 @@ SCORE = 0.2
 FIRST_KEPT = 0.5
 #: an object is what holds other objects (a basket's floor, the outline of a heap of touching dice), not a
 #: die, when its middle holds the centres of this many separate objects found at ``FIRST_KEPT`` or more by
-#: a look that does not enlarge the frame, each at most ``HELD_SIDE`` of its side. It is dropped before
-#: it hides them: the stronger of two overlapping objects wins (``_suppressed``), and a basket found at
-#: 0.84 around eight dice found at 0.61-0.91 left one (aws, left out). A die's pips are not found that
-#: strongly at such looks, so a die never holds two. Two: the fewest that make a heap; chosen before measuring
+#: a look that does not enlarge the frame, at a size the finder reads well there (``SIZING_SIDES``), each
+#: at most ``HELD_SIDE`` of its side. It is dropped before it hides them: the stronger of two overlapping
+#: objects wins (``_suppressed``), and a basket found at 0.84 around eight dice found at 0.61-0.91 left one
+#: (aws, left out). A die's pips can be found that strongly (a drawn die's two pips at 0.61 and 0.56 in the
+#: 512 px look) but smaller than the finder reads well. Two: the fewest that make a heap; chosen before
+#: measuring
 HOLDS = 2
 HELD_SIDE = 0.6
 #: an object found under ``FIRST_KEPT`` and under this share of the median side of the objects found at
@@ -251,6 +253,7 @@ def find_objects(frame: np.ndarray, *, model: str = "finder", score: float = SCO
     sizing: list[tuple[Found, float]] = []     # (object, its look's scale) of objects seen at a good size
     scales = []
     unscaled: list[Found] = []                 # what the looks that do not enlarge the frame found
+    holding: list[Found] = []                  # of those, the strong ones seen at a trustworthy size
     for side in FIRST_SIDES:
         size = _input_size(w, h, side / max(w, h))
         k = size[0] / w
@@ -259,12 +262,13 @@ def find_objects(frame: np.ndarray, *, model: str = "finder", score: float = SCO
         first += got
         if k <= 1.0:
             unscaled += got
+            holding += [f for f in got if f.score >= max(score, FIRST_KEPT) and f.side * k >= SIZING_SIDES[0]]
         sizing += [(f, k) for f in got if SIZING_SIDES[0] <= f.side * k <= SIZING_SIDES[1]]
     strong = [f for f in unscaled if f.score >= max(score, FIRST_KEPT)]
-    first = _suppressed(_holders_dropped(first, strong))
+    first = _suppressed(_holders_dropped(first, holding))
     if not first:
         return []
-    held = set(map(id, _holders_dropped([f for f, _ in sizing], strong)))
+    held = set(map(id, _holders_dropped([f for f, _ in sizing], holding)))
     sizing = [(f, k) for f, k in sizing if id(f) in held]
     if not sizing:
         return _specks_dropped(first)
@@ -285,4 +289,4 @@ def find_objects(frame: np.ndarray, *, model: str = "finder", score: float = SCO
     # objects of a look that did not enlarge the frame (``FIRST_KEPT``)
     big = [f for f in first if f.side * k > 4.5 * TARGET_SIDE]
     kept = [f for f in strong if f.side >= least]
-    return _specks_dropped(_suppressed(_holders_dropped(second + big + kept, strong)))
+    return _specks_dropped(_suppressed(_holders_dropped(second + big + kept, holding)))
