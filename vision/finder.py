@@ -229,7 +229,13 @@ def _holders_dropped(found: list[Found], strong: list[Found]) -> list[Found]:
                   & (np.abs(at[:, 1] - f.cy) < 0.4 * f.h))
         if inside.sum() < HOLDS:
             return False
-        return len(_suppressed([g for g, i in zip(strong, inside, strict=True) if i])) >= HOLDS
+        separate: list[Found] = []       # as ``_suppressed`` keeps them, to ``HOLDS``: O(len(strong))
+        for g in (g for g, i in zip(strong, inside, strict=True) if i):
+            if not any(abs(g.cx - k.cx) < 0.4 * k.w and abs(g.cy - k.cy) < 0.4 * k.h for k in separate):
+                separate.append(g)
+                if len(separate) >= HOLDS:
+                    return True
+        return False
 
     return [f for f in found if not holds(f)]
 
