@@ -273,6 +273,33 @@ def time_sizes(photo: LabelledPhoto, reader: str = "learned", repeats: int = 15)
     return out
 
 
+def nested_frame(photo: LabelledPhoto) -> np.ndarray:
+    """The hardest frame for the finder's frame rules tried so far (thirteenth session): ``photo`` filling a
+    1536x1152 frame, with copies at 1.5, 0.75 and 0.375 times its size pasted over it, so that dice of
+    many sizes lie inside the boxes of others (the most work ``vision.finder.HOLDS`` can get) and the
+    finder stops at ``MAX_OBJECTS``."""
+    image = photo.load()
+    frame = cv2.resize(image, (1536, 1152), interpolation=cv2.INTER_CUBIC)
+    for k, (x, y) in zip((1.5, 0.75, 0.375), ((0, 0), (768, 0), (768, 288)), strict=True):
+        part = cv2.resize(image, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
+        h, w = min(part.shape[0], 1152 - y), min(part.shape[1], 1536 - x)
+        frame[y:y + h, x:x + w] = part[:h, :w]
+    return frame
+
+
+def time_frame(frame: np.ndarray, name: str, dice: int, reader: str = "learned",
+               repeats: int = 5) -> dict[str, Any]:
+    ms, cpu = [], []
+    for _ in range(repeats):
+        t0, c0 = time.perf_counter(), time.process_time()
+        read_table(frame, reader=reader)
+        ms.append((time.perf_counter() - t0) * 1000)
+        cpu.append((time.process_time() - c0) * 1000)
+    return {"source": name, "dice": dice, "ms_median": round(statistics.median(ms), 2),
+            "ms_p95": round(percentile(ms, 95), 2), "cpu_ms_median": round(statistics.median(cpu), 2),
+            "cpu_ms_p95": round(percentile(cpu, 95), 2)}
+
+
 def print_sizes(t: dict[str, Any]) -> None:
     for v in t.values():
         print(f"== {v['source']} ({v['dice']} dice): median {v['ms_median']} ms, p95 {v['ms_p95']} ms "
@@ -396,6 +423,11 @@ def main(argv: list[str] | None = None) -> int:
             results.append({"set": "sizes", **t})
             if not args.json:
                 print_sizes(t)
+        nested = {"1536x1152": time_frame(nested_frame(crowded), f"{crowded.path.name} nested at four scales "
+                                      "in 1536x1152", 4 * len(crowded.dice), args.reader)}
+        results.append({"set": "nested", **nested})
+        if not args.json:
+            print_sizes(nested)
         if args.json:
             print(json.dumps(results))
         return 0
