@@ -259,17 +259,7 @@ def time_sizes(photo: LabelledPhoto, reader: str = "learned", repeats: int = 15)
     out = {}
     for w, h in ((640, 480), (2028, 1520), (4000, 3000)):
         frame = cv2.resize(photo.load(), (w, h), interpolation=cv2.INTER_CUBIC)
-        ms, cpu = [], []
-        for _ in range(repeats):
-            t0, c0 = time.perf_counter(), time.process_time()
-            read_table(frame, reader=reader)
-            ms.append((time.perf_counter() - t0) * 1000)
-            cpu.append((time.process_time() - c0) * 1000)
-        out[f"{w}x{h}"] = {"source": f"{photo.path.name} at {w}x{h}", "dice": len(photo.dice),
-                           "ms_median": round(statistics.median(ms), 2),
-                           "ms_p95": round(percentile(ms, 95), 2),
-                           "cpu_ms_median": round(statistics.median(cpu), 2),
-                           "cpu_ms_p95": round(percentile(cpu, 95), 2)}
+        out[f"{w}x{h}"] = time_frame(frame, f"{photo.path.name} at {w}x{h}", len(photo.dice), reader, repeats)
     return out
 
 

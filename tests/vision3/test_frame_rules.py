@@ -3,21 +3,12 @@ found strongly is what holds them (a basket, a heap of touching dice), not a die
 (vision.finder.HOLDS); a weak object far smaller than the strong ones is texture
 (vision.finder.SPECK_SIDE)."""
 
-from pathlib import Path
-
 import pytest
 
+from tests.vision3.test_first_look import AWS_LEFT_OUT_FINDER, _hits
 from vision import finder
 from vision.data import photo_set
 from vision.finder import Found, find_objects
-
-ROOT = Path(__file__).resolve().parents[2]
-AWS_LEFT_OUT_FINDER = str(ROOT / "benchmarks" / "models" / "finder-no-aws.onnx")
-
-
-def _hits(photo, found):
-    return sum(any(abs(f.cx - (x + w / 2)) < w / 2 and abs(f.cy - (y + h / 2)) < h / 2 for f in found)
-               for x, y, w, h in (d.bbox for d in photo.dice))
 
 
 def test_the_dice_in_a_basket_are_not_hidden_by_its_floor(photos):
