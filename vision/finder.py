@@ -13,7 +13,8 @@ input's resolution. It reads dice best at about ``TARGET_SIDE`` px across (it wa
 3. what the first look found strongly, at a size that does not enlarge the frame, stays beside the
    second reading's objects, the stronger winning where they overlap (``FIRST_KEPT``);
 4. an object whose middle holds two or more smaller objects found that strongly is what holds them (a
-   basket, a heap), not a die, and is dropped before it can hide them (``HOLDS``).
+   basket, a heap), not a die, and is dropped before it can hide them (``HOLDS``);
+5. an object found weakly and far smaller than those found strongly is texture (``SPECK_SIDE``).
 
 Images are BGR uint8 arrays of shape (H, W, 3); they are never modified. Work is bounded by the
 frame's size (the input is capped) and by ``MAX_OBJECTS``, never by what the frame shows.
@@ -202,11 +203,16 @@ def _run(frame: np.ndarray, size: tuple[int, int], model: str, floor: float) -> 
     return out
 
 
+def _in_middle(f: Found, k: Found) -> bool:
+    """The centre of ``f`` lies in the middle of ``k``'s box (its middle 0.8 across)."""
+    return abs(f.cx - k.cx) < 0.4 * k.w and abs(f.cy - k.cy) < 0.4 * k.h
+
+
 def _suppressed(found: list[Found]) -> list[Found]:
     """Strongest first; a weaker centre inside a kept object's box (its middle half) is the same object."""
     kept: list[Found] = []
     for f in sorted(found, key=lambda f: -f.score):
-        if any(abs(f.cx - k.cx) < 0.4 * k.w and abs(f.cy - k.cy) < 0.4 * k.h for k in kept):
+        if any(_in_middle(f, k) for k in kept):
             continue
         kept.append(f)
         if len(kept) >= MAX_OBJECTS:
@@ -231,7 +237,7 @@ def _holders_dropped(found: list[Found], strong: list[Found]) -> list[Found]:
             return False
         separate: list[Found] = []       # as ``_suppressed`` keeps them, to ``HOLDS``: O(len(strong))
         for g in (g for g, i in zip(strong, inside, strict=True) if i):
-            if not any(abs(g.cx - k.cx) < 0.4 * k.w and abs(g.cy - k.cy) < 0.4 * k.h for k in separate):
+            if not any(_in_middle(g, k) for k in separate):
                 separate.append(g)
                 if len(separate) >= HOLDS:
                     return True
@@ -258,8 +264,9 @@ def find_objects(frame: np.ndarray, *, model: str = "finder", score: float = SCO
     first: list[Found] = []
     sizing: list[tuple[Found, float]] = []     # (object, its look's scale) of objects seen at a good size
     scales = []
-    unscaled: list[Found] = []                 # what the looks that do not enlarge the frame found
-    holding: list[Found] = []                  # of those, the strong ones seen at a trustworthy size
+    firm = max(score, FIRST_KEPT)
+    strong: list[Found] = []                   # found at ``FIRST_KEPT`` by a look that does not enlarge
+    holding: list[Found] = []                  # of those, the ones seen at a trustworthy size (``HOLDS``)
     for side in FIRST_SIDES:
         size = _input_size(w, h, side / max(w, h))
         k = size[0] / w
@@ -267,15 +274,16 @@ def find_objects(frame: np.ndarray, *, model: str = "finder", score: float = SCO
         got = _run(frame, size, model, score)
         first += got
         if k <= 1.0:
-            unscaled += got
-            holding += [f for f in got if f.score >= max(score, FIRST_KEPT) and f.side * k >= SIZING_SIDES[0]]
+            strong += [f for f in got if f.score >= firm]
+            holding += [f for f in got if f.score >= firm and f.side * k >= SIZING_SIDES[0]]
         sizing += [(f, k) for f in got if SIZING_SIDES[0] <= f.side * k <= SIZING_SIDES[1]]
-    strong = [f for f in unscaled if f.score >= max(score, FIRST_KEPT)]
-    first = _suppressed(_holders_dropped(first, holding))
+    first = _holders_dropped(first, holding)
+    kept_ids = set(map(id, first))          # what holds dice neither sizes the frame nor is kept
+    sizing = [(f, k) for f, k in sizing if id(f) in kept_ids]
+    strong = [f for f in strong if id(f) in kept_ids]
+    first = _suppressed(first)
     if not first:
         return []
-    held = set(map(id, _holders_dropped([f for f, _ in sizing], holding)))
-    sizing = [(f, k) for f, k in sizing if id(f) in held]
     if not sizing:
         return _specks_dropped(first)
     sides = np.array([f.side for f, _ in sizing])
@@ -295,4 +303,4 @@ def find_objects(frame: np.ndarray, *, model: str = "finder", score: float = SCO
     # objects of a look that did not enlarge the frame (``FIRST_KEPT``)
     big = [f for f in first if f.side * k > 4.5 * TARGET_SIDE]
     kept = [f for f in strong if f.side >= least]
-    return _specks_dropped(_suppressed(_holders_dropped(second + big + kept, holding)))
+    return _specks_dropped(_suppressed(_holders_dropped(second, holding) + big + kept))

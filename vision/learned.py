@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from vision.faces import CLASSES, FaceReading, crop, read_faces, taught_cosine
-from vision.finder import Found, find_objects
+from vision.finder import FIRST_KEPT, Found, find_objects
 from vision.pips import Face, find_pips, group_faces
 from vision.types import SIDES, read_types
 
@@ -45,7 +45,7 @@ WEAKEST = 0.35
 #: the face reader cannot read (oblique, a lone pip on a coloured body, a die filling a small crop) is put
 #: to the players, not dropped: left out, chase 89.3 -> 95.3% found, nell 96.9 -> 98.2, aws 89.3 -> 90.3,
 #: for 0.05 phantoms a photo more on matteop65 (a cable tag at the frame's edge), none sure
-FOUND_ASKED = 0.5
+FOUND_ASKED = FIRST_KEPT
 #: a candidate whose one-turn reading gives "none" at least this probability is not read at four turns
 SCREEN = 0.9
 #: a d6 value the pip counter reads otherwise is capped here (the players are asked)
