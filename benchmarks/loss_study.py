@@ -6,8 +6,9 @@ For every labelled die: did the finder find it (a peak matched by centre, as ``v
 did the face reader keep it (its "none" under ``NONE_DROP``, a class at ``WEAKEST`` or more, not a token),
 and is it among the dice ``read_table`` reports? A die the face reader kept but the table does not report
 was dropped by a reading rule (one object per place, an emblem or numeral of no die's size, cut by the
-frame's edge). A die with no class at ``WEAKEST`` is reported (asked) when the finder found it at
-``vision.learned.FOUND_ASKED`` or more and the frame does not cut it, so "face reader: no class" counts only
+frame's edge, believed by neither stage beside dice both believe: ``vision.learned.BELIEVED``). A die with
+no class at ``WEAKEST`` is reported (asked) when the finder found it at ``vision.learned.FOUND_ASKED`` or
+more and the frame does not cut it, so "face reader: no class" counts only
 the others. Phantoms (reported dice that match no label) are counted by what they were read as.
 It reads the photos twice (the finder and the face reader alone, then ``read_table``); nothing in it
 changes what the product does. The seventh session of 2026-11-26 found the cluster boxes this way.
