@@ -341,15 +341,15 @@ def _unbelieved_dropped(dice: list[FoundDie], beliefs: dict[tuple[int, int, int,
     about. ``beliefs``: by box, the finder's score and the face reader's probability of "emblem" where it
     names one: an untaught emblem is reported at ``EMBLEM_ASKED`` however surely it is one, so that
     probability, not its confidence, says whether the reader believes it."""
-    def believed(d: FoundDie) -> tuple[bool, bool]:
+    marks = []      # (die, found more likely than not, reported more likely than not), each judged once
+    for d in dice:
         score, emblem = beliefs.get(d[0], (1.0, 1.0))
-        return score >= FIRST_KEPT, max(emblem, d[3]) >= BELIEVED
-
-    kept = [d for d in dice if any(believed(d))]
-    if len(kept) == len(dice) or any(all(believed(d)) for d in dice):
-        return kept
-    likeliest = max((d for d in dice if not any(believed(d))), key=lambda d: beliefs.get(d[0], (1.0, 1.0)))
-    return [d for d in dice if any(believed(d)) or d is likeliest]
+        marks.append((d, score >= FIRST_KEPT, max(emblem, d[3]) >= BELIEVED))
+    doubted = [d for d, found, read in marks if not (found or read)]
+    if doubted and not any(found and read for _, found, read in marks):
+        doubted.remove(max(doubted, key=lambda d: beliefs.get(d[0], (1.0, 1.0))))   # the likeliest is asked
+    gone = {id(d) for d in doubted}
+    return [d for d in dice if id(d) not in gone]
 
 
 def _patch_taught(calibration: Calibration | None, frame: np.ndarray, f: Found, kind: str
