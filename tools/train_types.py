@@ -129,16 +129,23 @@ def type_of(s: Sample) -> str | None:
     return None
 
 
-def render_items(n: int, seed: int, brands: float = 0.0) -> list[Item]:
+#: the camera's angle from straight above (degrees) of an ``--oblique`` render: Lurig's "off-angle" and
+#: "45-degree" videos and a phone held off the vertical see a die's side faces
+OBLIQUE_TILT = (15.0, 50.0)
+
+
+def render_items(n: int, seed: int, brands: float = 0.0, oblique: float = 0.0) -> list[Item]:
     """``n`` renders of every kind in turn; a share ``brands`` of them in the "brands" profile (speckled,
-    marbled and translucent bodies, inks and fonts of many makers), the rest in "table"."""
+    marbled and translucent bodies, inks and fonts of many makers), the rest in "table"; a share
+    ``oblique`` of them seen from a camera ``OBLIQUE_TILT`` degrees off the vertical."""
     rng = np.random.default_rng(seed)
     out: list[Item] = []
     kinds = sorted(RENDER_KIND)
     for i in range(n):
         # no draw when brands is 0: the renders of the recipes before --brands stay the same
         profile = "brands" if brands > 0 and rng.random() < brands else "table"
-        r = synth.render(rng, size=STORE, kind=kinds[i % len(kinds)], profile=profile)
+        tilt = float(rng.uniform(*OBLIQUE_TILT)) if oblique > 0 and rng.random() < oblique else 0.0
+        r = synth.render(rng, size=STORE, kind=kinds[i % len(kinds)], profile=profile, tilt=tilt)
         x, y, w, h = r.bbox
         kind = TYPES.index(RENDER_KIND[r.kind])
         out.append((stored(r.image, x + w / 2, y + h / 2, max(w, h)), kind, "render", "render"))
@@ -204,6 +211,8 @@ def main() -> None:
     ap.add_argument("--renders", type=int, default=3000)
     ap.add_argument("--brands", type=float, default=0.0,
                     help="share of the renders drawn as dice of many makers (vision.poly.synth 'brands')")
+    ap.add_argument("--oblique", type=float, default=0.0,
+                    help="share of the renders seen from a camera 15-50 degrees off the vertical")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--batch", type=int, default=48)
     ap.add_argument("--lr", type=float, default=2e-3)
@@ -228,7 +237,8 @@ def main() -> None:
     kept = [it for it in items if it[3] != args.hold_out]
     # one kept photo in ten (whole groups are not needed here: it only fits the temperature)
     val = kept[::10]
-    train = [it for i, it in enumerate(kept) if i % 10] + render_items(args.renders, args.seed, args.brands)
+    train = [it for i, it in enumerate(kept) if i % 10] + render_items(args.renders, args.seed, args.brands,
+                                                                                args.oblique)
     pools: dict[str, dict[int, list[Item]]] = {}
     for it in train:
         pools.setdefault(it[2], {}).setdefault(it[1], []).append(it)
@@ -282,7 +292,7 @@ def main() -> None:
         "steps": step + 1,
         "batch": args.batch, "minutes": round((time.time() - t0) / 60, 1), "held_out": args.hold_out,
         "temperature": round(best[0], 3), "classes": list(TYPES), "renders": args.renders,
-        "brands": args.brands,
+        "brands": args.brands, "oblique": args.oblique,
         "train_crops": {k: {TYPES[t]: len(v) for t, v in sorted(p.items())} for k, p in pools.items()},
         **report, "torch": torch.__version__}, indent=1))
     print("done", tag, step + 1, "T", best, report, flush=True)

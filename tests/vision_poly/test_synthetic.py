@@ -1,5 +1,6 @@
 """Renders the training never saw (another seed): type and value accuracy, and 6 against 9."""
 
+import cv2
 import numpy as np
 import pytest
 
@@ -127,3 +128,24 @@ def test_the_numeral_weight_is_fitted_on_renders_by_a_reproducible_command():
     fitted = fit_fusion(((515151, 96, 24),))
     assert set(fitted) == set(NUMERAL_WEIGHT)
     assert all(power in POWERS and floor in FLOORS for power, floor in fitted.values())
+
+
+def _corners(mask: np.ndarray) -> int:
+    contours, _ = cv2.findContours((mask > 127).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    hull = cv2.convexHull(max(contours, key=cv2.contourArea))
+    return len(cv2.approxPolyDP(hull, 0.03 * cv2.arcLength(hull, True), True))
+
+
+def test_a_tilted_camera_sees_a_cubes_side_faces_and_keeps_the_die_in_the_picture():
+    # from above a d6 is a square; from 45 degrees off the vertical a side face or two show, and its
+    # outline has five or six corners unless the view lies along a face
+    flat = [_corners(render(np.random.default_rng(s), kind="d6").mask) for s in range(12)]
+    tilted = [_corners(render(np.random.default_rng(s), kind="d6", tilt=45).mask) for s in range(12)]
+    assert flat == [4] * 12
+    assert sum(c >= 5 for c in tilted) >= 8, tilted
+    for s, kind in enumerate(KINDS):
+        r = render(np.random.default_rng(s), kind=kind, tilt=60)
+        x, y, w, h = r.bbox
+        assert x > 0 and y > 0 and x + w < 128 and y + h < 128, (kind, r.bbox)
+    with pytest.raises(ValueError, match=r"tilt must be 0 \.\. 60 degrees, not 75"):
+        render(np.random.default_rng(0), tilt=75)

@@ -323,7 +323,8 @@ def _background(rng: np.random.Generator, size: int) -> np.ndarray:
 
 
 def render(rng: np.random.Generator, *, size: int = 128, kind: str | None = None,
-           face: int | None = None, profile: str = "table", tray: np.ndarray | None = None) -> Render:
+           face: int | None = None, profile: str = "table", tray: np.ndarray | None = None,
+           tilt: float = 0.0) -> Render:
     """One synthetic die photographed from above: a random ``kind`` and top ``face`` unless given.
 
     ``profile`` sets how the picture is spoiled after drawing. ``"table"`` (the default) is the camera
@@ -338,7 +339,14 @@ def render(rng: np.random.Generator, *, size: int = 128, kind: str | None = None
 
     ``tray``: float (size, size, 3) BGR 0..1, the patch of a larger tray the die lies on (``scene``),
     instead of a background of its own; the same seed then draws a different die.
+
+    ``tilt``: the camera's angle from straight above, in degrees (0 .. 60), toward a random side: the
+    top face is foreshortened and the side faces show, as a phone held off the vertical or a camera at
+    the table's edge sees a die. The die is drawn a little smaller so its far corners stay in the picture.
+    At 0 the same seed draws the same picture as before the keyword existed.
     """
+    if not 0.0 <= tilt <= 60.0:
+        raise ValueError(f"tilt must be 0 .. 60 degrees, not {tilt!r}")
     if profile not in PROFILES:
         raise ValueError(f"profile must be one of {', '.join(map(repr, PROFILES))}, not {profile!r}")
     brands = profile == "brands"
@@ -369,11 +377,14 @@ def render(rng: np.random.Generator, *, size: int = 128, kind: str | None = None
     n0 = np.cross(v0[1] - v0[0], v0[2] - v0[0])
     n0 /= np.linalg.norm(n0)
     r = _rotation_to_z(-n0 if kind == "d4t" else n0)
-    tilt = rng.normal(0, 0.07, 2)
-    r = _rot(0, tilt[0]) @ _rot(1, tilt[1]) @ _rot(2, rng.uniform(0, 2 * np.pi)) @ r
+    wobble = rng.normal(0, 0.07, 2)
+    r = _rot(0, wobble[0]) @ _rot(1, wobble[1]) @ _rot(2, rng.uniform(0, 2 * np.pi)) @ r
+    if tilt_rad := np.radians(tilt):
+        # the spin above is random, so turning about the image's x axis views the die from any side
+        r = _rot(0, tilt_rad) @ r
     pts3 = verts @ r.T
     dist = rng.uniform(3.5, 14.0)
-    scale = size * rng.uniform(0.3, 0.42)
+    scale = size * rng.uniform(0.3, 0.42) / (1 + 0.35 * np.sin(tilt_rad))
     off = rng.uniform(-0.05, 0.05, 2) * size
 
     def project(p: np.ndarray) -> np.ndarray:
