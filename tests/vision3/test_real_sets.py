@@ -92,3 +92,20 @@ def test_candidate_models_replace_the_installed_ones_only_where_given(tmp_path):
     assert vision_eval.leave_out_models("chase", tmp_path)[0] == "finder"   # chase: no finder trained on it
     with pytest.raises(SystemExit):
         vision_eval.main(["--leave-out", "--candidates", str(tmp_path / "absent")])
+
+
+def test_label_errata_correct_only_the_dice_they_name(photos, tmp_path):
+    nell = photo_set("nell")
+    fixed = vision_eval.with_errata("nell", nell)
+    changed = {a.path.name: (a, b) for a, b in zip(nell, fixed, strict=True) if a.dice != b.dice}
+    assert len(changed) == 5 and sum(len(p.dice) for p in fixed) == 1796     # four values, one die added
+    before, after = changed["IMG_20191209_095439.jpg"]
+    assert sorted(d.value for d in before.dice).count(5) - 1 == sorted(d.value for d in after.dice).count(5)
+    assert vision_eval.with_errata("chase", photo_set("chase")) == photo_set("chase")   # none for chase
+    bad = tmp_path / "errata.json"
+    bad.write_text('{"nell": [{"photo": "IMG_20191209_095439.jpg", "bbox": [1, 2, 3, 4], "value": 4}]}')
+    with pytest.raises(ValueError, match="has 0 labels at"):
+        vision_eval.with_errata("nell", nell, bad)
+    bad.write_text('{"nell": [{"photo": "nope.jpg", "bbox": [1, 2, 3, 4], "value": 4}]}')
+    with pytest.raises(ValueError, match=r"has no photo 'nope\.jpg'"):
+        vision_eval.with_errata("nell", nell, bad)
