@@ -68,9 +68,9 @@ ERRATA = Path(__file__).resolve().parent / "label_errata.json"
 
 def with_errata(name: str, photos: list[LabelledPhoto], path: Path = ERRATA) -> list[LabelledPhoto]:
     """``photos`` with the label corrections of ``path`` for set ``name``: a die whose box is an entry's
-    ``bbox`` (to 1 px) takes its ``value``; an ``add`` entry is a die the labels left out (a d6 unless it says
-    ``sides``). An entry that
-    matches no photo or no die is an error (the labels it was written for have changed)."""
+    ``bbox`` (to 1 px) takes its ``value``; an ``add`` entry is a die the labels left out (a d6 unless it
+    says ``sides``). An entry that matches no photo or no die is an error (the labels it was written for
+    have changed)."""
     from dataclasses import replace
 
     entries = json.loads(path.read_text(encoding="utf-8")).get(name, [])
@@ -80,11 +80,11 @@ def with_errata(name: str, photos: list[LabelledPhoto], path: Path = ERRATA) -> 
         if e["photo"] not in by_name:
             raise ValueError(f"errata: {name} has no photo {e['photo']!r}")
         i = by_name[e["photo"]]
-        box = tuple(float(v) for v in e["bbox"])
+        x, y, w, h = (float(v) for v in e["bbox"])
+        box = (x, y, w, h)
         dice = list(out[i].dice)
         if e.get("add"):
-            sides = int(e.get("sides", 6))
-            dice.append(LabelledDie(sides, int(e["value"]), (box[0], box[1], box[2], box[3])))
+            dice.append(LabelledDie(int(e.get("sides", 6)), int(e["value"]), box))
         else:
             hit = [k for k, d in enumerate(dice)
                    if d.bbox is not None and max(abs(a - b) for a, b in zip(d.bbox, box, strict=True)) <= 1]
@@ -93,6 +93,12 @@ def with_errata(name: str, photos: list[LabelledPhoto], path: Path = ERRATA) -> 
             dice[hit[0]] = replace(dice[hit[0]], value=int(e["value"]))
         out[i] = replace(out[i], dice=tuple(dice))
     return out
+
+
+def labelled(name: str, errata: bool) -> list[LabelledPhoto]:
+    """The set's photos, with ``with_errata``'s corrections when ``errata``."""
+    photos = photo_set(name)
+    return with_errata(name, photos) if errata else photos
 
 
 def evaluate(name: str, photos: list[LabelledPhoto], read: Callable[[np.ndarray], Any] = read_table
@@ -459,9 +465,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.leave_out:
         names = LEAVE_OUT if args.set == "all" else [args.set]
         for name in names:
-            chosen = photo_set(name)
-            if args.errata:
-                chosen = with_errata(name, chosen)
+            chosen = labelled(name, args.errata)
             if args.sample > 1:
                 chosen = chosen[:: args.sample]
             models = leave_out_models(name, args.candidates)
@@ -482,9 +486,7 @@ def main(argv: list[str] | None = None) -> int:
         names = ["matteop65", "chase", "aws", "nell", "burks"] if args.set == "all" else [args.set]
         splits = ["dev", "held-out"] if args.split == "both" else [args.split]
         for name in names:
-            photos = photo_set(name)
-            if args.errata:
-                photos = with_errata(name, photos)
+            photos = labelled(name, args.errata)
             for split in splits if name == "matteop65" else ["all"]:
                 chosen = list(iter_split(photos, split))
                 if args.sample > 1:

@@ -142,7 +142,7 @@ def render_items(n: int, seed: int, brands: float = 0.0, oblique: float = 0.0) -
     out: list[Item] = []
     kinds = sorted(RENDER_KIND)
     for i in range(n):
-        # no draw when brands is 0: the renders of the recipes before --brands stay the same
+        # no draw when brands (or oblique) is 0: the renders of the recipes before the option stay the same
         profile = "brands" if brands > 0 and rng.random() < brands else "table"
         tilt = float(rng.uniform(*OBLIQUE_TILT)) if oblique > 0 and rng.random() < oblique else 0.0
         r = synth.render(rng, size=STORE, kind=kinds[i % len(kinds)], profile=profile, tilt=tilt)
