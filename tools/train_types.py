@@ -42,7 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from train_finder import jitter
 from v3_data import Sample, _iou, load_source
 from v3_models import cbr
-from v3_train import best_temperature, budgeted_steps
+from v3_train import best_temperature, budgeted_steps, load_fused_onnx
 
 from vision.data import LURIG_FOLDS, lurig_fold
 from vision.finder import find_objects
@@ -217,7 +217,8 @@ def main() -> None:
     ap.add_argument("--batch", type=int, default=48)
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--cache", type=Path, default=None, help="keep the real photos' crops in this .npz")
-    ap.add_argument("--resume", type=Path, default=None, help="continue from these weights (.pt)")
+    ap.add_argument("--resume", type=Path, default=None, help="continue from these weights (.pt, or the "
+                    ".onnx export when the .pt is lost with its machine: v3_train.load_fused_onnx)")
     ap.add_argument("--tag", default="")
     args = ap.parse_args()
     torch.manual_seed(args.seed)
@@ -248,7 +249,16 @@ def main() -> None:
     print({k: {TYPES[t]: len(v) for t, v in sorted(p.items())} for k, p in pools.items()}, "held", len(held),
           flush=True)
     model = TypeNet()
-    if args.resume is not None:
+    if args.resume is not None and args.resume.suffix == ".onnx":
+        # the BatchNorms are set on training crops drawn by their own generator: the training's draws
+        # stay those a .pt resume makes
+        crng = np.random.default_rng([args.seed, 3])
+        calib = [train[int(i)] for i in crng.choice(len(train), size=min(384, len(train)), replace=False)]
+        x = to_tensor([augment(it, crng) for it in calib])
+        print("resumed from", args.resume, "largest difference from the ONNX graph",
+              load_fused_onnx(model, str(args.resume), x), flush=True)
+        model.train()
+    elif args.resume is not None:
         model.load_state_dict(torch.load(args.resume))
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     tag = args.tag or f"types{'-no-' + args.hold_out if args.hold_out else ''}"
