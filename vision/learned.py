@@ -55,10 +55,12 @@ DISAGREE = 0.6
 UNCONFIRMED = 0.75
 #: an emblem nobody taught is reported as a d6 with no value, at this confidence
 EMBLEM_ASKED = 0.3
-#: ... unless the pip counter reads a pip face at its centre: then it is that value, asked at this at most.
-#: The face reader trained without chase called its casino dice's "1" (one pip ringed by the casino's name)
-#: an emblem; with the count, left out: chase 77.78 -> 79.93% right, nell 88.97 -> 89.3, aws 83.63 ->
-#: 83.68, matteop65 unchanged, no reading made sure (docs/vision.md). Shaped on chase's errors
+#: ... unless the pip counter reads a pip face at its centre and that value is the face reader's likeliest
+#: d6 value: then it is that value, asked at this at most. The face reader trained without chase called its
+#: casino dice's "1" (one pip ringed by the casino's name) an emblem; with the count, left out: chase 77.78
+#: -> 79.93% right, nell 88.97 -> 89.3, aws 83.63 -> 83.68, matteop65 unchanged, no reading made sure
+#: (docs/vision.md). Shaped on chase's errors. Both must agree because an emblem asked is right when it is
+#: one (a maker's logo in place of the 6 must not be filled in as the "1" its round middle counts as)
 EMBLEM_COUNTED = 0.5
 #: emblems counted at most per frame (the pip counter costs up to ~5 ms a crop)
 MAX_EMBLEMS_COUNTED = 8
@@ -211,7 +213,8 @@ def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
                 continue
             counted = pip_count(frame, f) if emblems_counted < MAX_EMBLEMS_COUNTED else None
             emblems_counted += 1
-            if counted is not None:   # a pip face under the print (a casino die's ringed "1"): asked
+            if counted is not None and str(counted) == max(D6_VALUES, key=r.p):
+                # a pip face under the print (a casino die's ringed "1"): asked
                 dice.append((box, 6, counted, min(EMBLEM_COUNTED, r.p("emblem")), False))
             else:
                 asked.add(len(dice))
