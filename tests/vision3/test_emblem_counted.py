@@ -5,6 +5,7 @@ trained without chase's casino dice calls their "1" (one pip ringed by the casin
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from vision import read_table
@@ -30,3 +31,20 @@ def test_a_casino_one_read_as_an_emblem_is_a_one_to_confirm(photos, name):
     dice = read_table(frame, models=CHASE_LEFT_OUT).dice
     assert [d.value for d in dice] == [1]
     assert dice[0].confidence <= EMBLEM_COUNTED < SURE     # put to the players, never taken as read
+
+
+def test_the_pip_counter_reads_at_most_max_emblems_counted_emblems_a_frame(monkeypatch):
+    from vision import learned, synth
+
+    rng = np.random.default_rng(5)
+    img = synth.tray(640, 480, kind="wood", seed=5)
+    for x in (80, 230, 380, 530):
+        for y in (90, 240, 390):
+            synth.draw_logo_die(img, x, y, 60, angle=float(rng.uniform(0, 90)), body=(235, 235, 235),
+                                ink=(40, 40, 150))
+    calls = []
+    real = learned.pip_count
+    monkeypatch.setattr(learned, "pip_count", lambda frame, f: calls.append(f) or real(frame, f))
+    dice = read_table(img).dice
+    assert len(dice) > learned.MAX_EMBLEMS_COUNTED      # more emblems than the counter is given
+    assert len(calls) == learned.MAX_EMBLEMS_COUNTED
