@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from train_finder import jitter
-from v3_data import FOLDERS, NONE, Sample, load_source, pip_transplant, poly_render, render
+from v3_data import FOLDERS, NONE, Sample, load_source, pip3d_render, pip_transplant, poly_render, render
 from v3_models import FaceNet
 from v3_train import best_temperature, budgeted_steps, load_fused_onnx
 
@@ -123,6 +123,10 @@ def main() -> None:
     ap.add_argument("--renders", type=int, default=800)
     ap.add_argument("--poly-renders", type=int, default=0,
                     help="trays of polyhedral dice (v3_data.poly_render, vision.poly.synth) as numeral crops")
+    ap.add_argument("--pip3d", type=int, default=0,
+                    help="trays of pip d6s drawn in 3D, seen 0-60 degrees off the vertical "
+                         "(v3_data.pip3d_render): side faces with pips beside the top, each die of its top's "
+                         "class")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--patterned", action="store_true", help="renders with marbled, speckled and translucent "
                     "bodies and drilled pips (v3_data.render)")
@@ -174,6 +178,9 @@ def main() -> None:
     polys = [poly_render(i) for i in range(args.poly_renders)]
     train += polys[: args.poly_renders * 9 // 10]
     val += polys[args.poly_renders * 9 // 10:]
+    pip3d = [pip3d_render(i) for i in range(args.pip3d)]
+    train += pip3d[: args.pip3d * 9 // 10]
+    val += pip3d[args.pip3d * 9 // 10:]
     tr = items(train, rng, args.specks)
     if args.hard:
         hard = hard_negatives(train, args.hard, rng)

@@ -843,6 +843,31 @@ def poly_render(index: int, size: tuple[int, int] = (512, 384)) -> Sample:
     return Sample("polyrender", f"poly-{profile}-{index}", scene.image, objs)
 
 
+PIP3D_SEED = 20261701
+"""Seed of ``pip3d_render``'s trays (tray i from (PIP3D_SEED, i))."""
+
+
+def pip3d_render(index: int, size: tuple[int, int] = (512, 384)) -> Sample:
+    """One tray of pip d6s drawn in 3D by ``vision.poly.synth.scene(pips=True)``: each die's camera 0-60
+    degrees off the vertical, so the side faces' pips show foreshortened beside the top, as in an oblique
+    phone photo; "table" or "brands" bodies (speckled, marbled, translucent with the far faces' pips
+    showing through). Each die is of its top face's value class; the boxes are the silhouettes, sides and
+    all, like the aws labels. Why: the flat renders' drawn side faces (``render(sides=True)``) did not
+    teach the face reader that a die's front face is not its top (docs/vision.md, sixteenth session)."""
+    from vision.poly import synth
+
+    rng = np.random.default_rng([PIP3D_SEED, index])
+    w, h = size
+    profile = "brands" if rng.random() < 0.5 else "table"
+    count = int(rng.integers(1, 9))
+    scene = synth.scene(rng, count=count, width=w, height=h, sizes=(40, 150), profile=profile, kind="d6",
+                        pips=True, tilt=(0.0, 60.0))
+    objs: list[tuple[float, float, float, float, int]] = [
+        (bx + bw / 2, by + bh / 2, float(bw), float(bh), CLASSES.index(str(d.value)))
+        for d in scene.dice for bx, by, bw, bh in (d.bbox,)]
+    return Sample("pip3d", f"pip3d-{profile}-{index}", scene.image, objs)
+
+
 if __name__ == "__main__":
     import time
     if sys.argv[1:] == ["--lurig-boxes"]:

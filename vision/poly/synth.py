@@ -122,6 +122,27 @@ def _glyph(text: str, font: str, mark: str, thick: int) -> np.ndarray:
     return out
 
 
+
+#: pip centres of each d6 value on a face, in halves of the face's side from its centre (a die's layout)
+PIP_LAYOUT = {1: ((0, 0),), 2: ((-1, -1), (1, 1)), 3: ((-1, -1), (0, 0), (1, 1)),
+              4: ((-1, -1), (1, -1), (-1, 1), (1, 1)), 5: ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)),
+              6: ((-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1))}
+
+
+@cache
+def _pip_glyph(value: int, spread: float, radius: float) -> np.ndarray:
+    """Float mask (GLYPH, GLYPH) of a pip d6's face ``value``, the glyph square standing for the whole face:
+    pips ``spread`` of the half side off the centre, of ``radius`` (share of the side)."""
+    big = GLYPH * 4
+    canvas = np.zeros((big, big), np.uint8)
+    for dx, dy in PIP_LAYOUT[value]:
+        cx, cy = big / 2 * (1 + dx * spread), big / 2 * (1 + dy * spread)
+        cv2.circle(canvas, (round(cx * 16), round(cy * 16)), round(radius * big * 16), 255, -1,
+                   cv2.LINE_AA, 4)
+    small = cv2.resize(canvas, (GLYPH, GLYPH), interpolation=cv2.INTER_AREA)
+    out: np.ndarray = small.astype(np.float32) / 255
+    return out
+
 FLAGS = ((0.45, 35.0, False), (0.55, 25.0, False), (0.35, 50.0, False), (0.5, 40.0, True))
 """The long-flagged "1" of many brands: (flag length as a share of the stem, degrees below the horizontal,
 a foot), a few fixed shapes so that glyphs stay cacheable (``tools/build_numerals.py`` draws random ones)."""
@@ -324,7 +345,7 @@ def _background(rng: np.random.Generator, size: int) -> np.ndarray:
 
 def render(rng: np.random.Generator, *, size: int = 128, kind: str | None = None,
            face: int | None = None, profile: str = "table", tray: np.ndarray | None = None,
-           tilt: float = 0.0) -> Render:
+           tilt: float = 0.0, pips: bool = False) -> Render:
     """One synthetic die photographed from above: a random ``kind`` and top ``face`` unless given.
 
     ``profile`` sets how the picture is spoiled after drawing. ``"table"`` (the default) is the camera
@@ -344,7 +365,14 @@ def render(rng: np.random.Generator, *, size: int = 128, kind: str | None = None
     top face is foreshortened and the side faces show, as a phone held off the vertical or a camera at
     the table's edge sees a die. The die is drawn a little smaller so its far corners stay in the picture.
     At 0 the same seed draws the same picture as before the keyword existed.
+
+    ``pips``: a pip d6 (``kind`` must be "d6"): every face carries its pips instead of a numeral, opposite
+    faces add up to 7 as on a real die, and ``value`` is the top face's. With ``tilt``, the pips of the side
+    faces show foreshortened below the top as a camera off the vertical sees them (the face reader's
+    training: a die's front face is not its top).
     """
+    if pips and kind != "d6":
+        raise ValueError(f"pips are drawn on a d6 only, not on {kind!r}")
     if not 0.0 <= tilt <= 60.0:
         raise ValueError(f"tilt must be 0 .. 60 degrees, not {tilt!r}")
     if profile not in PROFILES:
@@ -398,6 +426,13 @@ def render(rng: np.random.Generator, *, size: int = 128, kind: str | None = None
     rng.shuffle(order)
     labels = {top: face}
     top_at, angle = (float("nan"), float("nan")), float("nan")
+    if pips:   # the face opposite the top shows 7 - value; the four round it the other values
+        normals = [np.cross(verts[list(f)][1] - verts[list(f)][0], verts[list(f)][2] - verts[list(f)][0])
+                   for f in faces]
+        bottom = min(range(nfaces), key=lambda i: float(normals[i] @ normals[top]))
+        labels[bottom] = nfaces - 1 - face
+        order = [i for i in order if i != nfaces - 1 - face]
+        pip_spread, pip_radius = float(rng.uniform(0.48, 0.6)), float(rng.uniform(0.07, 0.1))
     others = iter(order * 3)
     light = np.array([rng.uniform(-0.6, 0.6), rng.uniform(-0.6, 0.6), 1.0])
     light /= np.linalg.norm(light)
@@ -450,7 +485,7 @@ def render(rng: np.random.Generator, *, size: int = 128, kind: str | None = None
             inr = min(np.linalg.norm(np.cross(p3[(k + 1) % len(p3)] - p3[k], c3 - p3[k]))
                       / np.linalg.norm(p3[(k + 1) % len(p3)] - p3[k]) for k in range(len(p3)))
             rel = {"d4": 1.3, "d6": 1.2, "d8": 1.15, "d10": 1.25, "d100": 1.4, "d12": 1.2, "d20": 1.3}[kind]
-            stamps = [(c3, u, inr * rel * rng.uniform(0.85, 1.1), labels[fi])]
+            stamps = [(c3, u, 2 * inr if pips else inr * rel * rng.uniform(0.85, 1.1), labels[fi])]
             if fi == top:
                 at, tip = project(np.stack([c3, c3 + 0.1 * u]))
                 top_at = (float(at[0]), float(at[1]))
@@ -462,7 +497,9 @@ def render(rng: np.random.Generator, *, size: int = 128, kind: str | None = None
         for centre, u, side, idx in stamps:
             text = face_text("d4" if kind == "d4t" else kind, idx)
             m = mark if text in ("6", "9") and kind not in ("d4", "d4t", "d6") else ""
-            if brands and ((gap is not None and len(text) == 2) or (flag >= 0 and "1" in text)):
+            if pips:
+                glyph = _pip_glyph(int(text), pip_spread, pip_radius)
+            elif brands and ((gap is not None and len(text) == 2) or (flag >= 0 and "1" in text)):
                 glyph = _brand_glyph(text, font, m, thick, 0.12 if gap is None else gap, flag)
             else:
                 glyph = _glyph(text, font, m, thick)
@@ -555,12 +592,15 @@ class Scene:
 
 
 def scene(rng: np.random.Generator, *, count: int = 10, width: int = 1280, height: int = 960,
-          sizes: tuple[int, int] = (96, 160), profile: str = "table") -> Scene:
+          sizes: tuple[int, int] = (96, 160), profile: str = "table", kind: str | None = None,
+          pips: bool = False, tilt: tuple[float, float] | None = None) -> Scene:
     """``count`` dice rendered on one tray of ``width`` x ``height``, each on a cell of a grid with some
     jitter, so none touch. Each die is drawn by ``render`` on its patch of the tray (``tray=``) and pasted
     back through its mask widened by a few pixels, so the tray has no seams. A render's side is drawn
     from ``sizes``: at 96-160 px a die spans about 55-135 px (the HQ camera's 2028x1520 mode over a
-    50-70 cm tray sees a 16 mm die at 48-65 px, a phone photo larger)."""
+    50-70 cm tray sees a 16 mm die at 48-65 px, a phone photo larger). ``kind`` and ``pips`` are passed
+    to ``render`` for every die; ``tilt``: (least, most) degrees, each die's camera angle drawn between them
+    (a phone's wide view sees dice at different angles); none, every die from straight above."""
     side = max(width, height)
     tray = _background(rng, side)[:height, :width].astype(np.float32)
     frame = (tray * 255).astype(np.uint8)
@@ -575,7 +615,9 @@ def scene(rng: np.random.Generator, *, count: int = 10, width: int = 1280, heigh
         r0, c0 = divmod(int(cell), cols)
         x = c0 * cw + int(rng.integers(0, cw - size + 1))
         y = r0 * ch + int(rng.integers(0, ch - size + 1))
-        r = render(rng, size=size, profile=profile, tray=tray[y:y + size, x:x + size])
+        angle = 0.0 if tilt is None else float(rng.uniform(*tilt))
+        r = render(rng, size=size, profile=profile, tray=tray[y:y + size, x:x + size], kind=kind, pips=pips,
+                   tilt=angle)
         assert r.mask is not None
         keep = cv2.GaussianBlur(cv2.dilate(r.mask, np.ones((5, 5), np.uint8), iterations=max(1, size // 40)),
                                 (0, 0), 2).astype(np.float32)[..., None] / 255
