@@ -24,7 +24,7 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from v3_data import FINDER_SOURCES, Sample, load_source, poly_render, render
+from v3_data import FINDER_SOURCES, Sample, load_source, pip3d_render, poly_render, render
 from v3_models import Finder
 from v3_train import budgeted_steps, load_fused_onnx
 
@@ -141,7 +141,7 @@ def batch(pools: dict[str, list[Sample]], rng: np.random.Generator, n: int,
     """``n`` windows: each real source drawn as often as any other, each render pool ``render_weight``
     times as often as a real source."""
     names = list(pools)
-    p = np.array([render_weight if k in ("render", "polyrender") else 1.0 for k in names])
+    p = np.array([render_weight if k in ("render", "polyrender", "pip3d") else 1.0 for k in names])
     p /= p.sum()
     xs, hms, boxes, masks = [], [], [], []
     for _ in range(n):
@@ -172,6 +172,9 @@ def main() -> None:
     ap.add_argument("--renders", type=int, default=800)
     ap.add_argument("--poly-renders", type=int, default=0,
                     help="trays of polyhedral dice (v3_data.poly_render), drawn as often as the renders")
+    ap.add_argument("--pip3d", type=int, default=0,
+                    help="trays of pip d6s drawn in 3D, 0-60 degrees off the vertical, boxed sides and all "
+                         "(v3_data.pip3d_render), drawn as often as the renders")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--patterned", action="store_true", help="renders with marbled, speckled and translucent "
                     "bodies and drilled pips (v3_data.render)")
@@ -198,6 +201,8 @@ def main() -> None:
                        for i in range(args.renders)]
     if args.poly_renders:
         pools["polyrender"] = [poly_render(i) for i in range(args.poly_renders)]
+    if args.pip3d:
+        pools["pip3d"] = [pip3d_render(i) for i in range(args.pip3d)]
     print({k: len(v) for k, v in pools.items()}, flush=True)
     model = Finder()
     if args.resume is not None and args.resume.suffix == ".onnx":
