@@ -22,7 +22,7 @@ def test_each_face_has_its_number_of_pips(value):
     assert np.allclose(centres[1:].mean(axis=0), (synth.GLYPH - 1) / 2, atol=1.0)
 
 
-def _stamped(monkeypatch, **kw):
+def _stamped(monkeypatch):
     seen = []
     real = synth._pip_glyph
 

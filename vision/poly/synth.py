@@ -11,12 +11,13 @@ Fonts: the DejaVu TrueType fonts through Pillow when both are installed, plus Op
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 import cv2
 import numpy as np
 
+from vision.pips import _LAYOUTS
 from vision.poly.solids import solid
 
 KINDS = ("d4", "d4t", "d6", "d8", "d10", "d100", "d12", "d20")
@@ -122,26 +123,21 @@ def _glyph(text: str, font: str, mark: str, thick: int) -> np.ndarray:
     return out
 
 
-
-#: pip centres of each d6 value on a face, in halves of the face's side from its centre (a die's layout)
-PIP_LAYOUT = {1: ((0, 0),), 2: ((-1, -1), (1, 1)), 3: ((-1, -1), (0, 0), (1, 1)),
-              4: ((-1, -1), (1, -1), (-1, 1), (1, 1)), 5: ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)),
-              6: ((-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1))}
-
-
-@cache
+@lru_cache(maxsize=256)
 def _pip_glyph(value: int, spread: float, radius: float) -> np.ndarray:
-    """Float mask (GLYPH, GLYPH) of a pip d6's face ``value``, the glyph square standing for the whole face:
-    pips ``spread`` of the half side off the centre, of ``radius`` (share of the side)."""
+    """Float mask (GLYPH, GLYPH) of a pip d6's face ``value`` (``vision.pips._LAYOUTS``), the glyph square
+    standing for the whole face: pips ``spread`` of the half side off the centre, of ``radius`` (share of the
+    side). Each render draws its own spread and radius, so the cache keeps only the last 256."""
     big = GLYPH * 4
     canvas = np.zeros((big, big), np.uint8)
-    for dx, dy in PIP_LAYOUT[value]:
+    for dx, dy in _LAYOUTS[value]:
         cx, cy = big / 2 * (1 + dx * spread), big / 2 * (1 + dy * spread)
         cv2.circle(canvas, (round(cx * 16), round(cy * 16)), round(radius * big * 16), 255, -1,
                    cv2.LINE_AA, 4)
     small = cv2.resize(canvas, (GLYPH, GLYPH), interpolation=cv2.INTER_AREA)
     out: np.ndarray = small.astype(np.float32) / 255
     return out
+
 
 FLAGS = ((0.45, 35.0, False), (0.55, 25.0, False), (0.35, 50.0, False), (0.5, 40.0, True))
 """The long-flagged "1" of many brands: (flag length as a share of the stem, degrees below the horizontal,
@@ -427,8 +423,7 @@ def render(rng: np.random.Generator, *, size: int = 128, kind: str | None = None
     labels = {top: face}
     top_at, angle = (float("nan"), float("nan")), float("nan")
     if pips:   # the face opposite the top shows 7 - value; the four round it the other values
-        normals = [np.cross(verts[list(f)][1] - verts[list(f)][0], verts[list(f)][2] - verts[list(f)][0])
-                   for f in faces]
+        normals = [np.cross(p[1] - p[0], p[2] - p[0]) for p in (verts[list(f)] for f in faces)]
         bottom = min(range(nfaces), key=lambda i: float(normals[i] @ normals[top]))
         labels[bottom] = nfaces - 1 - face
         order = [i for i in order if i != nfaces - 1 - face]
