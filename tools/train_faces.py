@@ -29,7 +29,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from train_finder import jitter
-from v3_data import FOLDERS, NONE, Sample, load_source, pip3d_render, pip_transplant, poly_render, render
+from v3_data import (
+    FAINT_SEED,
+    FOLDERS,
+    NONE,
+    Sample,
+    load_source,
+    pip3d_render,
+    pip_transplant,
+    poly_render,
+    render,
+)
 from v3_models import FaceNet
 from v3_train import best_temperature, budgeted_steps, load_fused_onnx
 
@@ -127,6 +137,9 @@ def main() -> None:
                     help="trays of pip d6s drawn in 3D, seen 0-60 degrees off the vertical "
                          "(v3_data.pip3d_render): side faces with pips beside the top, each die of its top's "
                          "class")
+    ap.add_argument("--faint", type=int, default=0,
+                    help="trays whose dice's pips differ from the body more in hue than in light (red on "
+                         "black: v3_data.render(faint=True)), besides --renders")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--patterned", action="store_true", help="renders with marbled, speckled and translucent "
                     "bodies and drilled pips (v3_data.render)")
@@ -178,6 +191,9 @@ def main() -> None:
     polys = [poly_render(i) for i in range(args.poly_renders)]
     train += polys[: args.poly_renders * 9 // 10]
     val += polys[args.poly_renders * 9 // 10:]
+    faint = [render(FAINT_SEED * 10_000 + i, faint=True) for i in range(args.faint)]
+    train += faint[: args.faint * 9 // 10]
+    val += faint[args.faint * 9 // 10:]
     pip3d = [pip3d_render(i) for i in range(args.pip3d)]
     train += pip3d[: args.pip3d * 9 // 10]
     val += pip3d[args.pip3d * 9 // 10:]

@@ -440,13 +440,15 @@ def _printed_token(img: np.ndarray, rng: np.random.Generator, cx: float, cy: flo
 
 def _draw_object(img: np.ndarray, rng: np.random.Generator, cx: float, cy: float, size: float,
                  tilt: tuple[float, float], patterned: bool = False,
-                 sides: tuple[np.random.Generator, tuple[float, float]] | None = None) -> int:
+                 sides: tuple[np.random.Generator, tuple[float, float]] | None = None,
+                 faint: np.random.Generator | None = None) -> int:
     """Draw one die (top face, and side faces when the camera is tilted) or token; return its class.
     ``patterned``: half the pip d6s get a marbled, speckled or translucent body (``_patterned_body``), half
     drilled pips (an emblem on a marbled body taught the face reader that a textured square is an emblem,
     and aws's carpet was read as emblems). ``sides``: a generator of its own (so the rest of the render
     is drawn as without it) and the tilt the sides are seen at, which replaces ``tilt``; the side faces
-    then carry pips (``_side_faces``)."""
+    then carry pips (``_side_faces``). ``faint``: a generator of its own, from which the ink is drawn near
+    the body (``_faint_ink``)."""
     kind = rng.choice(["d6", "d6", "d6", "d6", "emblem", "token", "numeral"])
     ang = rng.uniform(0, 2 * math.pi)
     c, s = math.cos(ang), math.sin(ang)
@@ -459,6 +461,8 @@ def _draw_object(img: np.ndarray, rng: np.random.Generator, cx: float, cy: float
         ink = np.array([grey] * 3)
     if np.abs(ink - body).sum() < 120:
         ink = 255 - body
+    if faint is not None:
+        ink = _faint_ink(faint, body)
     half = size / 2
     # hard shadow from one lamp
     sh = np.array([rng.uniform(-0.3, 0.3), rng.uniform(-0.3, 0.3)]) * size
@@ -549,6 +553,24 @@ def _draw_object(img: np.ndarray, rng: np.random.Generator, cx: float, cy: float
     return NUMERAL
 
 
+#: the body-to-ink difference (|B| + |G| + |R|) of ``render(faint=True)``'s dice: from about what nell-byler's
+#: dark dice with red pips show (pips (34, 31, 94) on a body of (46, 51, 59): 67) to the 120 every other
+#: render keeps at least
+FAINT_CONTRAST = (45.0, 120.0)
+
+
+def _faint_ink(rng: np.random.Generator, body: np.ndarray) -> np.ndarray:
+    """An ink that differs from ``body`` by ``FAINT_CONTRAST``, towards a random colour: on a dark body a
+    saturated colour comes out as a dark red or blue that differs more in hue than in light."""
+    target = rng.uniform(*FAINT_CONTRAST)
+    for _ in range(8):
+        d = np.array(_colour(rng)) - body
+        n = float(np.abs(d).sum())
+        if n >= target:
+            return np.clip(body + d * (target / n), 0, 255)
+    return np.clip(body + (target / 3 if body.mean() < 128 else -target / 3), 0, 255)
+
+
 def _side_faces(img: np.ndarray, rng: np.random.Generator, top: np.ndarray, d: np.ndarray, body: np.ndarray,
                 ink: np.ndarray, value: int) -> None:
     """Paint the side faces of a d6 whose top face is the square ``top`` (4 corners) seen by a camera tilted
@@ -631,7 +653,7 @@ def _draw_decoy(img: np.ndarray, rng: np.random.Generator, cx: float, cy: float,
 
 
 def render(seed: int, size: tuple[int, int] = (512, 384), patterned: bool = False,
-           decoys: bool = False, sides: bool = False) -> Sample:
+           decoys: bool = False, sides: bool = False, faint: bool = False) -> Sample:
     """One randomised tray photo with dice, emblems, numeral dice and tokens at known places.
     ``patterned`` (since 2026-11-26's sixth session; off, a seed draws the tray it always drew): half the
     trays natural (``_natural``), pip dice's bodies marbled, speckled or translucent, pips drilled.
@@ -641,7 +663,10 @@ def render(seed: int, size: tuple[int, int] = (512, 384), patterned: bool = Fals
     their own generator, so a seed's dice and tray stay what they were.
     ``sides`` (twelfth session): the camera is tilted on three renders in four, up to twice as steeply,
     and the pip dice's side faces carry pips (``_side_faces``); a die's box is then its whole outline,
-    top and sides, as aws labels it and the finder boxes it. Drawn from its own generator too."""
+    top and sides, as aws labels it and the finder boxes it. Drawn from its own generator too.
+    ``faint`` (eighteenth session): every die's ink (pips, emblem, numeral) differs from its body by less
+    than the 120 the others keep (``FAINT_CONTRAST``), more in hue than in light, as the red pips of
+    nell-byler's dark dice do (most of its dice read wrong, left out); from its own generator too."""
     rng = np.random.default_rng(seed)
     w, h = size
     img = _texture(rng, h, w, natural=patterned)
@@ -649,6 +674,7 @@ def render(seed: int, size: tuple[int, int] = (512, 384), patterned: bool = Fals
     n = int(rng.integers(0, max(2, min(30, int(w * h / (die * die * 4))))))
     tilt = (rng.uniform(-0.35, 0.35), rng.uniform(-0.35, 0.35)) if rng.random() < 0.5 else (0.0, 0.0)
     srng = np.random.default_rng([seed, 2]) if sides else None
+    frng = np.random.default_rng([seed, 3]) if faint else None
     steep = tilt
     if srng is not None:
         if tilt == (0.0, 0.0) and srng.random() < 0.5:
@@ -664,7 +690,8 @@ def render(seed: int, size: tuple[int, int] = (512, 384), patterned: bool = Fals
         cx, cy = rng.uniform(sz * 0.3, w - sz * 0.3), rng.uniform(sz * 0.3, h - sz * 0.3)
         if any(math.hypot(cx - x, cy - y) < 0.75 * (sz + s2) for x, y, s2 in placed):
             continue
-        label = _draw_object(img, rng, cx, cy, sz, tilt, patterned, None if srng is None else (srng, steep))
+        label = _draw_object(img, rng, cx, cy, sz, tilt, patterned, None if srng is None else (srng, steep),
+                             frng)
         placed.append((cx, cy, sz))
         if srng is not None and label != TOKEN:
             dx, dy = steep[0] * sz, steep[1] * sz
@@ -843,6 +870,9 @@ def poly_render(index: int, size: tuple[int, int] = (512, 384)) -> Sample:
     return Sample("polyrender", f"poly-{profile}-{index}", scene.image, objs)
 
 
+FAINT_SEED = 20261801
+"""Seed of the ``render(faint=True)`` trays that ``train_faces.py --faint`` adds (tray i from
+FAINT_SEED * 10_000 + i)."""
 PIP3D_SEED = 20261701
 """Seed of ``pip3d_render``'s trays (tray i from (PIP3D_SEED, i))."""
 
