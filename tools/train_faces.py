@@ -140,6 +140,8 @@ def main() -> None:
     ap.add_argument("--faint", type=int, default=0,
                     help="trays whose dice's pips differ from the body more in hue than in light (red on "
                          "black: v3_data.render(faint=True)), besides --renders")
+    ap.add_argument("--plain-emblems", action="store_true",
+                    help="the renders' emblems never use a letter drawn like a digit (v3_data.UNLIKE_DIGITS)")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--patterned", action="store_true", help="renders with marbled, speckled and translucent "
                     "bodies and drilled pips (v3_data.render)")
@@ -175,7 +177,7 @@ def main() -> None:
         for i, s in enumerate(load_source(src)):
             (val if i % 10 == 0 else train).append(s)
     renders = [render(args.seed * 10_000 + 7 + i, patterned=args.patterned, decoys=args.decoys,
-                      sides=args.sides) for i in range(args.renders)]
+                      sides=args.sides, plain_emblems=args.plain_emblems) for i in range(args.renders)]
     train += renders[: args.renders * 9 // 10]
     val += renders[args.renders * 9 // 10:]
     trng = np.random.default_rng([args.seed, 2])   # its own draws: the other samples stay as they were
@@ -191,7 +193,8 @@ def main() -> None:
     polys = [poly_render(i) for i in range(args.poly_renders)]
     train += polys[: args.poly_renders * 9 // 10]
     val += polys[args.poly_renders * 9 // 10:]
-    faint = [render(FAINT_SEED * 10_000 + i, faint=True) for i in range(args.faint)]
+    faint = [render(FAINT_SEED * 10_000 + i, faint=True, plain_emblems=args.plain_emblems)
+             for i in range(args.faint)]
     train += faint[: args.faint * 9 // 10]
     val += faint[args.faint * 9 // 10:]
     pip3d = [pip3d_render(i) for i in range(args.pip3d)]

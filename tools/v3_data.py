@@ -441,14 +441,15 @@ def _printed_token(img: np.ndarray, rng: np.random.Generator, cx: float, cy: flo
 def _draw_object(img: np.ndarray, rng: np.random.Generator, cx: float, cy: float, size: float,
                  tilt: tuple[float, float], patterned: bool = False,
                  sides: tuple[np.random.Generator, tuple[float, float]] | None = None,
-                 faint: np.random.Generator | None = None) -> int:
+                 faint: np.random.Generator | None = None, plain_emblems: bool = False) -> int:
     """Draw one die (top face, and side faces when the camera is tilted) or token; return its class.
     ``patterned``: half the pip d6s get a marbled, speckled or translucent body (``_patterned_body``), half
     drilled pips (an emblem on a marbled body taught the face reader that a textured square is an emblem,
     and aws's carpet was read as emblems). ``sides``: a generator of its own (so the rest of the render
     is drawn as without it) and the tilt the sides are seen at, which replaces ``tilt``; the side faces
     then carry pips (``_side_faces``). ``faint``: a generator of its own, from which the ink is drawn near
-    the body (``_faint_ink``)."""
+    the body (``_faint_ink``). ``plain_emblems``: an emblem's letter is never one that looks like a digit
+    (``UNLIKE_DIGITS``)."""
     kind = rng.choice(["d6", "d6", "d6", "d6", "emblem", "token", "numeral"])
     ang = rng.uniform(0, 2 * math.pi)
     c, s = math.cos(ang), math.sin(ang)
@@ -540,7 +541,10 @@ def _draw_object(img: np.ndarray, rng: np.random.Generator, cx: float, cy: float
                            max(1, int(size * 0.05)), cv2.LINE_AA)
             else:
                 at = (int(cx - size * 0.2), int(cy + size * 0.2))
-                cv2.putText(img, chr(int(rng.integers(65, 91))), at, int(rng.integers(0, 7)), size / 40,
+                letter = chr(int(rng.integers(65, 91)))
+                if plain_emblems:
+                    letter = UNLIKE_DIGITS[(ord(letter) - 65) % len(UNLIKE_DIGITS)]
+                cv2.putText(img, letter, at, int(rng.integers(0, 7)), size / 40,
                             ink.tolist(), max(1, int(size / 15)), cv2.LINE_AA)
         if sides is not None and abs(dx) + abs(dy) > 1:
             _side_faces(img, sides[0], top, np.array([dx, dy]), body, ink, 6)
@@ -552,6 +556,11 @@ def _draw_object(img: np.ndarray, rng: np.random.Generator, cx: float, cy: float
                 max(1, int(size / 18)), cv2.LINE_AA)
     return NUMERAL
 
+
+#: the capital letters an emblem of ``render(plain_emblems=True)`` is drawn with: none that a Hershey font
+#: draws like a digit (A 4, B 8, D O Q 0, G 6, I J L T 1 or 7, S 5, Z 2). The face reader learnt from the
+#: others that a lone big "5" or "2" on a numeral d6 is an emblem (rendered frames, Vision IV)
+UNLIKE_DIGITS = "CEFHKMNPRUVWXY"
 
 #: the body-to-ink difference (|B| + |G| + |R|) of ``render(faint=True)``'s dice: from about what nell-byler's
 #: dark dice with red pips show (pips (34, 31, 94) on a body of (46, 51, 59): 67) to the 120 every other
@@ -653,7 +662,8 @@ def _draw_decoy(img: np.ndarray, rng: np.random.Generator, cx: float, cy: float,
 
 
 def render(seed: int, size: tuple[int, int] = (512, 384), patterned: bool = False,
-           decoys: bool = False, sides: bool = False, faint: bool = False) -> Sample:
+           decoys: bool = False, sides: bool = False, faint: bool = False, plain_emblems: bool = False
+           ) -> Sample:
     """One randomised tray photo with dice, emblems, numeral dice and tokens at known places.
     ``patterned`` (since 2026-11-26's sixth session; off, a seed draws the tray it always drew): half the
     trays natural (``_natural``), pip dice's bodies marbled, speckled or translucent, pips drilled.
@@ -666,7 +676,9 @@ def render(seed: int, size: tuple[int, int] = (512, 384), patterned: bool = Fals
     top and sides, as aws labels it and the finder boxes it. Drawn from its own generator too.
     ``faint`` (eighteenth session): every die's ink (pips, emblem, numeral) differs from its body by less
     than the 120 the others keep (``FAINT_CONTRAST``), more in hue than in light, as the red pips of
-    nell-byler's dark dice do (most of its dice read wrong, left out); from its own generator too."""
+    nell-byler's dark dice do (most of its dice read wrong, left out); from its own generator too.
+    ``plain_emblems`` (eighteenth session): the emblems' letters are ``UNLIKE_DIGITS``; the same draws, so
+    the tray is otherwise the one it always was."""
     rng = np.random.default_rng(seed)
     w, h = size
     img = _texture(rng, h, w, natural=patterned)
@@ -691,7 +703,7 @@ def render(seed: int, size: tuple[int, int] = (512, 384), patterned: bool = Fals
         if any(math.hypot(cx - x, cy - y) < 0.75 * (sz + s2) for x, y, s2 in placed):
             continue
         label = _draw_object(img, rng, cx, cy, sz, tilt, patterned, None if srng is None else (srng, steep),
-                             frng)
+                             frng, plain_emblems)
         placed.append((cx, cy, sz))
         if srng is not None and label != TOKEN:
             dx, dy = steep[0] * sz, steep[1] * sz
