@@ -80,16 +80,17 @@ def with_errata(name: str, photos: list[LabelledPhoto], path: Path = ERRATA) -> 
         if e["photo"] not in by_name:
             raise ValueError(f"errata: {name} has no photo {e['photo']!r}")
         i = by_name[e["photo"]]
-        x, y, w, h = (float(v) for v in e["bbox"])
-        box = (x, y, w, h)
+        # a null box names the one die of a photo whose labels have no boxes (chase's single-die crops)
+        box = None if e["bbox"] is None else tuple(float(v) for v in e["bbox"])
         dice = list(out[i].dice)
         if e.get("add"):
             dice.append(LabelledDie(int(e.get("sides", 6)), int(e["value"]), box))
         else:
             hit = [k for k, d in enumerate(dice)
-                   if d.bbox is not None and max(abs(a - b) for a, b in zip(d.bbox, box, strict=True)) <= 1]
+                   if (d.bbox is None and box is None) or (d.bbox is not None and box is not None and max(
+                       abs(a - b) for a, b in zip(d.bbox, box, strict=True)) <= 1)]
             if len(hit) != 1:
-                raise ValueError(f"errata: {e['photo']} has {len(hit)} labels at {list(box)}, not one")
+                raise ValueError(f"errata: {e['photo']} has {len(hit)} labels at {e['bbox']}, not one")
             dice[hit[0]] = replace(dice[hit[0]], value=int(e["value"]))
         out[i] = replace(out[i], dice=tuple(dice))
     return out
