@@ -676,7 +676,7 @@ def render(seed: int, size: tuple[int, int] = (512, 384), patterned: bool = Fals
     top and sides, as aws labels it and the finder boxes it. Drawn from its own generator too.
     ``faint`` (eighteenth session): every die's ink (pips, emblem, numeral) differs from its body by less
     than the 120 the others keep (``FAINT_CONTRAST``), more in hue than in light, as the red pips of
-    nell-byler's dark dice do (most of its dice read wrong, left out); from its own generator too.
+    nell-byler's dark dice do (most of its wrong readings left out); from its own generator too.
     ``plain_emblems`` (eighteenth session): the emblems' letters are ``UNLIKE_DIGITS``; the same draws, so
     the tray is otherwise the one it always was."""
     rng = np.random.default_rng(seed)

@@ -198,21 +198,16 @@ def _run(frame: np.ndarray, size: tuple[int, int], model: str, floor: float) -> 
     peaks = (heat >= floor) & (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8)))
     ys, xs = np.nonzero(peaks)
     sx, sy = w / iw, h / ih
+    bws = np.exp(np.minimum(6.0, maps[1, ys, xs])) * 16 * sx
+    bhs = np.exp(np.minimum(6.0, maps[2, ys, xs])) * 16 * sy
     # too small to be a die: dropped before the cap, or a mesh's thousand tiny peaks would crowd dice out
-    big = np.maximum(np.exp(np.minimum(6.0, maps[1, ys, xs])) * 16 * sx,
-                     np.exp(np.minimum(6.0, maps[2, ys, xs])) * 16 * sy) >= SMALLEST_DIE
-    ys, xs = ys[big], xs[big]
-    if len(ys) > 4 * MAX_OBJECTS:
-        keep = np.argsort(-heat[ys, xs])[: 4 * MAX_OBJECTS]
-        ys, xs = ys[keep], xs[keep]
-    out = []
-    for y, x in zip(ys.tolist(), xs.tolist(), strict=True):
-        bw = math.exp(min(6.0, float(maps[1, y, x]))) * 16 * sx
-        bh = math.exp(min(6.0, float(maps[2, y, x]))) * 16 * sy
-        cx = (x + float(maps[3, y, x])) * 4 * sx
-        cy = (y + float(maps[4, y, x])) * 4 * sy
-        out.append(Found(cx, cy, bw, bh, float(heat[y, x])))
-    return out
+    keep = np.flatnonzero(np.maximum(bws, bhs) >= SMALLEST_DIE)
+    if len(keep) > 4 * MAX_OBJECTS:
+        keep = keep[np.argsort(-heat[ys[keep], xs[keep]])[: 4 * MAX_OBJECTS]]
+    return [Found((x + float(maps[3, y, x])) * 4 * sx, (y + float(maps[4, y, x])) * 4 * sy,
+                  float(bw), float(bh), float(heat[y, x]))
+            for y, x, bw, bh in zip(ys[keep].tolist(), xs[keep].tolist(), bws[keep].tolist(),
+                                    bhs[keep].tolist(), strict=True)]
 
 
 def _in_middle(f: Found, k: Found) -> bool:
