@@ -33,8 +33,13 @@ if TYPE_CHECKING:
 
 #: an object the face reader gives at least this probability of "none" is not reported
 NONE_DROP = 0.5
-#: two dice found closer than this share of the larger one's side are one die (``_one_per_place``)
+#: two dice found closer than this share of the smaller one's side are one die (``_one_per_place``)
 SAME_PLACE = 0.7
+#: an object at most this share of another's side, its centre in the other's box, is one object with it; a
+#: box holding two or more such objects, believed (``HELD_BELIEF``) and apart, is around a group of dice
+#: (``_one_per_place``; ``vision.finder.HELD_SIDE`` does the same for what the finder holds strongly)
+HELD_SIDE = 0.6
+HELD_BELIEF = 0.5
 #: an emblem or numeral object whose box reaches this share of its side out of the frame is not reported
 CUT = 0.15
 #: an object none of whose die classes reaches this probability is not reported (nothing identifiable)...
@@ -299,18 +304,43 @@ def _cut(f: Found, shape: tuple[int, ...]) -> bool:
 
 
 def _one_per_place(dice: list[FoundDie]) -> list[FoundDie]:
-    """Two dice cannot lie closer than about a die's side: of two found closer than ``SAME_PLACE`` of the
-    larger side, the more confident is kept (a side face found beside its top, or a box around a cluster
-    of dice: on the sets left out, every object found around smaller, surer ones was such a box, never
-    a die with a pip found inside it)."""
-    kept: list[FoundDie] = []
-    for d in sorted(dice, key=lambda d: -d[3]):
+    """Two dice cannot lie at one place: of two objects found at one place, the more confident is kept.
+    One place is centres closer than ``SAME_PLACE`` of the smaller side (a side face found beside its
+    top), or the centre of one, at most ``HELD_SIDE`` of the other's side, inside the other's box (a pip or
+    a face found inside a die; a box around a die and its shadow). Before that, a box holding two or more
+    such objects that are believed and apart is dropped: it is around a group of dice (on nell-byler left
+    out, a 143 px box over two 28 px dice was read as a "2").
+
+    Until the nineteenth session the larger side measured "closer": a surer box bloated by a die's sides
+    then swallowed the die touching it (nell-byler: 10 dice, aws: 19, left out)."""
+    def centre(d: FoundDie) -> tuple[float, float]:
         (x, y, w, h) = d[0]
-        cx, cy = x + w / 2, y + h / 2
-        side = max(w, h)
-        clash = [k for k in kept if math.hypot(cx - k[0][0] - k[0][2] / 2, cy - k[0][1] - k[0][3] / 2)
-                 < SAME_PLACE * max(side, k[0][2], k[0][3])]
-        if not clash:
+        return x + w / 2, y + h / 2
+
+    def inside(d: FoundDie, k: FoundDie) -> bool:
+        """``d`` is small beside ``k`` and its centre is in ``k``'s box."""
+        (dx, dy), (kx, ky) = centre(d), centre(k)
+        return (_side(d) <= HELD_SIDE * _side(k) and abs(dx - kx) < k[0][2] / 2
+                and abs(dy - ky) < k[0][3] / 2)
+
+    def apart(d: FoundDie, k: FoundDie) -> bool:
+        (dx, dy), (kx, ky) = centre(d), centre(k)
+        return math.hypot(dx - kx, dy - ky) >= SAME_PLACE * min(_side(d), _side(k))
+
+    believed = [d for d in dice if d[3] >= HELD_BELIEF]
+
+    def holds_a_group(b: FoundDie) -> bool:
+        held: list[FoundDie] = []
+        for d in believed:
+            if d is not b and inside(d, b) and all(apart(d, k) for k in held):
+                held.append(d)
+                if len(held) >= 2:
+                    return True
+        return False
+
+    kept: list[FoundDie] = []
+    for d in sorted((d for d in dice if not holds_a_group(d)), key=lambda d: -d[3]):
+        if all(apart(d, k) and not inside(d, k) and not inside(k, d) for k in kept):
             kept.append(d)
     return kept
 
