@@ -14,6 +14,11 @@ It also gives a 64-d unit embedding of the crop, for teach mode (nearest taught 
 are the softmax of the logits divided by the temperature in the model card, fitted on photos of the
 training sources kept aside (never on a source the model is measured on).
 
+A card may name other readers under ``"ensemble"`` (ONNX files beside it, each with its own card): the
+probabilities are then the softmax of the mean of every reader's logits, each divided by its own
+temperature (``members``). The embedding stays the first reader's: teach mode's ``taught_cosine`` was
+fitted for it.
+
 Images are BGR uint8 arrays of shape (H, W, 3); they are never modified.
 """
 
@@ -25,7 +30,7 @@ from functools import cache
 import cv2
 import numpy as np
 
-from vision.finder import Found, model_card, turned_outputs
+from vision.finder import Found, model_card, model_path, turned_outputs
 
 CLASSES = ("none", "1", "2", "3", "4", "5", "6", "emblem", "numeral", "token")
 #: the reader's input: a CROP x CROP square around the object, CROP_SCALE times the found box's long side
@@ -34,6 +39,10 @@ CROP_SCALE = 1.25
 EMBEDDING = 64
 #: crops per forward pass (bounds the memory of one call)
 BATCH = 256
+#: crops of one call that the other readers of an ensemble read, the first reader's least sure first; the
+#: rest keep the first reader's reading alone. Bounds a crowded frame: 150 objects read by two readers took
+#: the nested worst frame from 815 to 986 ms (docs/vision.md, twentieth session)
+MAX_ENSEMBLE = 48
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,16 +87,43 @@ def crop(frame: np.ndarray, f: Found, *, scale: float = CROP_SCALE, size: int = 
     return out
 
 
-def read_crops(crops: list[np.ndarray], *, model: str = "faces", turns: int = 4) -> list[FaceReading]:
-    """Face readings of ``CROP`` x ``CROP`` BGR crops (quarter turns averaged)."""
+def members(model: str = "faces") -> list[str]:
+    """The readers ``model`` reads with: itself, then the files its card names under ``"ensemble"``
+    (beside the card). A card naming a file that is not there is an error, not a quieter reader."""
+    names = model_card(model).get("ensemble", [])
+    if not isinstance(names, list) or not all(isinstance(n, str) and n.endswith(".onnx") for n in names):
+        raise ValueError(f"the card of {model}: \"ensemble\" must list .onnx file names, not {names!r}")
+    folder = model_path(model).parent
+    missing = [n for n in names if not (folder / n).is_file()]
+    if missing:
+        raise FileNotFoundError(f"the card of {model} names {', '.join(missing)} in its ensemble, "
+                                f"and {folder} does not hold it")
+    return [model, *(str(folder / n) for n in names)]
+
+
+def _softmax(logits: np.ndarray) -> np.ndarray:
+    e = np.exp(logits - logits.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def read_crops(crops: list[np.ndarray], *, model: str = "faces", turns: int = 4,
+               ensemble: bool = True) -> list[FaceReading]:
+    """Face readings of ``CROP`` x ``CROP`` BGR crops (quarter turns averaged; with ``ensemble``, the
+    readers of ``members`` averaged too, on at most ``MAX_ENSEMBLE`` crops, the first reader's least sure)."""
     if not crops:
         return []
     n = len(CLASSES)
+    readers = members(model) if ensemble else [model]
     out = turned_outputs(crops, model, turns=turns, batch=BATCH)
     logits, emb = out[:, :n] / temperature(model), out[:, n:]
-    logits -= logits.max(axis=1, keepdims=True)
-    p = np.exp(logits)
-    p /= p.sum(axis=1, keepdims=True)
+    if len(readers) > 1:
+        least_sure = np.sort(np.argsort(_softmax(logits).max(axis=1), kind="stable")[:MAX_ENSEMBLE])
+        some = [crops[i] for i in least_sure]
+        total = logits[least_sure]
+        for m in readers[1:]:
+            total = total + turned_outputs(some, m, turns=turns, batch=BATCH)[:, :n] / temperature(m)
+        logits[least_sure] = total / len(readers)
+    p = _softmax(logits)
     emb /= np.linalg.norm(emb, axis=1, keepdims=True) + 1e-9
     return [FaceReading(p[i], emb[i]) for i in range(len(crops))]
 
@@ -96,14 +132,15 @@ def read_faces(frame: np.ndarray, found: list[Found], *, model: str = "faces", t
                screen: float | None = None) -> list[FaceReading]:
     """One ``FaceReading`` per found object of ``frame`` (BGR uint8 (H, W, 3)), in the same order.
 
-    ``screen``: read every crop once first, and at ``turns`` quarter turns only those whose ``none``
-    probability is under ``screen`` (the others keep their one-turn reading): a frame of carpet or mesh
-    with a hundred candidates costs a hundred crops, not four hundred.
+    ``screen``: read every crop once first (by the first reader of an ensemble alone), and at ``turns``
+    quarter turns only those whose ``none`` probability is under ``screen`` (the others keep their one-turn
+    reading): a frame of carpet or mesh with a hundred candidates costs a hundred crops, not four hundred
+    times the readers.
     """
     crops = [crop(frame, f) for f in found]
     if screen is None or turns == 1:
         return read_crops(crops, model=model, turns=turns)
-    first = read_crops(crops, model=model, turns=1)
+    first = read_crops(crops, model=model, turns=1, ensemble=False)
     keep = [i for i, r in enumerate(first) if r.p("none") < screen]
     again = read_crops([crops[i] for i in keep], model=model, turns=turns)
     out = list(first)

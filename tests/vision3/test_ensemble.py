@@ -1,0 +1,101 @@
+"""A face reader's card may name other readers (``"ensemble"``): their calibrated logits are averaged
+(vision.faces.members, read_crops)."""
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision import faces, finder
+from vision.finder import turned_outputs
+
+ROOT = Path(__file__).resolve().parents[2]
+LOO = ROOT / "benchmarks" / "models"
+
+
+def _reader(folder: Path, name: str, source: Path, **card) -> str:
+    shutil.copy(source, folder / f"{name}.onnx")
+    base = json.loads(source.with_suffix(".json").read_text(encoding="utf-8"))
+    base.pop("ensemble", None)                   # the installed cards name their own siblings
+    (folder / f"{name}.json").write_text(json.dumps({**base, **card}), encoding="utf-8")
+    return str(folder / f"{name}.onnx")
+
+
+def _crops() -> list[np.ndarray]:
+    rng = np.random.default_rng(7)
+    crops = [rng.integers(0, 255, (faces.CROP, faces.CROP, 3), dtype=np.uint8) for _ in range(3)]
+    die = np.full((faces.CROP, faces.CROP, 3), 235, np.uint8)      # a white face with three black pips
+    for c in (12, 20, 28):
+        die[c - 3:c + 3, c - 3:c + 3] = 20
+    return [*crops, die]
+
+
+def test_an_ensemble_reads_the_mean_of_its_readers_calibrated_logits(tmp_path):
+    first = _reader(tmp_path, "a", LOO / "faces-no-aws.onnx", temperature=0.7, ensemble=["b.onnx"])
+    second = _reader(tmp_path, "b", LOO / "faces-no-nell.onnx", temperature=1.3)
+    crops = _crops()
+    n = len(faces.CLASSES)
+    out_a = turned_outputs(crops, first, turns=4, batch=8)
+    out_b = turned_outputs(crops, second, turns=4, batch=8)
+    logits = (out_a[:, :n] / 0.7 + out_b[:, :n] / 1.3) / 2
+    want = np.exp(logits - logits.max(axis=1, keepdims=True))
+    want /= want.sum(axis=1, keepdims=True)
+    got = faces.read_crops(crops, model=first)
+    assert faces.members(first) == [first, second]
+    np.testing.assert_allclose([r.probabilities for r in got], want, atol=1e-9)
+    # the two readers disagree somewhere, so the mean is neither of them alone
+    alone = faces.read_crops(crops, model=first, ensemble=False)
+    moved = [float(np.abs(g.probabilities - a.probabilities).max()) for g, a in zip(got, alone, strict=True)]
+    assert max(moved) > 0.01
+    # the embedding stays the first reader's (teach mode's taught cosine was fitted for it)
+    for g, a in zip(got, alone, strict=True):
+        np.testing.assert_allclose(g.embedding, a.embedding, atol=1e-9)
+
+
+def test_on_a_crowded_frame_only_the_first_readers_least_sure_crops_are_read_twice(tmp_path, monkeypatch):
+    first = _reader(tmp_path, "a", LOO / "faces-no-aws.onnx", temperature=0.7, ensemble=["b.onnx"])
+    _reader(tmp_path, "b", LOO / "faces-no-nell.onnx", temperature=1.3)
+    crops = _crops()
+    both = faces.read_crops(crops, model=first)
+    alone = faces.read_crops(crops, model=first, ensemble=False)
+    monkeypatch.setattr(faces, "MAX_ENSEMBLE", 2)
+    capped = faces.read_crops(crops, model=first)
+    least_sure = sorted(np.argsort([a.probabilities.max() for a in alone], kind="stable")[:2])
+    for i, c in enumerate(capped):
+        want = both[i] if i in least_sure else alone[i]
+        np.testing.assert_allclose(c.probabilities, want.probabilities, atol=1e-9)
+    assert any(np.abs(both[i].probabilities - alone[i].probabilities).max() > 0.01 for i in least_sure)
+
+
+def test_a_card_without_an_ensemble_reads_alone(tmp_path):
+    only = _reader(tmp_path, "a", LOO / "faces-no-aws.onnx")
+    assert faces.members(only) == [only]
+
+
+def test_a_card_naming_a_missing_reader_says_which(tmp_path):
+    first = _reader(tmp_path, "a", LOO / "faces-no-aws.onnx", ensemble=["gone.onnx"])
+    with pytest.raises(FileNotFoundError, match=r"gone\.onnx"):
+        faces.read_crops(_crops(), model=first)
+
+
+@pytest.mark.parametrize("bad", ["b.onnx", [3], ["b.pt"]])
+def test_a_card_whose_ensemble_is_not_a_list_of_onnx_files_is_refused(tmp_path, bad):
+    first = _reader(tmp_path, "a", LOO / "faces-no-aws.onnx", ensemble=bad)
+    with pytest.raises(ValueError, match="ensemble"):
+        faces.members(first)
+
+
+@pytest.mark.parametrize("card", sorted(p.name for p in [*LOO.glob("faces-no-*.json"),
+                                                          ROOT / "vision" / "models" / "faces.json"]))
+def test_every_installed_reader_names_siblings_that_are_there_and_match_their_cards(card):
+    folder = LOO if card.startswith("faces-no-") else ROOT / "vision" / "models"
+    model = str(folder / card.replace(".json", ".onnx"))
+    readers = faces.members(model)
+    assert len(readers) == 2, "each installed reader is read with its one sibling (docs/vision.md)"
+    sibling = finder.model_card(readers[1])
+    assert sibling["sha256"] == finder.sha256(Path(readers[1])), f"{readers[1]} changed without its card"
+    assert sibling["command"].startswith("python3 tools/train_faces.py")
+    # a sibling trained for a left-out measurement never saw the set it is measured on
+    assert sibling["left_out"] == finder.model_card(model)["left_out"]
