@@ -17,6 +17,8 @@ ROOT = Path(__file__).resolve().parents[2]
 CHASE_LEFT_OUT = ("finder", str(ROOT / "benchmarks" / "models" / "faces-no-chase.onnx"), "types")
 RINGED_ONES = ("DJI_20241005232059_0129_D_detection_2.jpg", "DJI_20241005233330_0160_D_detection_2.jpg",
                "DJI_20241005231541_0119_D_detection_2.jpg")
+#: ringed ones the two face readers of the twentieth session read as a "1" themselves (0.53), not as an emblem
+READ_AS_ONES = {"DJI_20241005233330_0160_D_detection_2.jpg"}
 
 
 @pytest.mark.parametrize("name", RINGED_ONES)
@@ -26,11 +28,15 @@ def test_a_casino_one_read_as_an_emblem_is_a_one_to_confirm(photos, name):
     found = find_objects(frame, model=CHASE_LEFT_OUT[0])
     readings = read_faces(frame, found, model=CHASE_LEFT_OUT[1])
     emblems = [f for f, r in zip(found, readings, strict=True) if r.label == "emblem"]
-    assert emblems, "the reader that never saw chase reads this ringed 1 as an emblem (the case tested)"
-    assert pip_count(frame, emblems[0]) == 1
     dice = read_table(frame, models=CHASE_LEFT_OUT).dice
     assert [d.value for d in dice] == [1]
-    assert dice[0].confidence <= EMBLEM_COUNTED < SURE     # put to the players, never taken as read
+    assert dice[0].confidence < SURE                       # put to the players, never taken as read
+    if name in READ_AS_ONES:
+        assert not emblems and [r.label for r in readings] == ["1"]
+        return
+    assert emblems, "the reader that never saw chase reads this ringed 1 as an emblem (the case tested)"
+    assert pip_count(frame, emblems[0]) == 1
+    assert dice[0].confidence <= EMBLEM_COUNTED
 
 
 def test_the_pip_counter_reads_at_most_max_emblems_counted_emblems_a_frame(monkeypatch):

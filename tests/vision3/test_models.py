@@ -13,7 +13,7 @@ from vision import faces, finder
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.mark.parametrize("name", ["finder", "faces", "types"])
+@pytest.mark.parametrize("name", ["finder", "faces", "faces2", "types"])
 def test_card_names_the_file_it_describes(name):
     card = finder.model_card(name)
     path = finder.model_path(name)
