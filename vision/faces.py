@@ -103,7 +103,8 @@ def members(model: str = "faces") -> list[str]:
 
 def _softmax(logits: np.ndarray) -> np.ndarray:
     e = np.exp(logits - logits.max(axis=1, keepdims=True))
-    return e / e.sum(axis=1, keepdims=True)
+    p: np.ndarray = e / e.sum(axis=1, keepdims=True)
+    return p
 
 
 def read_crops(crops: list[np.ndarray], *, model: str = "faces", turns: int = 4,
