@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
 from tests.browser.conftest import Table, shot
 from tests.session.conftest import play_step
@@ -114,3 +114,27 @@ def test_a_long_list_comes_fifty_at_a_time(table: Table, phone: Page) -> None:
     expect(items).to_have_count(min(100, total))
     ids = [int(i) for i in items.evaluate_all("(els) => els.map((e) => e.dataset.game)")]
     assert ids == sorted(ids, reverse=True) and len(set(ids)) == len(ids)
+
+
+def test_start_waits_for_the_page_so_an_early_tap_cannot_reload_it(table: Table, phone: Page) -> None:
+    """On a busy table the list of matches (its own script) can show before the setup form is wired: a tap on
+    Start then submitted the bare form and reloaded the page, and the PIN dialog never came."""
+    first = rolled(table)
+    held: list[Route] = []
+    phone.route("**/api/games", lambda route: held.append(route))  # the form waits for the list of games
+    phone.goto(table.url("/setup?lang=en"))
+    expect(phone.locator(f"#matches-list li[data-game='{first}']")).to_be_visible()
+    expect(phone.locator("#start")).to_be_disabled()
+    phone.locator("#start").click(force=True)
+    phone.press("#game-select", "Enter")                              # nor submitted by the keyboard
+    assert phone.url == table.url("/setup?lang=en")
+    assert table.session.game_id == first and table.session.step == 1
+    assert len(held) == 1
+    held[0].continue_()
+    expect(phone.locator("#start")).to_be_enabled()
+    table.app.config["TABLE_PIN"] = "2468"
+    try:
+        phone.click("#start")
+        expect(phone.locator("#pin-dialog")).to_be_visible()
+    finally:
+        table.app.config["TABLE_PIN"] = None

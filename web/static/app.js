@@ -1178,6 +1178,8 @@
       const game = select.value;
       if (await act("new-game", { game, setup: collectSetup(game) })) location.href = "/";
     };
+    // enabled only now: a tap before would submit the bare form and reload the page (seen on a busy table)
+    $("start").disabled = false;
   }
 
   // ------------------------------------------------------------------------------------ start
