@@ -88,7 +88,8 @@ def tune(photos: Sequence[tuple[np.ndarray, LabelledDice]], calibration: Calibra
     patches: dict[int, np.ndarray] = {}
     for image, dice in teach:
         crops = [crop(image, _found(b)) for b, _ in dice]
-        for (_, value), r, c in zip(dice, read_crops(crops), crops, strict=True):
+        # only the embeddings are used: the first reader alone gives them (vision.faces.read_crops)
+        for (_, value), r, c in zip(dice, read_crops(crops, ensemble=False), crops, strict=True):
             by_value.setdefault(value, []).append(r.embedding)
             patches.setdefault(value, _patch(c))
     examples = []
