@@ -32,7 +32,7 @@ from vision import read_table
 from vision.data import match_boxes, photo_set
 from vision.faces import read_faces
 from vision.finder import find_objects
-from vision.learned import NONE_DROP, SCREEN, WEAKEST, _label
+from vision.learned import MAX_TURNED, NONE_DROP, SCREEN, WEAKEST, _label
 
 SETS = ("matteop65", "aws", "nell")
 STAGES = ("finder missed", "face reader: none", "face reader: no class", "face reader: token",
@@ -63,7 +63,7 @@ def study(name: str, every: int = 1) -> dict[str, Any]:
         image = photo.load()
         labels = [d.bbox for d in photo.dice if d.bbox is not None]
         found = find_objects(image, model=finder)
-        readings = read_faces(image, found, model=faces, screen=SCREEN)   # as read_view reads them
+        readings = read_faces(image, found, model=faces, screen=SCREEN, most=MAX_TURNED)  # as read_view does
         by_label = dict(match_boxes(labels, [f.box(image.shape) for f in found]))
         dice = read_table(image, models=models).dice   # as vision_eval.py --leave-out
         pairs = match_boxes(labels, [d.bbox for d in dice])

@@ -24,7 +24,7 @@ Images are BGR uint8 arrays of shape (H, W, 3); they are never modified.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 import cv2
@@ -51,6 +51,9 @@ class FaceReading:
 
     probabilities: np.ndarray   # (10,) float, sums to 1
     embedding: np.ndarray       # (64,) float, unit length
+    #: read as asked (every quarter turn, every reader); False for a screen reading that ``read_faces``'s
+    #: ``most`` left at one turn: the caller must not call it sure
+    whole: bool = True
 
     @property
     def label(self) -> str:
@@ -130,21 +133,28 @@ def read_crops(crops: list[np.ndarray], *, model: str = "faces", turns: int = 4,
 
 
 def read_faces(frame: np.ndarray, found: list[Found], *, model: str = "faces", turns: int = 4,
-               screen: float | None = None) -> list[FaceReading]:
+               screen: float | None = None, most: int | None = None) -> list[FaceReading]:
     """One ``FaceReading`` per found object of ``frame`` (BGR uint8 (H, W, 3)), in the same order.
 
     ``screen``: read every crop once first (by the first reader of an ensemble alone), and at ``turns``
     quarter turns only those whose ``none`` probability is under ``screen`` (the others keep their one-turn
     reading): a frame of carpet or mesh with a hundred candidates costs a hundred crops, not four hundred
-    times the readers.
+    times the readers. ``most`` (with ``screen``): of those, at most this many, the least likely "none"
+    first; the rest keep their one-turn reading marked ``whole=False`` (a frame of a hundred and fifty dice
+    costs at most ``most`` crops at every turn).
     """
     crops = [crop(frame, f) for f in found]
     if screen is None or turns == 1:
         return read_crops(crops, model=model, turns=turns)
     first = read_crops(crops, model=model, turns=1, ensemble=False)
     keep = [i for i, r in enumerate(first) if r.p("none") < screen]
-    again = read_crops([crops[i] for i in keep], model=model, turns=turns)
     out = list(first)
+    if most is not None and len(keep) > most:
+        by_none = sorted(keep, key=lambda i: first[i].p("none"))
+        keep = sorted(by_none[:most])
+        for i in by_none[most:]:
+            out[i] = replace(first[i], whole=False)
+    again = read_crops([crops[i] for i in keep], model=model, turns=turns)
     for i, r in zip(keep, again, strict=True):
         out[i] = r
     return out

@@ -93,6 +93,12 @@ MAX_POLY = 30
 MAX_SECOND_OPINIONS = 16
 #: confidence cap of what the budget left unchecked
 OVER_BUDGET = 0.5
+#: candidates read at every quarter turn at most per frame (``read_faces``'s ``most``; the least likely
+#: "none" first); the others keep their one-turn screen reading, capped at ``OVER_BUDGET`` (asked). Each is
+#: four to eight crops through a network (0.75 ms each here): 150 candidates (``finder.MAX_OBJECTS``) took
+#: the nested worst frame to 0.93-1.0 s median on the twenty-first session's slower machine; 96 is above
+#: every labelled photo's dice (aws: 84 at most) and takes that frame to about 0.8 s (docs/vision.md)
+MAX_TURNED = 96
 #: faces whose centre lies within this share of the die's side from its centre are the die's own (0.5: inside
 #: its box). A die seen obliquely from the front shows its top above the side facing the camera, and the face
 #: reader reads the larger, often the side (left out, aws's phone photos: a "1" on top read as the 5 in front
@@ -169,7 +175,7 @@ def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
     (x, y, w, h) in ``frame`` pixels. ``models``: the finder's, the face reader's and (optional) the type
     reader's names; without a type reader, ``vision.poly`` reads the type too (Vision II)."""
     found = find_objects(frame, model=models[0])
-    readings = read_faces(frame, found, model=models[1], screen=SCREEN)
+    readings = read_faces(frame, found, model=models[1], screen=SCREEN, most=MAX_TURNED)
     sure_sides = [f.side for f, r in zip(found, readings, strict=True) if _sure_d6(r)]
     least = NUMERAL_LEAST * float(np.median(sure_sides)) if sure_sides else 0.0
     numerals = [i for i, r in enumerate(readings)
@@ -260,6 +266,10 @@ def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
                 elif counted is None:
                     conf = min(conf, UNCONFIRMED)
         dice.append((box, 6, value, conf, False))
+    unread = {found[i].box(frame.shape) for i, r in enumerate(readings) if not r.whole}
+    if unread:   # past ``MAX_TURNED``: read at one turn only, never sure
+        dice = [(b, s, v, min(c, OVER_BUDGET) if b in unread else c, pc) for b, s, v, c, pc in dice]
+        tokens = [(b, face, min(c, OVER_BUDGET) if b in unread else c) for b, face, c in tokens]
     # both size rules measure against the pip dice sure in the end, after the pip counter (_flecks_dropped);
     # when the counter doubted every one, the face reader's sure dice still say how big the dice are
     dice = _flecks_dropped(_emblems_die_sized(dice, asked, _sure_pip_sides(dice) or sure_sides))
@@ -286,7 +296,7 @@ def _second_opinions(readings: list[FaceReading]) -> set[int]:
     (the face reader's wrong values lie mostly at its lower probabilities), ``MAX_SECOND_OPINIONS`` at
     most. A value under ``SURE`` is put to the players whatever the counter says; checking it would
     change no answer, only spend time."""
-    sure = [(r.p(_label(r)), i) for i, r in enumerate(readings) if _sure_d6(r)]
+    sure = [(r.p(_label(r)), i) for i, r in enumerate(readings) if _sure_d6(r) and r.whole]
     return {i for _, i in sorted(sure)[:MAX_SECOND_OPINIONS]}
 
 

@@ -1,5 +1,6 @@
 """Nothing a frame shows makes the reader take unbounded time: the work is bounded by the frame's size and
-by counts (``vision.finder.MAX_OBJECTS``, ``vision.learned.MAX_SECOND_OPINIONS``, ``MAX_POLY``), never by
+by counts (``vision.finder.MAX_OBJECTS``, ``vision.learned.MAX_SECOND_OPINIONS``, ``MAX_POLY``,
+``MAX_TURNED``), never by
 the number of pip-like things in it. The speed targets themselves are measured by
 ``benchmarks/vision_eval.py`` (time per frame at 640x480, 2028x1520 and 12 MP), not here; the wall-clock
 bound below is ten times the target and only catches a return of the old behaviour (a mesh basket took
@@ -12,7 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import learned, read_table, synth
+from vision import faces, learned, read_table, synth
 from vision.faces import CLASSES, FaceReading
 from vision.finder import MAX_INPUT_PIXELS, MAX_OBJECTS, Found, _input_size
 
@@ -85,7 +86,8 @@ def test_the_worst_frame_gives_the_pip_counter_a_bounded_number_of_crops(monkeyp
     probabilities = rng.uniform(learned.SURE, 1.0, MAX_OBJECTS)
     probabilities[::10] = rng.uniform(0.55, learned.SURE - 0.01, len(probabilities[::10]))  # not sure
     monkeypatch.setattr(learned, "find_objects", lambda frame, model: found)
-    monkeypatch.setattr(learned, "read_faces", lambda frame, found, model, screen: _readings(probabilities))
+    monkeypatch.setattr(learned, "read_faces",
+                        lambda frame, found, model, screen, most: _readings(probabilities))
     crops, counted = [], []
     real_crop = learned.crop
     monkeypatch.setattr(learned, "crop", lambda *a, **k: crops.append(real_crop(*a, **k)) or crops[-1])
@@ -142,3 +144,56 @@ def test_dice_inside_the_boxes_of_dice_at_every_scale_are_read_in_bounded_time(p
     spent = time.process_time() - t0
     assert 0 < len(reading.dice) + len(reading.tokens) <= MAX_OBJECTS
     assert spent < 10.0, spent
+
+
+def _crowd():
+    """A felt tray of 352 drawn dice (more than ``MAX_OBJECTS`` and ``MAX_TURNED``)."""
+    img = synth.tray(1600, 1200, kind="felt")
+    rng = np.random.default_rng(3)
+    for i in range(22):
+        for j in range(16):
+            synth.draw_die(img, 40 + 70 * i + rng.uniform(-5, 5), 40 + 72 * j, 44, int(rng.integers(1, 7)),
+                           angle=float(rng.uniform(0, 90)))
+    return img
+
+
+def test_past_most_the_screen_reading_stays_and_is_marked(monkeypatch):
+    img = _crowd()
+    found = learned.find_objects(img, model="finder")
+    assert len(found) > 40
+    read = []
+    real = faces.read_crops
+    monkeypatch.setattr(faces, "read_crops",
+                        lambda crops, **k: read.append((len(crops), k)) or real(crops, **k))
+    one_turn = real([faces.crop(img, f) for f in found], turns=1, ensemble=False)
+    whole = faces.read_faces(img, found, screen=learned.SCREEN)
+    read.clear()
+    capped = faces.read_faces(img, found, screen=learned.SCREEN, most=12)
+    assert [n for n, k in read if k.get("turns", 4) > 1] == [12]       # twelve crops read at every turn
+    past = [i for i, r in enumerate(capped) if not r.whole]
+    screened = [i for i, r in enumerate(whole) if r.p("none") < learned.SCREEN]
+    assert len(past) == len(screened) - 12
+    kept = sorted(set(screened) - set(past))
+    # the twelve read at every turn are those the one-turn look found least likely "none"; the others keep
+    # that look
+    assert max(one_turn[i].p("none") for i in kept) <= min(one_turn[i].p("none") for i in past) + 1e-9
+    for i in past:
+        np.testing.assert_allclose(capped[i].probabilities, one_turn[i].probabilities, atol=1e-6)
+    again = real([faces.crop(img, found[i]) for i in kept])
+    for i, r in zip(kept, again, strict=True):
+        assert capped[i].whole
+        np.testing.assert_allclose(capped[i].probabilities, r.probabilities, atol=1e-6)
+
+
+def test_a_frame_past_most_tells_nothing_it_read_at_one_turn(monkeypatch):
+    monkeypatch.setattr(learned, "MAX_TURNED", 10)
+    monkeypatch.setattr(learned, "MAX_SECOND_OPINIONS", 200)   # let the pip counter confirm every checked die
+    img = _crowd()
+    unread = []
+    real = faces.read_faces
+    monkeypatch.setattr(learned, "read_faces", lambda *a, **k: unread.append(r := real(*a, **k)) or r)
+    dice, tokens = learned.read_view(img)
+    readings = unread[0]
+    assert sum(not r.whole for r in readings) > 0
+    sure = [d for d in dice if d[3] >= learned.SURE] + [t for t in tokens if t[2] >= learned.SURE]
+    assert 0 < len(sure) <= 10
