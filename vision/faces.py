@@ -43,6 +43,9 @@ BATCH = 256
 #: rest keep the first reader's reading alone. Bounds a crowded frame: 150 objects read by two readers took
 #: the nested worst frame from 815 to 986 ms (docs/vision.md, twentieth session)
 MAX_ENSEMBLE = 48
+#: a crop the first reader calls "numeral" at this or more is read by it alone: Vision II's type and numeral
+#: readers say what it is, and the siblings' four turns each were a quarter of a polyhedral die's time
+NUMERAL_ALONE = 0.8
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +116,8 @@ def _softmax(logits: np.ndarray) -> np.ndarray:
 def read_crops(crops: list[np.ndarray], *, model: str = "faces", turns: int = 4,
                ensemble: bool = True) -> list[FaceReading]:
     """Face readings of ``CROP`` x ``CROP`` BGR crops (quarter turns averaged; with ``ensemble``, the
-    readers of ``members`` averaged too, on at most ``MAX_ENSEMBLE`` crops, the first reader's least sure)."""
+    readers of ``members`` averaged too, on at most ``MAX_ENSEMBLE`` crops, the first reader's least sure,
+    none it calls "numeral" at ``NUMERAL_ALONE`` or more)."""
     if not crops:
         return []
     n = len(CLASSES)
@@ -121,12 +125,15 @@ def read_crops(crops: list[np.ndarray], *, model: str = "faces", turns: int = 4,
     out = turned_outputs(crops, model, turns=turns, batch=BATCH)
     logits, emb = out[:, :n] / temperature(model), out[:, n:]
     if len(readers) > 1:
-        least_sure = np.sort(np.argsort(_softmax(logits).max(axis=1), kind="stable")[:MAX_ENSEMBLE])
+        first = _softmax(logits)
+        asked = np.flatnonzero(first[:, CLASSES.index("numeral")] < NUMERAL_ALONE)
+        least_sure = np.sort(asked[np.argsort(first[asked].max(axis=1), kind="stable")[:MAX_ENSEMBLE]])
         some = [crops[i] for i in least_sure]
-        total = logits[least_sure]
-        for m in readers[1:]:
-            total = total + turned_outputs(some, m, turns=turns, batch=BATCH)[:, :n] / temperature(m)
-        logits[least_sure] = total / len(readers)
+        if some:
+            total = logits[least_sure]
+            for m in readers[1:]:
+                total = total + turned_outputs(some, m, turns=turns, batch=BATCH)[:, :n] / temperature(m)
+            logits[least_sure] = total / len(readers)
     p = _softmax(logits)
     emb /= np.linalg.norm(emb, axis=1, keepdims=True) + 1e-9
     return [FaceReading(p[i], emb[i]) for i in range(len(crops))]

@@ -5,11 +5,13 @@ import json
 import shutil
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
 from vision import faces, finder
 from vision.finder import turned_outputs
+from vision.poly.synth import render
 
 ROOT = Path(__file__).resolve().parents[2]
 LOO = ROOT / "benchmarks" / "models"
@@ -99,3 +101,30 @@ def test_every_installed_reader_names_siblings_that_are_there_and_match_their_ca
     assert sibling["command"].startswith("python3 tools/train_faces.py")
     # a sibling trained for a left-out measurement never saw the set it is measured on
     assert sibling["left_out"] == finder.model_card(model)["left_out"]
+
+
+def _numeral_die() -> np.ndarray:
+    """A rendered d20 cut as the face reader cuts an object (``CROP_SCALE`` of its box)."""
+    r = render(np.random.default_rng(20), kind="d20")
+    x, y, w, h = r.bbox
+    cx, cy, half = x + w // 2, y + h // 2, round(max(w, h) * faces.CROP_SCALE / 2)
+    padded = cv2.copyMakeBorder(r.image, half, half, half, half, cv2.BORDER_REPLICATE)
+    return cv2.resize(padded[cy:cy + 2 * half, cx:cx + 2 * half], (faces.CROP, faces.CROP),
+                      interpolation=cv2.INTER_AREA)
+
+
+def test_a_crop_the_first_reader_calls_a_numeral_surely_is_read_by_it_alone(tmp_path):
+    first = _reader(tmp_path, "a", LOO / "faces-no-aws.onnx", temperature=0.7, ensemble=["b.onnx"])
+    _reader(tmp_path, "b", LOO / "faces-no-nell.onnx", temperature=1.3)
+    crops = [_numeral_die(), *_crops()]
+    alone = faces.read_crops(crops, model=first, ensemble=False)
+    assert alone[0].label == "numeral" and alone[0].p("numeral") >= faces.NUMERAL_ALONE
+    assert all(a.p("numeral") < faces.NUMERAL_ALONE for a in alone[1:])
+    got = faces.read_crops(crops, model=first)
+    np.testing.assert_allclose(got[0].probabilities, alone[0].probabilities, atol=1e-9)
+    # the others are read by both, as if the numeral die were not there
+    both = faces.read_crops(crops[1:], model=first)
+    for g, b in zip(got[1:], both, strict=True):
+        np.testing.assert_allclose(g.probabilities, b.probabilities, atol=1e-9)
+    # only sure numerals: nothing for the sibling to read is no error
+    assert faces.read_crops(crops[:1], model=first)[0].label == "numeral"
