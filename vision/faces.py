@@ -114,15 +114,16 @@ def _softmax(logits: np.ndarray) -> np.ndarray:
 
 
 def read_crops(crops: list[np.ndarray], *, model: str = "faces", turns: int = 4,
-               ensemble: bool = True) -> list[FaceReading]:
+               ensemble: bool = True, known: np.ndarray | None = None) -> list[FaceReading]:
     """Face readings of ``CROP`` x ``CROP`` BGR crops (quarter turns averaged; with ``ensemble``, the
     readers of ``members`` averaged too, on at most ``MAX_ENSEMBLE`` crops, the first reader's least sure,
-    none it calls "numeral" at ``NUMERAL_ALONE`` or more)."""
+    none it calls "numeral" at ``NUMERAL_ALONE`` or more). ``known``: the first reader's raw output of the
+    crops unturned, when the caller has it (``finder.turned_outputs``)."""
     if not crops:
         return []
     n = len(CLASSES)
     readers = members(model) if ensemble else [model]
-    out = turned_outputs(crops, model, turns=turns, batch=BATCH)
+    out = turned_outputs(crops, model, turns=turns, batch=BATCH, known=known)
     logits, emb = out[:, :n] / temperature(model), out[:, n:]
     if len(readers) > 1:
         first = _softmax(logits)
@@ -151,9 +152,11 @@ def read_faces(frame: np.ndarray, found: list[Found], *, model: str = "faces", t
     costs at most ``most`` crops at every turn).
     """
     crops = [crop(frame, f) for f in found]
-    if screen is None or turns == 1:
+    if screen is None or turns == 1 or not crops:
         return read_crops(crops, model=model, turns=turns)
-    first = read_crops(crops, model=model, turns=1, ensemble=False)
+    # the screen's look is the first of the turns: read once, used twice
+    unturned = turned_outputs(crops, model, turns=1, batch=BATCH)
+    first = read_crops(crops, model=model, turns=1, ensemble=False, known=unturned)
     keep = [i for i, r in enumerate(first) if r.p("none") < screen]
     out = list(first)
     if most is not None and len(keep) > most:
@@ -161,7 +164,7 @@ def read_faces(frame: np.ndarray, found: list[Found], *, model: str = "faces", t
         keep = sorted(by_none[:most])
         for i in by_none[most:]:
             out[i] = replace(first[i], whole=False)
-    again = read_crops([crops[i] for i in keep], model=model, turns=turns)
+    again = read_crops([crops[i] for i in keep], model=model, turns=turns, known=unturned[keep])
     for i, r in zip(keep, again, strict=True):
         out[i] = r
     return out

@@ -126,12 +126,17 @@ def _net(path: str) -> Any:
     return nets[path]
 
 
-def turned_outputs(crops: list[np.ndarray], model: str, *, turns: int, batch: int) -> np.ndarray:
+def turned_outputs(crops: list[np.ndarray], model: str, *, turns: int, batch: int,
+                   known: np.ndarray | None = None) -> np.ndarray:
     """The mean raw output (N, K) of the network ``model`` over ``turns`` quarter turns of square BGR crops,
-    run ``batch`` crops at a time (the face and type readers read every crop this way)."""
+    run ``batch`` crops at a time (the face and type readers read every crop this way). ``known``: the
+    output (N, K) of the crops as they are (no turn) when the caller has it (``vision.faces.read_faces``'s
+    screen); it is not computed again."""
+    if known is not None and len(known) != len(crops):
+        raise ValueError(f"known holds {len(known)} outputs for {len(crops)} crops")
     net = _net(str(model_path(model)))
-    total: np.ndarray | None = None
-    for k in range(turns):
+    total: np.ndarray | None = None if known is None else np.asarray(known, np.float64)
+    for k in range(0 if known is None else 1, turns):
         turned = [np.ascontiguousarray(np.rot90(c, k)) for c in crops]
         out = np.concatenate([np.asarray(_forward(net, turned[i:i + batch]), np.float64)
                               for i in range(0, len(turned), batch)])

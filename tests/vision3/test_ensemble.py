@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import faces, finder
+from vision import faces, finder, learned, synth
 from vision.finder import turned_outputs
 from vision.poly.synth import render
 
@@ -128,3 +128,37 @@ def test_a_crop_the_first_reader_calls_a_numeral_surely_is_read_by_it_alone(tmp_
         np.testing.assert_allclose(g.probabilities, b.probabilities, atol=1e-9)
     # only sure numerals: nothing for the sibling to read is no error
     assert faces.read_crops(crops[:1], model=first)[0].label == "numeral"
+
+
+def test_the_screens_look_is_the_first_turn_read_once(monkeypatch):
+    """``read_faces`` with a screen reads each candidate unturned once, and that look is the first of the
+    four turns of those it keeps: the same readings as reading them again, one network pass fewer each."""
+    img = synth.tray(640, 480, kind="felt")
+    for k in range(5):
+        synth.draw_die(img, 80 + 110 * k, 240, 48, k + 1, angle=17.0 * k)
+    found = finder.find_objects(img, model="finder")
+    assert len(found) >= 5
+    passes = {}
+    real = finder._forward
+
+    def counted(net, crops):
+        passes[id(net)] = passes.get(id(net), 0) + len(crops)
+        return real(net, crops)
+
+    monkeypatch.setattr(finder, "_forward", counted)
+    got = faces.read_faces(img, found, screen=learned.SCREEN)
+    first_reader = passes[id(finder._net(str(finder.model_path("faces"))))]
+    crops = [faces.crop(img, f) for f in found]
+    screen = faces.read_crops(crops, turns=1, ensemble=False)
+    keep = [i for i, r in enumerate(screen) if r.p("none") < learned.SCREEN]
+    assert keep
+    assert first_reader == len(found) + 3 * len(keep)
+    again = faces.read_crops([crops[i] for i in keep])
+    for i, r in zip(keep, again, strict=True):
+        np.testing.assert_allclose(got[i].probabilities, r.probabilities, atol=1e-6)
+
+
+def test_known_outputs_must_match_the_crops():
+    crops = _crops()
+    with pytest.raises(ValueError, match="known holds 2 outputs for 4 crops"):
+        turned_outputs(crops, "faces", turns=4, batch=8, known=np.zeros((2, 74)))
