@@ -46,13 +46,19 @@ def test_the_finder_input_is_capped_whatever_the_scale():
         assert iw % 32 == 0 and ih % 32 == 0
 
 
-def test_hundreds_of_dice_are_capped_and_second_opinions_too(monkeypatch):
+def _crowd():
+    """A felt tray of 352 drawn dice (more than ``MAX_OBJECTS`` and ``MAX_TURNED``)."""
     img = synth.tray(1600, 1200, kind="felt")
     rng = np.random.default_rng(3)
     for i in range(22):
         for j in range(16):
             synth.draw_die(img, 40 + 70 * i + rng.uniform(-5, 5), 40 + 72 * j, 44, int(rng.integers(1, 7)),
                            angle=float(rng.uniform(0, 90)))
+    return img
+
+
+def test_hundreds_of_dice_are_capped_and_second_opinions_too(monkeypatch):
+    img = _crowd()
     calls = []
     real = learned.pip_count
     monkeypatch.setattr(learned, "pip_count", lambda frame, f: calls.append(1) or real(frame, f))
@@ -144,17 +150,6 @@ def test_dice_inside_the_boxes_of_dice_at_every_scale_are_read_in_bounded_time(p
     spent = time.process_time() - t0
     assert 0 < len(reading.dice) + len(reading.tokens) <= MAX_OBJECTS
     assert spent < 10.0, spent
-
-
-def _crowd():
-    """A felt tray of 352 drawn dice (more than ``MAX_OBJECTS`` and ``MAX_TURNED``)."""
-    img = synth.tray(1600, 1200, kind="felt")
-    rng = np.random.default_rng(3)
-    for i in range(22):
-        for j in range(16):
-            synth.draw_die(img, 40 + 70 * i + rng.uniform(-5, 5), 40 + 72 * j, 44, int(rng.integers(1, 7)),
-                           angle=float(rng.uniform(0, 90)))
-    return img
 
 
 def test_past_most_the_screen_reading_stays_and_is_marked(monkeypatch):
