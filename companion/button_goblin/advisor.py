@@ -83,7 +83,8 @@ MAX_EXACT_COMBOS: Final = 600
 MAX_SAMPLED: Final = 300
 
 MAX_ANALYSED: Final = 64
-"""Attacks analysed per call (those of largest score change): the roster's positions have fewer."""
+"""Attacks analysed per call (those of largest score change): the roster's positions mostly have fewer
+(a Lobo against Jelerak with four dice each has been drawn with 65; the 65th gets no reply analysis)."""
 
 TOP_REPLIES: Final = 3
 """How many of the opponent's likeliest best replies an attack lists."""
