@@ -189,13 +189,34 @@ def _input_size(w: int, h: int, scale: float) -> tuple[int, int]:
     return max(MULTIPLE, round(sw / MULTIPLE) * MULTIPLE), max(MULTIPLE, round(sh / MULTIPLE) * MULTIPLE)
 
 
-def _run(frame: np.ndarray, size: tuple[int, int], model: str, floor: float) -> list[Found]:
+def _shrunk(levels: list[np.ndarray], size: tuple[int, int]) -> np.ndarray:
+    """The frame (``levels[0]``) resized to ``size`` (w, h). A frame at least twice the size is halved first
+    (``levels`` keeps the halvings, for the next look at the same frame) and the last step averages what is
+    left: OpenCV's area average at a ratio that is not a whole number cost 19-22 ms a look on a 2028x1520
+    frame (one core), half the frame's time, against 5-6 ms this way."""
+    iw, ih = size
+    k = 0
+    while levels[k].shape[1] >= 2 * iw and levels[k].shape[0] >= 2 * ih:
+        if k + 1 == len(levels):
+            top = levels[k]
+            half = (top.shape[1] // 2, top.shape[0] // 2)
+            levels.append(cv2.resize(top, half, interpolation=cv2.INTER_AREA))
+        k += 1
+    src = levels[k]
+    if (src.shape[1], src.shape[0]) == (iw, ih):
+        return src
+    interp = cv2.INTER_AREA if iw < src.shape[1] else cv2.INTER_LINEAR
+    out: np.ndarray = cv2.resize(src, (iw, ih), interpolation=interp)
+    return out
+
+
+def _run(frame: np.ndarray, size: tuple[int, int], model: str, floor: float,
+         levels: list[np.ndarray] | None = None) -> list[Found]:
     """Run the net on ``frame`` resized to ``size`` (w, h); peaks >= ``floor`` in frame pixels, none under
-    ``SMALLEST_DIE``."""
+    ``SMALLEST_DIE``. ``levels``: the frame's halvings so far (``_shrunk``), shared by its looks."""
     h, w = frame.shape[:2]
     iw, ih = size
-    interp = cv2.INTER_AREA if iw < w else cv2.INTER_LINEAR
-    blob = cv2.dnn.blobFromImage(cv2.resize(frame, (iw, ih), interpolation=interp), 1 / 255.0)
+    blob = cv2.dnn.blobFromImage(_shrunk([frame] if levels is None else levels, size), 1 / 255.0)
     net = _net(str(model_path(model)))
     net.setInput(blob)
     maps = net.forward()[0]
@@ -273,6 +294,7 @@ def find_objects(frame: np.ndarray, *, model: str = "finder", score: float = SCO
     Returns an empty list when nothing scores ``score``; at most ``MAX_OBJECTS`` objects.
     """
     h, w = frame.shape[:2]
+    levels = [frame]                           # the frame and its halvings (``_shrunk``)
     first: list[Found] = []
     sizing: list[tuple[Found, float]] = []     # (object, its look's scale) of objects seen at a good size
     scales = []
@@ -283,7 +305,7 @@ def find_objects(frame: np.ndarray, *, model: str = "finder", score: float = SCO
         size = _input_size(w, h, side / max(w, h))
         k = size[0] / w
         scales.append(k)
-        got = _run(frame, size, model, score)
+        got = _run(frame, size, model, score, levels)
         first += got
         if k <= 1.0:
             strong += [f for f in got if f.score >= firm]
@@ -310,7 +332,7 @@ def find_objects(frame: np.ndarray, *, model: str = "finder", score: float = SCO
     least = SIZING_SIDES[0] * 0.7 / k          # frame px: smaller is texture at the chosen scale
     if scales[-1] <= 1.0 and TARGET_SIDE <= median * scales[-1] <= SECOND_SKIPPED * TARGET_SIDE:
         return _specks_dropped([f for f in first if f.side >= least])   # the finest look sees them well
-    second = [f for f in _run(frame, size, model, score) if f.side >= least]
+    second = [f for f in _run(frame, size, model, score, levels) if f.side >= least]
     # objects far bigger than the chosen scale sees are kept from the first look, and so are the strong
     # objects of a look that did not enlarge the frame (``FIRST_KEPT``)
     big = [f for f in first if f.side * k > 4.5 * TARGET_SIDE]

@@ -47,9 +47,9 @@ def _runs(monkeypatch, image):
     sizes = []
     run = finder._run
 
-    def counted(frame, size, model, floor):
+    def counted(frame, size, model, floor, levels=None):
         sizes.append(size)
-        return run(frame, size, model, floor)
+        return run(frame, size, model, floor, levels)
 
     monkeypatch.setattr(finder, "_run", counted)
     return find_objects(image), sizes
