@@ -154,6 +154,9 @@ def main() -> None:
                     "(v3_data.pip_transplant: real marbled bodies with pips)")
     ap.add_argument("--transplant-weights", default="", help="how often each pip value 1..6 is painted on a "
                     "transplant, six numbers (e.g. 2,1,2,1,1,1: the lone-pip faces twice as often)")
+    ap.add_argument("--transplant-faint", type=int, default=0, help="more pip transplants, this many copies "
+                    "of each Lurig numeral d6, their pips faint: differing from the body more in hue than in "
+                    "light (v3_data.pip_transplant(faint=True), from a generator of their own)")
     ap.add_argument("--specks", type=int, default=0, help="none crops of the tray at 0.2-0.6 of a die's size "
                     "per photo, besides the three at a die's size")
     ap.add_argument("--colour", type=float, default=0.0, help="share of crops recoloured (hue turned "
@@ -190,6 +193,13 @@ def main() -> None:
     if args.transplant:
         print("pip transplants", len(transplants), "of", len(lurig_d6) * args.transplant, flush=True)
     train += transplants
+    frng = np.random.default_rng([args.seed, 4])
+    faint_pips = [t for _ in range(args.transplant_faint) for s in lurig_d6
+                  if (t := pip_transplant(s, frng, weights, faint=True)) is not None]
+    if args.transplant_faint:
+        print("faint pip transplants", len(faint_pips), "of", len(lurig_d6) * args.transplant_faint,
+              flush=True)
+    train += faint_pips
     polys = [poly_render(i) for i in range(args.poly_renders)]
     train += polys[: args.poly_renders * 9 // 10]
     val += polys[args.poly_renders * 9 // 10:]

@@ -746,7 +746,7 @@ TRANSPLANT_SIDE = 96
 
 
 def pip_transplant(s: Sample, rng: np.random.Generator,
-                   weights: tuple[float, ...] | None = None) -> Sample | None:
+                   weights: tuple[float, ...] | None = None, faint: bool = False) -> Sample | None:
     """A real numeral d6 (a Lurig photo) made a pip d6 of the same body: the numeral inpainted away
     (``erase_numeral``) and the pips of a random value painted at the top face's centre (``paint_pips``),
     in the numeral's own ink (as a set of marbled dice prints both) or another colour.
@@ -758,7 +758,11 @@ def pip_transplant(s: Sample, rng: np.random.Generator,
     shading). Returns a small sample around the die (its side ``TRANSPLANT_SIDE`` px, ``crop_only``: the
     face reader takes the die's crop and no tray from it), or ``None`` when the photo has no box or its
     numeral could not be wholly erased (Vision II's numeral reader still reads it). ``weights``: how often
-    each value 1..6 is painted (default: equally; a value drawn as before, so older recipes replay)."""
+    each value 1..6 is painted (default: equally; a value drawn as before, so older recipes replay).
+    ``faint`` (twenty-second session): the pips differ from the body by ``FAINT_CONTRAST`` only, more in hue
+    than in light (``_faint_ink``), as the red pips of nell-byler's dark marbled dice do; the others keep a
+    difference of 90 or more, and left out the face reader still called 110 of nell's found pip dice,
+    mostly those, numerals."""
     from vision.poly.numeral import read_numeral
 
     if not s.objects:
@@ -775,7 +779,9 @@ def pip_transplant(s: Sample, rng: np.random.Generator,
     if was.score >= 0.5 and now.text == was.text and now.score >= 0.5:
         return None    # a numeral left under the pips would teach that a numeral with pips is a pip die
     body = np.median(erased[die, die].reshape(-1, 3), axis=0).astype(float)
-    if rng.random() < 0.3 or np.abs(ink - body).sum() < 90:
+    if faint:
+        ink = _faint_ink(rng, body)
+    elif rng.random() < 0.3 or np.abs(ink - body).sum() < 90:
         ink = np.array(_colour(rng)) if rng.random() < 0.5 else np.array([rng.choice([20.0, 235.0])] * 3)
         if np.abs(ink - body).sum() < 90:
             ink = 255 - body

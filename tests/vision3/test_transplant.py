@@ -72,3 +72,27 @@ def test_weights_choose_the_painted_values(lurig_d6):
     lone = [t.objects[0][4] for s in lurig_d6[:30]
             if (t := v3_data.pip_transplant(s, rng, (1, 0, 1, 0, 0, 0))) is not None]
     assert len(lone) >= 5 and set(lone) <= {1, 3} and len(set(lone)) == 2, lone
+
+
+def test_faint_transplants_paint_pips_near_the_body(lurig_d6):
+    """``pip_transplant(faint=True)``: the pips differ from the body under them by ``FAINT_CONTRAST`` (the
+    red pips of nell-byler's dark marbled dice); the plain ones by 90 or more. The painted pixels at the pip
+    centres are compared with the body around them."""
+    def spread(faint: bool) -> list[float]:
+        rng = np.random.default_rng(5)
+        out = []
+        for s in lurig_d6[:40]:
+            t = v3_data.pip_transplant(s, rng, faint=faint)
+            if t is None:
+                continue
+            erased = v3_data.erase_numeral(v3_data.die_window(s)[0])
+            assert erased is not None          # the transplant was made from it
+            diff = np.abs(t.image.astype(float) - erased[0]).sum(axis=2)
+            out.append(float(np.percentile(diff, 99.7)))
+        return out
+
+    faint, plain = spread(True), spread(False)
+    assert len(faint) >= 5 and len(plain) >= 5
+    hi = v3_data.FAINT_CONTRAST[1]
+    assert np.median(faint) < 0.8 * np.median(plain), (np.median(faint), np.median(plain))
+    assert max(faint) <= 2 * hi, faint
