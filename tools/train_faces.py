@@ -157,6 +157,9 @@ def main() -> None:
     ap.add_argument("--transplant-faint", type=int, default=0, help="more pip transplants, this many copies "
                     "of each Lurig numeral d6, their pips faint: differing from the body more in hue than in "
                     "light (v3_data.pip_transplant(faint=True), from a generator of their own)")
+    ap.add_argument("--transplant-swirl", type=int, default=0, help="more pip transplants, this many copies "
+                    "of each Lurig numeral d6, light swirl veins drawn across the body under the pips "
+                    "(v3_data.pip_transplant(swirls=True), from a generator of their own)")
     ap.add_argument("--specks", type=int, default=0, help="none crops of the tray at 0.2-0.6 of a die's size "
                     "per photo, besides the three at a die's size")
     ap.add_argument("--colour", type=float, default=0.0, help="share of crops recoloured (hue turned "
@@ -200,6 +203,12 @@ def main() -> None:
         print("faint pip transplants", len(faint_pips), "of", len(lurig_d6) * args.transplant_faint,
               flush=True)
     train += faint_pips
+    srng = np.random.default_rng([args.seed, 5])
+    veined = [t for _ in range(args.transplant_swirl) for s in lurig_d6
+              if (t := pip_transplant(s, srng, weights, swirls=True)) is not None]
+    if args.transplant_swirl:
+        print("veined pip transplants", len(veined), "of", len(lurig_d6) * args.transplant_swirl, flush=True)
+    train += veined
     polys = [poly_render(i) for i in range(args.poly_renders)]
     train += polys[: args.poly_renders * 9 // 10]
     val += polys[args.poly_renders * 9 // 10:]

@@ -745,8 +745,47 @@ def render(seed: int, size: tuple[int, int] = (512, 384), patterned: bool = Fals
 TRANSPLANT_SIDE = 96
 
 
+def draw_swirls(img: np.ndarray, rng: np.random.Generator, box: tuple[float, float, float, float]
+                ) -> np.ndarray:
+    """``img`` with one to four light swirl veins inside the die's ``box`` (cx, cy, w, h): curved strokes,
+    2-6% of the die's side thick, near white or a light tint, partly transparent and softened, as the
+    white veins of nell-byler's dark marbled dice (the face reader, left out, took them for a numeral's
+    strokes on about 110 of its found pip dice: twenty-second session). The strokes are cut to the box's
+    inner 90%, then softened (a pixel or two past it)."""
+    h, w = img.shape[:2]
+    cx, cy, bw, bh = box
+    side = min(bw, bh)
+    inside = np.zeros((h, w), np.uint8)
+    cv2.rectangle(inside, (round(cx - 0.45 * bw), round(cy - 0.45 * bh)), (round(cx + 0.45 * bw),
+                                                                             round(cy + 0.45 * bh)), 255, -1)
+    layer = img.astype(np.float32)
+    for _ in range(int(rng.integers(1, 5))):
+        if rng.random() < 0.6:
+            colour = np.array([rng.uniform(170, 255)] * 3)
+        else:
+            colour = np.array(_colour(rng)) * 0.4 + 150
+        at = np.array([cx, cy]) + rng.uniform(-0.4, 0.4, 2) * side
+        ang = rng.uniform(0, 2 * math.pi)
+        bend = rng.uniform(-2.5, 2.5) / side
+        length = side * rng.uniform(0.4, 1.1)
+        pts = []
+        for t in np.linspace(0, 1, 24):
+            a = ang + bend * t * length
+            at = at + np.array([math.cos(a), math.sin(a)]) * length / 24
+            pts.append(at.copy())
+        mask = np.zeros((h, w), np.uint8)
+        cv2.polylines(mask, [np.round(np.array(pts) * 16).astype(np.int32)], False, 255,
+                      max(1, round(side * rng.uniform(0.02, 0.06))), cv2.LINE_AA, 4)
+        mask = cv2.bitwise_and(mask, inside)
+        alpha = (cv2.GaussianBlur(mask, (0, 0), rng.uniform(0.5, 1.5)).astype(np.float32) / 255
+                 * rng.uniform(0.5, 0.9))[..., None]
+        layer = layer * (1 - alpha) + colour[None, None, :] * alpha
+    return np.clip(layer, 0, 255).astype(np.uint8)
+
+
 def pip_transplant(s: Sample, rng: np.random.Generator,
-                   weights: tuple[float, ...] | None = None, faint: bool = False) -> Sample | None:
+                   weights: tuple[float, ...] | None = None, faint: bool = False,
+                   swirls: bool = False) -> Sample | None:
     """A real numeral d6 (a Lurig photo) made a pip d6 of the same body: the numeral inpainted away
     (``erase_numeral``) and the pips of a random value painted at the top face's centre (``paint_pips``),
     in the numeral's own ink (as a set of marbled dice prints both) or another colour.
@@ -762,7 +801,8 @@ def pip_transplant(s: Sample, rng: np.random.Generator,
     ``faint`` (twenty-second session): the pips differ from the body by ``FAINT_CONTRAST`` only, more in hue
     than in light (``_faint_ink``), as the red pips of nell-byler's dark marbled dice do; the others keep a
     difference of 90 or more, and left out the face reader still called 110 of nell's found pip dice,
-    mostly those, numerals."""
+    mostly those, numerals. ``swirls`` (the same session): light veins drawn across the body under the pips
+    (``draw_swirls``)."""
     from vision.poly.numeral import read_numeral
 
     if not s.objects:
@@ -790,6 +830,8 @@ def pip_transplant(s: Sample, rng: np.random.Generator,
     else:
         p = np.array(weights, float)
         value = int(rng.choice(6, p=p / p.sum())) + 1
+    if swirls:
+        erased = draw_swirls(erased, rng, (half, half, w * k, h * k))
     out = paint_pips(erased, rng, ink, at, value, TRANSPLANT_SIDE * rng.uniform(0.5, 0.7))
     return Sample("lurig-pips", s.name, out, [(half, half, w * k, h * k, value)], crop_only=True,
                   group=s.group)

@@ -96,3 +96,23 @@ def test_faint_transplants_paint_pips_near_the_body(lurig_d6):
     hi = v3_data.FAINT_CONTRAST[1]
     assert np.median(faint) < 0.8 * np.median(plain), (np.median(faint), np.median(plain))
     assert max(faint) <= 2 * hi, faint
+
+
+def test_swirl_veins_stay_inside_the_die():
+    """``draw_swirls``: light veins across a die (nell-byler's dark marbled dice), never on the tray around
+    it, and light: the pixels it changes are brighter than the dark body they cross."""
+    rng = np.random.default_rng(3)
+    body = np.full((200, 200, 3), 40, np.uint8)
+    box = (100.0, 100.0, 96.0, 96.0)
+    changed_any = 0
+    for _ in range(30):
+        out = v3_data.draw_swirls(body, rng, box)
+        diff = np.abs(out.astype(int) - body).sum(axis=2)
+        ys, xs = np.nonzero(diff)
+        if len(xs):
+            changed_any += 1
+            assert xs.min() >= 100 - 0.5 * 96 and xs.max() <= 100 + 0.5 * 96   # inner 90%, softened
+            assert ys.min() >= 100 - 0.5 * 96 and ys.max() <= 100 + 0.5 * 96
+            assert out[ys, xs].astype(int).sum(axis=1).min() >= body[0, 0].astype(int).sum()
+    assert changed_any >= 25
+    assert np.array_equal(body, np.full((200, 200, 3), 40, np.uint8)), "the image given is not drawn on"
