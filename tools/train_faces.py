@@ -78,6 +78,17 @@ def items(samples: list[Sample], rng: np.random.Generator, specks: int = 0) -> l
     return out
 
 
+def transplanted(what: str, lurig_d6: list[Sample], copies: int, rng: np.random.Generator,
+                 weights: tuple[float, ...] | None, **kind: bool) -> list[Sample]:
+    """``copies`` pip transplants of each Lurig d6 (``v3_data.pip_transplant``, ``kind``: faint, swirls), from
+    ``rng`` alone, so each kind's draws leave the others' as they were."""
+    out = [t for _ in range(copies) for s in lurig_d6
+           if (t := pip_transplant(s, rng, weights, **kind)) is not None]
+    if copies:
+        print(what, len(out), "of", len(lurig_d6) * copies, flush=True)
+    return out
+
+
 def hard_negatives(samples: list[Sample], finder: str, rng: np.random.Generator) -> list[Item]:
     """What ``finder`` finds in the photos that is no labelled die (a screw hole, a carpet fleck, a
     printed mark): ``none`` crops at the finder's own box, the mistakes the face reader must catch."""
@@ -191,24 +202,11 @@ def main() -> None:
     weights = tuple(float(v) for v in args.transplant_weights.split(",")) if args.transplant_weights else None
     if weights is not None and (len(weights) != 6 or min(weights) < 0 or sum(weights) <= 0):
         ap.error("--transplant-weights takes six numbers, none negative, not all zero")
-    transplants = [t for _ in range(args.transplant) for s in lurig_d6
-                   if (t := pip_transplant(s, trng, weights)) is not None]
-    if args.transplant:
-        print("pip transplants", len(transplants), "of", len(lurig_d6) * args.transplant, flush=True)
-    train += transplants
-    frng = np.random.default_rng([args.seed, 4])
-    faint_pips = [t for _ in range(args.transplant_faint) for s in lurig_d6
-                  if (t := pip_transplant(s, frng, weights, faint=True)) is not None]
-    if args.transplant_faint:
-        print("faint pip transplants", len(faint_pips), "of", len(lurig_d6) * args.transplant_faint,
-              flush=True)
-    train += faint_pips
-    srng = np.random.default_rng([args.seed, 5])
-    veined = [t for _ in range(args.transplant_swirl) for s in lurig_d6
-              if (t := pip_transplant(s, srng, weights, swirls=True)) is not None]
-    if args.transplant_swirl:
-        print("veined pip transplants", len(veined), "of", len(lurig_d6) * args.transplant_swirl, flush=True)
-    train += veined
+    train += transplanted("pip transplants", lurig_d6, args.transplant, trng, weights)
+    train += transplanted("faint pip transplants", lurig_d6, args.transplant_faint,
+                          np.random.default_rng([args.seed, 4]), weights, faint=True)
+    train += transplanted("veined pip transplants", lurig_d6, args.transplant_swirl,
+                          np.random.default_rng([args.seed, 5]), weights, swirls=True)
     polys = [poly_render(i) for i in range(args.poly_renders)]
     train += polys[: args.poly_renders * 9 // 10]
     val += polys[args.poly_renders * 9 // 10:]

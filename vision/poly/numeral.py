@@ -325,9 +325,8 @@ def glyph_features(mask: np.ndarray, angles: np.ndarray) -> np.ndarray:
         # the ink's box in one call (numpy's nonzero and four reductions were a third of the loop)
         bx0, by0, bw, bh = cv2.boundingRect(cv2.threshold(rot, 100, 255, cv2.THRESH_BINARY)[1])
         if bw:
-            bx1, by1 = bx0 + bw, by0 + bh
             k = 0.8 * BOX / max(bw, bh)
-            mx, my = (bx0 + bx1) / 2, (by0 + by1) / 2
+            mx, my = bx0 + bw / 2, by0 + bh / 2
             m = np.array([[k, 0, BOX / 2 - mx * k], [0, k, BOX / 2 - my * k]], np.float32)
             boxes[i] = cv2.warpAffine(rot, m, (BOX, BOX), flags=cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR)
     return _hog(boxes)
