@@ -251,11 +251,12 @@ def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
             # the type and the value must both be right: their product (``PolyReading.confidence``), not the
             # smaller, which let a die typed at 0.85 and valued at 0.9 be sure (Lurig values left out,
             # finder8: 4 wrong and sure of 57 sure with the smaller, 2 of 54 with the product)
-            conf = min(type_conf * float(got.value_confidence), r.p("numeral"))
-            pip = _pip_likelier(r, r.p("numeral") * type_conf * float(got.value_confidence))
+            both = type_conf * float(got.value_confidence)
+            pip = _pip_likelier(r, r.p("numeral") * both)
             if pip is not None:
                 dice.append((box, 6, int(pip), r.p(pip), False))
                 continue
+            conf = min(both, r.p("numeral"))
             dice.append((box, int(got.sides), int(got.value), conf, bool(got.percentile)))
             continue
         value = int(label)
