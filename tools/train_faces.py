@@ -160,6 +160,8 @@ def main() -> None:
                     "more steeply, the pip dice's side faces with pips and boxed whole (v3_data.render)")
     ap.add_argument("--decoys", action="store_true", help="renders with die-sized round things that are no "
                     "die (wells, coins, holes, rings: v3_data.render) as 'none' crops")
+    ap.add_argument("--printed", action="store_true", help="renders with keys, labels and bits of print that "
+                    "are no die (v3_data.render(printed=True)) as 'none' crops")
     ap.add_argument("--transplant", type=int, default=0, help="pip d6s made of this many copies of each "
                     "Lurig numeral d6 of the training photos, its numeral erased and pips painted "
                     "(v3_data.pip_transplant: real marbled bodies with pips)")
@@ -194,7 +196,8 @@ def main() -> None:
         for i, s in enumerate(load_source(src)):
             (val if i % 10 == 0 else train).append(s)
     renders = [render(args.seed * 10_000 + 7 + i, patterned=args.patterned, decoys=args.decoys,
-                      sides=args.sides, plain_emblems=args.plain_emblems) for i in range(args.renders)]
+                      sides=args.sides, plain_emblems=args.plain_emblems, printed=args.printed)
+               for i in range(args.renders)]
     train += renders[: args.renders * 9 // 10]
     val += renders[args.renders * 9 // 10:]
     trng = np.random.default_rng([args.seed, 2])   # its own draws: the other samples stay as they were

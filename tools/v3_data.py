@@ -661,9 +661,100 @@ def _draw_decoy(img: np.ndarray, rng: np.random.Generator, cx: float, cy: float,
         cv2.circle(img, c, round(r * 16), ink, max(1, round(r * rng.uniform(0.05, 0.2))), cv2.LINE_AA, 4)
 
 
+#: what ``_draw_printed`` writes: keys' legends, and labels', cards' and boards' short strings. Never one
+#: digit alone: a digit on a square is a numeral die, which the face reader must keep reading
+KEY_LEGENDS = ("fn", "alt", "ctrl", "esc", "tab", "shift", "Q", "W", "E", "R", "T", "Y", "A", "S", "D", "F",
+               "G", "H", "J", "K", "L", "Z", "X", "C", "V", "B", "N", "M", "F1", "F5", "F12", "del", "home")
+
+
+def _printed_text(rng: np.random.Generator) -> str:
+    """A short string as labels and cards print it ("C12.0", "USB", "A7", "x3"): two to five characters."""
+    alphabet = "ABCDEFGHKLMNPRSTUVXYZ0123456789"
+    txt = "".join(rng.choice(list(alphabet), int(rng.integers(2, 5))))
+    if rng.random() < 0.3:
+        at = int(rng.integers(1, len(txt)))
+        txt = txt[:at] + rng.choice([".", "-", "/"]) + txt[at:]
+    return txt
+
+
+def _draw_printed(img: np.ndarray, rng: np.random.Generator, cx: float, cy: float, size: float) -> None:
+    """A die-sized printed thing that is no die: a key of a keyboard (a dark or light rounded square with
+    a small legend), a label or tag (a strip with a short string, a cable's "C12.0"), or bare print of a
+    card or board. matteop65's desk shows a laptop's keys and a cable's label beside the dice, which the
+    face readers trained without it read as dice (sure "3"s, left out, twenty-fourth session). Drawn on a
+    patch turned at any angle, before the lamp, so light, blur and JPEG fall on it as on the dice."""
+    kind = rng.choice(["key", "label", "print"])
+    under = img[int(cy) % img.shape[0], int(cx) % img.shape[1]].astype(float)
+    if kind == "key":
+        pw, ph = size * rng.uniform(0.8, 1.0), size * rng.uniform(0.75, 1.0)
+        dark = rng.random() < 0.6
+        body = rng.uniform(10, 60, 3) if dark else rng.uniform(180, 245, 3)
+        ink = rng.uniform(190, 255, 3) if dark else rng.uniform(0, 70, 3)
+        txt = str(rng.choice(KEY_LEGENDS))
+        scale = size / 75 * rng.uniform(0.5, 1.0) / max(1.0, len(txt) * 0.5)
+    elif kind == "label":
+        ph = size * rng.uniform(0.35, 0.6)
+        pw = ph * rng.uniform(1.6, 3.5)
+        body = rng.choice([(235, 235, 235), (40, 40, 40), (60, 210, 235), (230, 230, 200)])
+        body = body * rng.uniform(0.8, 1.05)
+        ink = np.array((20, 20, 20)) if body.mean() > 128 else np.array((230, 230, 230))
+        txt = _printed_text(rng)
+        scale = ph / 40 * rng.uniform(0.6, 0.9)
+    else:
+        pw, ph = size * rng.uniform(1.0, 1.8), size * rng.uniform(0.4, 0.7)
+        body = under
+        ink = rng.uniform(0, 255, 3)
+        txt = _printed_text(rng)
+        scale = ph / 40 * rng.uniform(0.6, 1.0)
+    pw, ph = max(4, int(pw)), max(4, int(ph))
+    deck = kind == "key" and rng.random() < 0.7   # a keyboard: the key among its neighbours on the deck
+    gap = max(2, int(size * rng.uniform(0.08, 0.2)))
+    half = int(math.hypot(pw, ph) / 2) + 2 + (max(pw, ph) + gap if deck else 0)
+    body = np.clip(body, 0, 255)
+    patch = np.zeros((2 * half, 2 * half, 3), np.uint8)
+    mask = np.zeros((2 * half, 2 * half), np.float32)
+    if deck:
+        under_keys = rng.choice([(190, 190, 195), (60, 60, 62), (225, 225, 225)])
+        patch[:] = np.clip(under_keys * rng.uniform(0.8, 1.1), 0, 255).astype(np.uint8)
+        mask[:] = 1.0
+    x0, y0 = half - pw // 2, half - ph // 2
+    corner = int(min(pw, ph) * (0.15 if kind == "key" else 0.05))
+    keys = [(0, 0)] + ([(i, j) for i in (-1, 0, 1) for j in (-1, 0, 1) if (i, j) != (0, 0)] if deck else [])
+    for i, j in keys:
+        kx, ky = x0 + i * (pw + gap), y0 + j * (ph + gap)
+        for m, v in ((patch, body.tolist()), (mask, 1.0)):
+            cv2.rectangle(m, (kx + corner, ky), (kx + pw - corner, ky + ph), v, -1)
+            cv2.rectangle(m, (kx, ky + corner), (kx + pw, ky + ph - corner), v, -1)
+            for ccx, ccy in ((kx + corner, ky + corner), (kx + pw - corner, ky + corner),
+                             (kx + corner, ky + ph - corner), (kx + pw - corner, ky + ph - corner)):
+                cv2.circle(m, (ccx, ccy), corner, v, -1)
+        if (i, j) != (0, 0) and rng.random() < 0.7:   # the neighbours' own legends
+            cv2.putText(patch, str(rng.choice(KEY_LEGENDS)), (kx + pw // 6, ky + ph // 2), 0,
+                        size / 75 * 0.6, ink.tolist(), 1, cv2.LINE_AA)
+    if kind == "key" and rng.random() < 0.6:   # the key's lit edge
+        cv2.rectangle(patch, (x0, y0), (x0 + pw, y0 + ph), np.clip(body * 1.5 + 30, 0, 255).tolist(), 1)
+    thick = max(1, int(scale * 2))
+    (tw, th), _ = cv2.getTextSize(txt, cv2.FONT_HERSHEY_SIMPLEX, scale, thick)
+    tx = half - tw // 2 if kind != "key" or rng.random() < 0.5 else x0 + max(1, pw // 8)
+    ty = half + th // 2 if kind != "key" or rng.random() < 0.5 else y0 + th + max(1, ph // 8)
+    cv2.putText(patch, txt, (tx, ty), int(rng.choice([0, 1, 2, 3, 4, 6])), scale, ink.tolist(), thick,
+                cv2.LINE_AA)
+    if kind == "print":
+        mask = mask * (np.abs(patch.astype(np.float32) - body).sum(axis=2) > 30)   # the ink alone
+    m = cv2.getRotationMatrix2D((half, half), float(rng.uniform(0, 360)), 1.0)
+    m[:, 2] += (cx - half, cy - half)
+    h, w = img.shape[:2]
+    drawn = cv2.warpAffine(patch, m, (w, h), flags=cv2.INTER_LINEAR).astype(np.float32)
+    alpha = cv2.warpAffine(mask, m, (w, h), flags=cv2.INTER_LINEAR)[..., None]
+    if kind != "print" and not deck:   # a key or a label on the tray: its shadow on the lamp's far side
+        shadow = np.roll(alpha, (max(1, int(size * 0.05)),) * 2, axis=(0, 1))
+        img[:] = img * (1 - 0.4 * np.clip(shadow - alpha, 0, 1))
+    img[:] = img * (1 - alpha) + drawn * alpha
+
+
 def render(seed: int, size: tuple[int, int] = (512, 384), patterned: bool = False,
-           decoys: bool = False, sides: bool = False, faint: bool = False, plain_emblems: bool = False
-           ) -> Sample:
+           decoys: bool = False, sides: bool = False, faint: bool = False, plain_emblems: bool = False,
+           printed: bool = False) -> Sample:
     """One randomised tray photo with dice, emblems, numeral dice and tokens at known places.
     ``patterned`` (since 2026-11-26's sixth session; off, a seed draws the tray it always drew): half the
     trays natural (``_natural``), pip dice's bodies marbled, speckled or translucent, pips drilled.
@@ -678,7 +769,9 @@ def render(seed: int, size: tuple[int, int] = (512, 384), patterned: bool = Fals
     than the 120 the others keep (``FAINT_CONTRAST``), more in hue than in light, as the red pips of
     nell-byler's dark dice do (most of its wrong readings left out); from its own generator too.
     ``plain_emblems`` (eighteenth session): the emblems' letters are ``UNLIKE_DIGITS``; the same draws, so
-    the tray is otherwise the one it always was."""
+    the tray is otherwise the one it always was.
+    ``printed`` (twenty-fourth session): half the trays get one to four keys, labels or bits of print
+    (``_draw_printed``), placed as the decoys are, from their own generator, kept in ``Sample.decoys``."""
     rng = np.random.default_rng(seed)
     w, h = size
     img = _texture(rng, h, w, natural=patterned)
@@ -721,6 +814,18 @@ def render(seed: int, size: tuple[int, int] = (512, 384), patterned: bool = Fals
             if any(math.hypot(cx - x, cy - y) < 0.75 * (sz + s2) for x, y, s2 in placed):
                 continue
             _draw_decoy(img, drng, cx, cy, sz)
+            placed.append((cx, cy, sz))
+            fakes.append((cx, cy, sz * 1.2))
+    prng = np.random.default_rng([seed, 4])
+    if printed and prng.random() < 0.5:
+        for _ in range(int(prng.integers(1, 5)) * 3):
+            if len(fakes) >= 10:
+                break
+            sz = die * prng.uniform(0.8, 1.3)
+            cx, cy = prng.uniform(sz * 0.5, w - sz * 0.5), prng.uniform(sz * 0.5, h - sz * 0.5)
+            if any(math.hypot(cx - x, cy - y) < 0.75 * (sz + s2) for x, y, s2 in placed):
+                continue
+            _draw_printed(img, prng, cx, cy, sz)
             placed.append((cx, cy, sz))
             fakes.append((cx, cy, sz * 1.2))
     # one lamp: a gradient and a glare spot

@@ -50,3 +50,31 @@ def test_a_decoy_is_drawn_where_it_is_recorded():
             assert np.percentile(inside, 99) > 15, (seed, cx, cy)   # away from decoys: 4 at most
             found += 1
     assert found > 20
+
+
+def test_printed_decoys_leave_a_seeds_dice_and_round_decoys_as_they_were():
+    """Keys, labels and print (render(printed=True), twenty-fourth session) come from a generator of their
+    own: the dice and the round decoys a seed draws stay; the printed ones are added to ``decoys``."""
+    added = 0
+    for seed in SEEDS:
+        decoyed, printed = v3_data.render(seed, decoys=True), v3_data.render(seed, decoys=True, printed=True)
+        assert printed.objects == decoyed.objects, seed
+        assert printed.decoys[: len(decoyed.decoys)] == decoyed.decoys, seed
+        extra = printed.decoys[len(decoyed.decoys):]
+        added += bool(extra)
+        h, w = printed.image.shape[:2]
+        for cx, cy, size in extra:
+            assert 0 < cx < w and 0 < cy < h
+            for ox, oy, ow, _oh, _label in printed.objects:
+                assert math.hypot(cx - ox, cy - oy) >= 0.75 * (size + ow) / 1.2 - 1e-6, seed
+        assert np.array_equal(printed.image, decoyed.image) == (not extra), seed
+    assert 0.25 < added / len(SEEDS) < 0.75   # half the trays
+
+
+def test_a_printed_decoy_never_shows_one_digit_alone():
+    """A digit alone on a square is a numeral die, which the face reader must keep reading as one: every
+    legend and string a printed decoy writes has a letter or two characters or more."""
+    rng = np.random.default_rng(0)
+    strings = [v3_data._printed_text(rng) for _ in range(2000)] + list(v3_data.KEY_LEGENDS)
+    assert all(len(t) >= 2 or not t.isdigit() for t in strings)
+    assert all(len(t) >= 2 for t in strings[:2000])
