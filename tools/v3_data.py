@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import math
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -752,6 +753,25 @@ def _draw_printed(img: np.ndarray, rng: np.random.Generator, cx: float, cy: floa
     img[:] = img * (1 - alpha) + drawn * alpha
 
 
+def _scatter(img: np.ndarray, rng: np.random.Generator, draw: Callable[..., None], tries: int, most: int,
+             die: float, placed: list[tuple[float, float, float]], fakes: list[tuple[float, float, float]]
+             ) -> None:
+    """Things that are no die (``draw(img, rng, cx, cy, size)``), 0.8-1.3 times ``die``, at ``tries`` places
+    drawn at random, each kept off everything ``placed`` (0.75 of their summed sizes), until ``fakes`` holds
+    ``most``; each drawn one is added to both (its box 1.2 times its size, as a die's)."""
+    h, w = img.shape[:2]
+    for _ in range(tries):
+        if len(fakes) >= most:
+            break
+        sz = die * rng.uniform(0.8, 1.3)
+        cx, cy = rng.uniform(sz * 0.5, w - sz * 0.5), rng.uniform(sz * 0.5, h - sz * 0.5)
+        if any(math.hypot(cx - x, cy - y) < 0.75 * (sz + s2) for x, y, s2 in placed):
+            continue
+        draw(img, rng, cx, cy, sz)
+        placed.append((cx, cy, sz))
+        fakes.append((cx, cy, sz * 1.2))
+
+
 def render(seed: int, size: tuple[int, int] = (512, 384), patterned: bool = False,
            decoys: bool = False, sides: bool = False, faint: bool = False, plain_emblems: bool = False,
            printed: bool = False) -> Sample:
@@ -806,28 +826,10 @@ def render(seed: int, size: tuple[int, int] = (512, 384), patterned: bool = Fals
     fakes: list[tuple[float, float, float]] = []
     drng = np.random.default_rng([seed, 1])
     if decoys and drng.random() < 0.5:
-        for _ in range(int(drng.integers(1, 7)) * 3):
-            if len(fakes) >= 6:
-                break
-            sz = die * drng.uniform(0.8, 1.3)
-            cx, cy = drng.uniform(sz * 0.5, w - sz * 0.5), drng.uniform(sz * 0.5, h - sz * 0.5)
-            if any(math.hypot(cx - x, cy - y) < 0.75 * (sz + s2) for x, y, s2 in placed):
-                continue
-            _draw_decoy(img, drng, cx, cy, sz)
-            placed.append((cx, cy, sz))
-            fakes.append((cx, cy, sz * 1.2))
+        _scatter(img, drng, _draw_decoy, int(drng.integers(1, 7)) * 3, 6, die, placed, fakes)
     prng = np.random.default_rng([seed, 4])
     if printed and prng.random() < 0.5:
-        for _ in range(int(prng.integers(1, 5)) * 3):
-            if len(fakes) >= 10:
-                break
-            sz = die * prng.uniform(0.8, 1.3)
-            cx, cy = prng.uniform(sz * 0.5, w - sz * 0.5), prng.uniform(sz * 0.5, h - sz * 0.5)
-            if any(math.hypot(cx - x, cy - y) < 0.75 * (sz + s2) for x, y, s2 in placed):
-                continue
-            _draw_printed(img, prng, cx, cy, sz)
-            placed.append((cx, cy, sz))
-            fakes.append((cx, cy, sz * 1.2))
+        _scatter(img, prng, _draw_printed, int(prng.integers(1, 5)) * 3, 10, die, placed, fakes)
     # one lamp: a gradient and a glare spot
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     img = img.astype(np.float32)
