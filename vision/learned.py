@@ -67,7 +67,11 @@ EMBLEM_ASKED = 0.3
 #: (docs/vision.md). Shaped on chase's errors. Both must agree because an emblem asked is right when it is
 #: one (a maker's logo in place of the 6 must not be filled in as the "1" its round middle counts as)
 EMBLEM_COUNTED = 0.5
-#: emblems counted at most per frame (the pip counter costs up to ~5 ms a crop)
+#: emblems counted, and sure numeral d6s checked for a pip face, at most per frame (the pip counter costs
+#: up to ~5 ms a crop). A die Vision II reads as a numeral d6, sure, is capped at ``DISAGREE`` (asked) where
+#: the pip counter reads a pip face at its centre: the face reader called a casino "1" ringed by the
+#: casino's name a numeral and Vision II read a sure "6" there (chase left out, twenty-fourth session); a
+#: pip layout under a numeral reading is evidence against it, so the players are asked
 MAX_EMBLEMS_COUNTED = 8
 #: an emblem nobody taught is asked only when its side is within this factor of the median side of the
 #: frame's sure d6s (dice of one set are one size; the aws carpet's flecks read as emblems were 0.43 of the
@@ -257,6 +261,10 @@ def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
                 dice.append((box, 6, int(pip), r.p(pip), False))
                 continue
             conf = min(both, r.p("numeral"))
+            if got.sides == 6 and conf >= SURE and emblems_counted < MAX_EMBLEMS_COUNTED:
+                emblems_counted += 1
+                if pip_count(frame, f) is not None:
+                    conf = min(conf, DISAGREE)   # pips under the numeral: asked (MAX_EMBLEMS_COUNTED)
             dice.append((box, int(got.sides), int(got.value), conf, bool(got.percentile)))
             continue
         value = int(label)
