@@ -28,7 +28,7 @@ def test_a_casino_one_read_as_a_numeral_six_is_asked(photos, monkeypatch):
 
 def test_the_check_only_lowers_a_numeral_d6s_confidence(monkeypatch):
     """On rendered polyhedral dice (numeral d6s among them) every die reads the same with and without the
-    check, none surer with it; the pip counter does see pips in some numerals ("6"'s loop), and those are
+    check, none surer with it; the pip counter does see pips in some rendered numerals, and those are
     asked (rendered frames of seed 919191: 345 -> 336 sure of 400 dice)."""
     import numpy as np
 
