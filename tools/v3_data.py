@@ -685,7 +685,6 @@ def _draw_printed(img: np.ndarray, rng: np.random.Generator, cx: float, cy: floa
     face readers trained without it read as dice (sure "3"s, left out, twenty-fourth session). Drawn on a
     patch turned at any angle, before the lamp, so light, blur and JPEG fall on it as on the dice."""
     kind = rng.choice(["key", "label", "print"])
-    under = img[int(cy) % img.shape[0], int(cx) % img.shape[1]].astype(float)
     if kind == "key":
         pw, ph = size * rng.uniform(0.8, 1.0), size * rng.uniform(0.75, 1.0)
         dark = rng.random() < 0.6
@@ -701,9 +700,9 @@ def _draw_printed(img: np.ndarray, rng: np.random.Generator, cx: float, cy: floa
         ink = np.array((20, 20, 20)) if body.mean() > 128 else np.array((230, 230, 230))
         txt = _printed_text(rng)
         scale = ph / 40 * rng.uniform(0.6, 0.9)
-    else:
+    else:   # print straight on the tray: its "body" is the tray under it
         pw, ph = size * rng.uniform(1.0, 1.8), size * rng.uniform(0.4, 0.7)
-        body = under
+        body = img[int(cy) % img.shape[0], int(cx) % img.shape[1]].astype(float)
         ink = rng.uniform(0, 255, 3)
         txt = _printed_text(rng)
         scale = ph / 40 * rng.uniform(0.6, 1.0)

@@ -191,7 +191,7 @@ def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
     from vision.table import _poly_reader  # one loader of Vision II (table imports this module)
 
     poly = _poly_reader()
-    polys = emblems_counted = 0
+    polys = counts = 0   # pip counts spent on emblems and numeral d6s (``MAX_EMBLEMS_COUNTED``)
     checked = _second_opinions(readings)
     near = taught_cosine(models[1], TAUGHT_COSINE)
     asked: set[int] = set()     # indexes in ``dice`` of emblems nobody taught
@@ -228,8 +228,8 @@ def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
             if old is not None and old[0] is not None and old[0].isdigit():
                 dice.append((box, 6, int(old[0]), min(old[1], 1.0 - r.p("none")), False))
                 continue
-            counted = pip_count(frame, f) if emblems_counted < MAX_EMBLEMS_COUNTED else None
-            emblems_counted += 1
+            counted = pip_count(frame, f) if counts < MAX_EMBLEMS_COUNTED else None
+            counts += 1
             if counted is not None and str(counted) == max(D6_VALUES, key=r.p):
                 # a pip face under the print (a casino die's ringed "1"): asked
                 dice.append((box, 6, counted, min(EMBLEM_COUNTED, r.p("emblem")), False))
@@ -261,8 +261,8 @@ def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
                 dice.append((box, 6, int(pip), r.p(pip), False))
                 continue
             conf = min(both, r.p("numeral"))
-            if got.sides == 6 and conf >= SURE and emblems_counted < MAX_EMBLEMS_COUNTED:
-                emblems_counted += 1
+            if got.sides == 6 and conf >= SURE and counts < MAX_EMBLEMS_COUNTED:
+                counts += 1
                 if pip_count(frame, f) is not None:
                     conf = min(conf, DISAGREE)   # pips under the numeral: asked (MAX_EMBLEMS_COUNTED)
             dice.append((box, int(got.sides), int(got.value), conf, bool(got.percentile)))
