@@ -891,7 +891,7 @@ def draw_swirls(img: np.ndarray, rng: np.random.Generator, box: tuple[float, flo
 
 def pip_transplant(s: Sample, rng: np.random.Generator,
                    weights: tuple[float, ...] | None = None, faint: bool = False,
-                   swirls: bool = False) -> Sample | None:
+                   swirls: bool = False, casino: bool = False) -> Sample | None:
     """A real numeral d6 (a Lurig photo) made a pip d6 of the same body: the numeral inpainted away
     (``erase_numeral``) and the pips of a random value painted at the top face's centre (``paint_pips``),
     in the numeral's own ink (as a set of marbled dice prints both) or another colour.
@@ -908,7 +908,8 @@ def pip_transplant(s: Sample, rng: np.random.Generator,
     than in light (``_faint_ink``), as the red pips of nell-byler's dark marbled dice do; the others keep a
     difference of 90 or more, and left out the face reader still called 110 of nell's found pip dice,
     mostly those, numerals. ``swirls`` (the same session): light veins drawn across the body under the pips
-    (``draw_swirls``)."""
+    (``draw_swirls``). ``casino`` (twenty-fifth session): print around the pips as casino dice carry it
+    (``_casino_print``: a ring of letters around a big "1", a serial number between other pips)."""
     from vision.poly.numeral import read_numeral
 
     if not s.objects:
@@ -938,7 +939,7 @@ def pip_transplant(s: Sample, rng: np.random.Generator,
         value = int(rng.choice(6, p=p / p.sum())) + 1
     if swirls:
         erased = draw_swirls(erased, rng, (half, half, w * k, h * k))
-    out = paint_pips(erased, rng, ink, at, value, TRANSPLANT_SIDE * rng.uniform(0.5, 0.7))
+    out = paint_pips(erased, rng, ink, at, value, TRANSPLANT_SIDE * rng.uniform(0.5, 0.7), casino=casino)
     return Sample("lurig-pips", s.name, out, [(half, half, w * k, h * k, value)], crop_only=True,
                   group=s.group)
 
@@ -989,10 +990,10 @@ def erase_numeral(img: np.ndarray) -> tuple[np.ndarray, np.ndarray, tuple[float,
 
 
 def paint_pips(img: np.ndarray, rng: np.random.Generator, ink: np.ndarray, at: tuple[float, float],
-               value: int, face: float) -> np.ndarray:
+               value: int, face: float, casino: bool = False) -> np.ndarray:
     """``img`` with the pips of ``value`` painted in ``ink`` (BGR) on a face of side ``face`` centred at
     ``at``: turned at random, foreshortened up to 0.75 across a random axis (an oblique top face), each pip
-    shaded like the body under it."""
+    shaded like the body under it. ``casino``: print beside the pips in the same ink (``_casino_print``)."""
     a, r = face * rng.uniform(0.26, 0.32), face * rng.uniform(0.07, 0.11)
     ang, squash = rng.uniform(0, 2 * math.pi), rng.uniform(0.75, 1.0)
     r = min(r, 0.42 * a * squash)      # neighbouring pips never touch
@@ -1001,10 +1002,14 @@ def paint_pips(img: np.ndarray, rng: np.random.Generator, ink: np.ndarray, at: t
     tr = np.array([[math.cos(tilt), -math.sin(tilt)], [math.sin(tilt), math.cos(tilt)]])
     shape = tr @ np.diag([1.0, squash]) @ tr.T
     alpha = np.zeros(img.shape[:2], np.uint8)
+    if casino and value == 1:
+        r = face * rng.uniform(0.13, 0.18)     # a casino's "1" is a big pip
     for px, py in np.array(_LAYOUTS[value], float) @ rot.T @ shape.T * a + np.array(at):
         axes = (round(r * 16), round(r * squash * 16))
         cv2.ellipse(alpha, (round(px * 16), round(py * 16)), axes, math.degrees(tilt), 0, 360, 255, -1,
                     cv2.LINE_AA, 4)
+    if casino:
+        _casino_print(alpha, rng, value, np.array(at, float), a, r, rot, shape, face)
     grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)
     x, y = round(at[0]), round(at[1])
     f = round(face / 2)
@@ -1013,6 +1018,83 @@ def paint_pips(img: np.ndarray, rng: np.random.Generator, ink: np.ndarray, at: t
     a3 = (cv2.GaussianBlur(alpha, (0, 0), 0.6).astype(np.float32) / 255)[..., None]
     out = img.astype(np.float32) * (1 - a3) + (ink[None, None, :] * shade[..., None]) * a3
     return np.clip(out, 0, 255).astype(np.uint8)
+
+
+#: words a casino prints around its dice's "1" (stand-ins: what matters is small letters in a ring)
+CASINO_WORDS = ("CASINO", "ROYAL", "PALACE", "HOTEL", "GRAND", "LAS VEGAS", "CLUB", "RESORT", "GOLDEN",
+                "STAR", "LUCKY", "RIVIERA", "SANDS", "No.")
+
+
+def _glyph_alpha(ch: str, height: float) -> np.ndarray:
+    """One character, ``height`` px tall, white on black (drawn four times larger, then shrunk: small letters
+    as a camera sees them, not one-pixel strokes)."""
+    big = max(8, round(height * 4))
+    scale = big / 22   # FONT_HERSHEY_SIMPLEX's capitals are about 22 px tall at scale 1
+    thick = max(1, round(big / 7))
+    (tw, th), _ = cv2.getTextSize(ch, cv2.FONT_HERSHEY_SIMPLEX, scale, thick)
+    side = max(tw, th) + 2 * thick + 4
+    patch = np.zeros((side, side), np.uint8)
+    cv2.putText(patch, ch, ((side - tw) // 2, (side + th) // 2), cv2.FONT_HERSHEY_SIMPLEX, scale, 255, thick,
+                cv2.LINE_AA)
+    small = max(3, round(side / 4))
+    return cv2.resize(patch, (small, small), interpolation=cv2.INTER_AREA)
+
+
+def _stamp(alpha: np.ndarray, glyph: np.ndarray, x: float, y: float, degrees: float) -> None:
+    """``glyph`` turned by ``degrees`` and laid (brightest wins) on ``alpha`` with its centre at (x, y)."""
+    gs = glyph.shape[0]
+    m = cv2.getRotationMatrix2D((gs / 2, gs / 2), degrees, 1.0)
+    m[:, 2] += (x - gs / 2, y - gs / 2)
+    h, w = alpha.shape
+    x0, y0 = max(0, int(x - gs)), max(0, int(y - gs))
+    x1, y1 = min(w, int(x + gs) + 1), min(h, int(y + gs) + 1)
+    if x1 <= x0 or y1 <= y0:
+        return
+    m[:, 2] -= (x0, y0)
+    turned = cv2.warpAffine(glyph, m, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR)
+    np.maximum(alpha[y0:y1, x0:x1], turned, out=alpha[y0:y1, x0:x1])
+
+
+def _casino_print(alpha: np.ndarray, rng: np.random.Generator, value: int, at: np.ndarray, a: float, r: float,
+                  rot: np.ndarray, shape: np.ndarray, face: float) -> None:
+    """Print on a pip face, as casino and promotional dice carry it (chase's red and blue casino dice): on
+    a "1", a ring of small letters (the casino's name) around the big pip; on a 2, 3 or 4, half the time, a
+    short serial number in a space the pips leave (a 5 or 6 leaves none). Drawn into the pips' ``alpha``
+    (the same ink), with the face's turn ``rot`` and foreshortening ``shape``. The face stays the pip face
+    of ``value``: this teaches the face reader that letters around a pip are no numeral (twenty-fourth
+    session: the polyhedral renders made it call chase's ringed "1"s numerals, which Vision II then read as
+    sure "6"s). The ring clears the pip by 0.9-1.4 letters on the face's foreshortened axis."""
+    height = face * rng.uniform(0.09, 0.14)
+    if value == 1:
+        radius = r + height * rng.uniform(0.9, 1.4) / np.linalg.svd(shape, compute_uv=False).min()   # clear
+        step = height * 0.85 / radius                       # the angle one letter takes
+        room = int(2 * math.pi / step) - 1
+        text = str(rng.choice(CASINO_WORDS))
+        while len(text) < rng.uniform(0.6, 1.0) * room:      # most of the ring, as casinos print it
+            text += " " + str(rng.choice(CASINO_WORDS))
+        text = text[:room]
+        start = rng.uniform(0, 2 * math.pi)
+        for i, ch in enumerate(text):
+            if ch == " ":
+                continue
+            t = start + i * step
+            x, y = at + shape @ (radius * np.array([math.cos(t), math.sin(t)]))
+            _stamp(alpha, _glyph_alpha(ch, height), x, y, -math.degrees(t) - 90)
+        return
+    free = [(i, j) for i in (-1, 0, 1) for j in (-1, 0, 1)
+            if min(math.hypot(i - p, j - q) for p, q in _LAYOUTS[value]) > 1.4]   # clear of every pip
+    if not free or rng.random() < 0.5:
+        return
+    i, j = free[int(rng.integers(len(free)))]
+    x, y = at + shape @ (rot @ np.array([i, j], float) * a)
+    text = _printed_text(rng)[:3]
+    height *= 0.7
+    along = rot @ np.array([-j, i], float) if (i, j) != (0, 0) else rot @ np.array([1.0, 0.0])   # across
+    turn = -math.degrees(math.atan2(along[1], along[0])) + 180 * int(rng.integers(2))
+    t = math.radians(-turn)
+    for k, ch in enumerate(text):
+        off = (k + 0.5 - len(text) / 2) * height * 0.8
+        _stamp(alpha, _glyph_alpha(ch, height), x + off * math.cos(t), y + off * math.sin(t), turn)
 
 
 POLY_SEED = 20261126

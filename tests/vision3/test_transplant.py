@@ -116,3 +116,43 @@ def test_swirl_veins_stay_inside_the_die():
             assert out[ys, xs].astype(int).sum(axis=1).min() >= body[0, 0].astype(int).sum()
     assert changed_any >= 25
     assert np.array_equal(body, np.full((200, 200, 3), 40, np.uint8)), "the image given is not drawn on"
+
+
+def _painted(value, seed, casino):
+    tray = np.full((200, 200, 3), (40, 40, 160), np.uint8)
+    out = v3_data.paint_pips(tray, np.random.default_rng(seed), np.array([240.0, 240.0, 240.0]), (100, 100),
+                             value, 60.0, casino=casino)
+    return (np.abs(out.astype(int) - tray).max(axis=2) > 100).astype(np.uint8)   # half the ink's contrast
+
+
+def test_a_casino_one_is_a_big_pip_ringed_by_letters():
+    """``paint_pips(casino=True)`` on a "1": the pip at the face's centre, bigger than a plain "1"'s, and
+    letters in a ring around it (apart from the pip, all within the face)."""
+    for seed in range(6):
+        plain, casino = _painted(1, seed, False), _painted(1, seed, True)
+        _, lab, stats, _ = cv2.connectedComponentsWithStats(casino)
+        pip = lab[100, 100]
+        assert pip > 0 and stats[pip, cv2.CC_STAT_AREA] > 1.5 * plain.sum()
+        letters = (lab > 0) & (lab != pip)
+        assert letters.sum() > 0.3 * stats[pip, cv2.CC_STAT_AREA], seed
+        ys, xs = np.nonzero(letters)
+        d = np.hypot(xs - 100, ys - 100)
+        assert d.min() > np.sqrt(stats[pip, cv2.CC_STAT_AREA] / np.pi) and d.max() < 32, seed
+        angles = np.arctan2(ys - 100, xs - 100)
+        assert np.ptp(angles) > np.pi, seed           # around the pip, not to one side
+
+
+def test_casino_print_leaves_the_pips_and_fills_no_face_without_room():
+    """On other faces the print goes only where no pip is near (a 2, 3 or 4); a 5 or a 6 is painted as
+    without it, draw for draw."""
+    for value in (5, 6):
+        for seed in range(4):
+            assert np.array_equal(_painted(value, seed, True), _painted(value, seed, False))
+    printed = 0
+    for value in (2, 3, 4):
+        for seed in range(8):
+            plain, casino = _painted(value, seed, False), _painted(value, seed, True)
+            assert np.all(casino >= plain)             # every pip still there
+            extra = casino.astype(bool) & ~cv2.dilate(plain, np.ones((3, 3), np.uint8)).astype(bool)
+            printed += extra.any()
+    assert 6 <= printed <= 18                          # about half of the 24 faces
