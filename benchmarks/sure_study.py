@@ -7,8 +7,10 @@ left out. Reads each d6 set once with the models trained without it (``drop_stud
 cache), then, for each set, finds the lowest bar b (0.80, 0.81, ... 0.99) at which the *other* sets'
 readings at b or more are right 99.5% of the time (phantoms count as wrong), and prints the set's own sure
 readings at 0.8 and at b. So nothing of a set chooses its own bar; "pooled" is the bar all four would
-give a shipped reader. A study, not a setting of the product: moving the bar means mapping the reported
-confidences (b -> 0.8), which no reading does yet.
+give a shipped reader. The readings are the readers' own confidences (``drop_study.readings`` leaves the
+bar off). Since the twenty-sixth session each face reader's card holds its bar (``sure_from``): the shipped
+reader's is the pooled one, each left-out reader's the one fitted without its set, and ``vision.learned``
+reports a die read at the bar as 0.8 (``_reported``).
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from vision.faces import CLASSES, FaceReading, crop, read_faces, taught_cosine
+from vision.faces import CLASSES, FaceReading, crop, read_faces, sure_from, taught_cosine
 from vision.finder import FIRST_KEPT, Found, find_objects
 from vision.pips import Face, find_pips, group_faces
 from vision.types import SIDES, read_types
@@ -143,6 +143,15 @@ SMALLEST_SURE = 16
 #: (``_unbelieved_dropped``): left out, aws 1.78 -> 0.47 phantoms a photo for 1.3 points of found dice,
 #: matteop65 0.27 -> 0.19, nell 0.6 points of found dice (docs/vision.md)
 BELIEVED = 0.5
+
+#: a die read at the face reader's card's ``sure_from`` (``vision.faces.sure_from``; the face reader says
+#: what every object is) is reported at ``SURE``; between this and ``sure_from`` and between ``sure_from``
+#: and 1 the confidence is mapped linearly, under this it is kept (``_reported``), after every rule of
+#: ``read_view``.
+#: Each left-out reader's card holds a bar fitted on the other sets' left-out readings (twenty-sixth session,
+#: ``benchmarks/sure_study.py``, which scores every die reported): readings at 0.80-0.90 were right 88-97% of
+#: the time on every d6 set, so "sure" from 0.8 was not 99.5% right
+KEPT_BELOW = 0.5
 
 #: the face reader's classes that are a pip d6's value
 D6_VALUES = ("1", "2", "3", "4", "5", "6")
@@ -286,7 +295,20 @@ def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
     # both size rules measure against the pip dice sure in the end, after the pip counter (_flecks_dropped);
     # when the counter doubted every one, the face reader's sure dice still say how big the dice are
     dice = _flecks_dropped(_emblems_die_sized(dice, asked, _sure_pip_sides(dice) or sure_sides))
-    return _unbelieved_dropped(_specks_asked(_one_per_place(dice)), beliefs), tokens
+    dice = _unbelieved_dropped(_specks_asked(_one_per_place(dice)), beliefs)
+    # every rule above was measured on the readers' own confidences; only what is reported moves
+    bar = sure_from(models[1], SURE)
+    return [(b, s, v, _reported(c, bar), pc) for b, s, v, c, pc in dice], tokens
+
+
+def _reported(p: float, bar: float) -> float:
+    """The confidence reported for a die read at ``p`` (after every rule): ``bar`` (the face reader's
+    ``sure_from``) becomes ``SURE``, ``KEPT_BELOW`` and 1 stay, linear between (monotone, never raised)."""
+    if p <= KEPT_BELOW or bar <= SURE:
+        return p
+    if p < bar:
+        return KEPT_BELOW + (p - KEPT_BELOW) * (SURE - KEPT_BELOW) / (bar - KEPT_BELOW)
+    return SURE + (p - bar) * (1.0 - SURE) / (1.0 - bar)
 
 
 def _emblems_die_sized(dice: list[FoundDie], asked: set[int], sure_sides: list[float]) -> list[FoundDie]:

@@ -18,6 +18,9 @@ RINGED_ONE = "DJI_20241005234314_0228_D_detection_2.jpg"
 def test_a_casino_one_read_as_a_numeral_six_is_asked(photos, monkeypatch):
     path = next((photos / "chaseelliottpatterson__dice-reader").rglob(RINGED_ONE))
     frame = cv2.imread(str(path))
+    # the rule on its own: without the card's "sure" bar (vision.learned._reported), which since the
+    # twenty-sixth session asks this die anyway (read at 0.84, under the 0.88 bar of the chase card)
+    monkeypatch.setattr("vision.learned.sure_from", lambda model, default: default)
     (die,) = read_table(frame, models=CHASE_LEFT_OUT).dice
     assert (die.sides, die.value) == (6, 6)        # Vision II's numeral reading: wrong (the label is 1)
     assert die.confidence <= DISAGREE               # ...put to the players
