@@ -147,7 +147,7 @@ BELIEVED = 0.5
 #: a die read at the face reader's card's ``sure_from`` (``vision.faces.sure_from``; the face reader says
 #: what every object is) is reported at ``SURE``; between this and ``sure_from`` and between ``sure_from``
 #: and 1 the confidence is mapped linearly, under this it is kept (``_reported``), after every rule of
-#: ``read_view``.
+#: ``read_view``, but for taught faces (their confidence is a cosine, ``Calibration.nearest``).
 #: Each left-out reader's card holds a bar fitted on the other sets' left-out readings (twenty-sixth session,
 #: ``benchmarks/sure_study.py``, which scores every die reported): readings at 0.80-0.90 were right 88-97% of
 #: the time on every d6 set, so "sure" from 0.8 was not 99.5% right
@@ -204,6 +204,7 @@ def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
     checked = _second_opinions(readings)
     near = taught_cosine(models[1], TAUGHT_COSINE)
     asked: set[int] = set()     # indexes in ``dice`` of emblems nobody taught
+    taught_at: set[int] = set()     # indexes in ``dice`` of taught faces: their confidence is a cosine
     # each box's finder score, and the face reader's probability of "emblem" where it names one
     beliefs: dict[tuple[int, int, int, int], tuple[float, float]] = {}
     for i, (f, r) in enumerate(zip(found, readings, strict=True)):
@@ -226,6 +227,7 @@ def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
             tokens.append((box, taught[1], taught[2]))
             continue
         if taught is not None and (label in ("emblem", "numeral", "token") or r.p(label) < SURE):
+            taught_at.add(len(dice))
             dice.append((box, 6, int(taught[1]), min(taught[2], 1.0 - r.p("none")), False))
             continue
         if label == "token":
@@ -235,6 +237,7 @@ def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
         if label == "emblem":
             old = _patch_taught(calibration, frame, f, "face")
             if old is not None and old[0] is not None and old[0].isdigit():
+                taught_at.add(len(dice))
                 dice.append((box, 6, int(old[0]), min(old[1], 1.0 - r.p("none")), False))
                 continue
             counted = pip_count(frame, f) if counts < MAX_EMBLEMS_COUNTED else None
@@ -292,13 +295,18 @@ def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
     if unread:   # past ``MAX_TURNED``: read at one turn only, never sure
         dice = [(b, s, v, min(c, OVER_BUDGET) if b in unread else c, pc) for b, s, v, c, pc in dice]
         tokens = [(b, face, min(c, OVER_BUDGET) if b in unread else c) for b, face, c in tokens]
+    # held here, so no die made later (``_specks_asked``'s caps) can take one of their ids
+    taught_dice = [dice[i] for i in sorted(taught_at)]
+    taught_ids = {id(d) for d in taught_dice}
     # both size rules measure against the pip dice sure in the end, after the pip counter (_flecks_dropped);
     # when the counter doubted every one, the face reader's sure dice still say how big the dice are
     dice = _flecks_dropped(_emblems_die_sized(dice, asked, _sure_pip_sides(dice) or sure_sides))
     dice = _unbelieved_dropped(_specks_asked(_one_per_place(dice)), beliefs)
-    # every rule above was measured on the readers' own confidences; only what is reported moves
+    # every rule above was measured on the readers' own confidences; only what is reported moves, and not a
+    # taught face's (its confidence is the cosine to what the players taught, not the readers' probability)
     bar = sure_from(models[1], SURE)
-    return [(b, s, v, _reported(c, bar), pc) for b, s, v, c, pc in dice], tokens
+    reported = [d if id(d) in taught_ids else (d[0], d[1], d[2], _reported(d[3], bar), d[4]) for d in dice]
+    return reported, tokens
 
 
 def _reported(p: float, bar: float) -> float:

@@ -70,3 +70,24 @@ def test_real_photos_dice_are_reported_through_the_bar(tmp_path, photos):
             assert new == pytest.approx(learned._reported(old, 0.99))
             moved += old >= learned.SURE > new
     assert moved > 0     # some value the reader gave 0.80-0.99 is now asked
+
+
+def test_a_taught_face_keeps_its_cosine(tmp_path):
+    """A taught face's confidence is its cosine to what the players taught (``Calibration.nearest``), not a
+    reader's probability: the bar does not move it. The emblems drawn in test_teach_found, taught as 6."""
+    from tests.vision3.test_teach_found import emblem_frame
+    from vision import Calibration
+
+    cal, n = Calibration().teach_found(emblem_frame(1, [(150, 240), (330, 160), (500, 330)]),
+                                       kind="face", label="6")
+    assert n == 3
+    other = emblem_frame(2, [(120, 120), (420, 380)])
+    plain = tmp_path / "plain"
+    barred = tmp_path / "barred"
+    plain.mkdir()
+    barred.mkdir()
+    before, _ = learned.read_view(other, cal, models=("finder", _card(plain), "types"))
+    after, _ = learned.read_view(other, cal, models=("finder", _card(barred, sure_from=0.99), "types"))
+    assert [d[2] for d in before] == [6, 6]
+    assert after == before
+    assert all(learned._reported(d[3], 0.99) < d[3] for d in before)   # the bar would have moved them
