@@ -76,10 +76,10 @@ def temperature(model: str = "faces") -> float:
 
 
 def sure_from(model: str = "faces", default: float = 0.8) -> float:
-    """The probability from which a pip d6 value read by ``model`` is right 99.5% of the time: the card's
-    ``sure_from`` (fitted by ``benchmarks/sure_study.py`` on sets the reader is not measured on), else
-    ``default``. ``vision.learned`` reports that probability as "sure" (0.8). A bar under ``default`` or
-    at 1 or more is an error in the card, not a quieter reader."""
+    """The confidence from which the dice read with ``model`` as face reader are right 99.5% of the time:
+    the card's ``sure_from`` (fitted by ``benchmarks/sure_study.py`` on sets the reader is not measured
+    on), else ``default``. ``vision.learned`` reports that confidence as "sure" (0.8). A bar under
+    ``default`` or at 1 or more is an error in the card, not a quieter reader."""
     bar = float(model_card(model).get("sure_from", default))
     if not default <= bar < 1.0:
         raise ValueError(f"the card of {model}: \"sure_from\" must lie in [{default}, 1), not {bar}")

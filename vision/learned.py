@@ -9,6 +9,9 @@ counts are returned with at most ``OVER_BUDGET`` confidence (the players are ask
 only the d6s the face reader is sure of (``SURE``), least sure first: below ``SURE`` the players are
 asked anyway, so a count there could change no answer.
 
+"Sure" is the face reader's card's: every confidence is reported through its cross-fitted bar
+(``_reported``, ``KEPT_BELOW``), so that a die reported at 0.8 or more is as right as the card promises.
+
 Vision IV: numeral dice get their type from the learned type reader (``vision.types``) and their value
 from Vision II among that type's faces. (A second look by the type reader at doubtful pip d6s, to catch a
 d10 whose numeral the face reader took for pips, was tried and left out: on the Lurig wood videos it
