@@ -91,3 +91,25 @@ def test_a_taught_face_keeps_its_cosine(tmp_path):
     assert [d[2] for d in before] == [6, 6]
     assert after == before
     assert all(learned._reported(d[3], 0.99) < d[3] for d in before)   # the bar would have moved them
+
+
+def test_the_study_fits_the_lowest_bar_the_other_sets_allow_and_writes_it(tmp_path):
+    """benchmarks/sure_study.py: the lowest bar from which readings are 99.5% right, written into a card
+    that the reader then takes (``--write``)."""
+    import importlib.util
+    import sys
+
+    bench = ROOT / "benchmarks"
+    sys.path.insert(0, str(bench))
+    spec = importlib.util.spec_from_file_location("sure_study", bench / "sure_study.py")
+    study = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(study)
+    # 1000 right readings at 0.95, and 10 wrong ones at 0.85: right 99.0% from 0.8, 100% from 0.86
+    rel = [(0.95, True)] * 1000 + [(0.85, False)] * 10
+    assert study.lowest_bar(rel) == pytest.approx(0.86)
+    assert study.lowest_bar([(0.95, True)] * 10) == pytest.approx(0.8)
+    model = _card(tmp_path)
+    study.write_bar(Path(model).with_suffix(".json"), 0.86, ["aws", "nell"])
+    assert faces.sure_from(model) == pytest.approx(0.86)
+    card = json.loads(Path(model).with_suffix(".json").read_text(encoding="utf-8"))
+    assert "aws, nell" in card["sure_from_fitted"] and card["ensemble"] == ["faces2.onnx"]
