@@ -207,7 +207,8 @@ def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
     checked = _second_opinions(readings)
     near = taught_cosine(models[1], TAUGHT_COSINE)
     asked: set[int] = set()     # indexes in ``dice`` of emblems nobody taught
-    taught_at: set[int] = set()     # indexes in ``dice`` of taught faces: their confidence is a cosine
+    # boxes of taught faces: their confidence is a cosine (one die a place, so a box names one die)
+    taught_boxes: set[tuple[int, int, int, int]] = set()
     # each box's finder score, and the face reader's probability of "emblem" where it names one
     beliefs: dict[tuple[int, int, int, int], tuple[float, float]] = {}
     for i, (f, r) in enumerate(zip(found, readings, strict=True)):
@@ -230,7 +231,7 @@ def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
             tokens.append((box, taught[1], taught[2]))
             continue
         if taught is not None and (label in ("emblem", "numeral", "token") or r.p(label) < SURE):
-            taught_at.add(len(dice))
+            taught_boxes.add(box)
             dice.append((box, 6, int(taught[1]), min(taught[2], 1.0 - r.p("none")), False))
             continue
         if label == "token":
@@ -240,7 +241,7 @@ def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
         if label == "emblem":
             old = _patch_taught(calibration, frame, f, "face")
             if old is not None and old[0] is not None and old[0].isdigit():
-                taught_at.add(len(dice))
+                taught_boxes.add(box)
                 dice.append((box, 6, int(old[0]), min(old[1], 1.0 - r.p("none")), False))
                 continue
             counted = pip_count(frame, f) if counts < MAX_EMBLEMS_COUNTED else None
@@ -298,9 +299,6 @@ def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
     if unread:   # past ``MAX_TURNED``: read at one turn only, never sure
         dice = [(b, s, v, min(c, OVER_BUDGET) if b in unread else c, pc) for b, s, v, c, pc in dice]
         tokens = [(b, face, min(c, OVER_BUDGET) if b in unread else c) for b, face, c in tokens]
-    # held here, so no die made later (``_specks_asked``'s caps) can take one of their ids
-    taught_dice = [dice[i] for i in sorted(taught_at)]
-    taught_ids = {id(d) for d in taught_dice}
     # both size rules measure against the pip dice sure in the end, after the pip counter (_flecks_dropped);
     # when the counter doubted every one, the face reader's sure dice still say how big the dice are
     dice = _flecks_dropped(_emblems_die_sized(dice, asked, _sure_pip_sides(dice) or sure_sides))
@@ -308,8 +306,7 @@ def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
     # every rule above was measured on the readers' own confidences; only what is reported moves, and not a
     # taught face's (its confidence is the cosine to what the players taught, not the readers' probability)
     bar = sure_from(models[1], SURE)
-    reported = [d if id(d) in taught_ids else (d[0], d[1], d[2], _reported(d[3], bar), d[4]) for d in dice]
-    return reported, tokens
+    return [(b, s, v, c if b in taught_boxes else _reported(c, bar), pc) for b, s, v, c, pc in dice], tokens
 
 
 def _reported(p: float, bar: float) -> float:
