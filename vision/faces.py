@@ -46,6 +46,11 @@ MAX_ENSEMBLE = 48
 #: a crop the first reader calls "numeral" at this or more is read by it alone: Vision II's type and numeral
 #: readers say what it is, and the siblings' four turns each were a quarter of a polyhedral die's time
 NUMERAL_ALONE = 0.8
+#: a crop the screen's one look calls "numeral" at this or more is not turned (``read_faces``): Vision II's
+#: type and numeral readers, at four turns each, say what it is, and the face reader's three more turns were
+#: 13% of a polyhedral die's time (docs/vision-poly.md, twenty-seventh session; 0.8 cost aws and nell three
+#: pip dice read right, 0.95 one)
+NUMERAL_ONE_TURN = 0.95
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,11 +161,12 @@ def read_faces(frame: np.ndarray, found: list[Found], *, model: str = "faces", t
     """One ``FaceReading`` per found object of ``frame`` (BGR uint8 (H, W, 3)), in the same order.
 
     ``screen``: read every crop once first (by the first reader of an ensemble alone), and at ``turns``
-    quarter turns only those whose ``none`` probability is under ``screen`` (the others keep their one-turn
-    reading): a frame of carpet or mesh with a hundred candidates costs a hundred crops, not four hundred
-    times the readers. ``most`` (with ``screen``): of those, at most this many, the least likely "none"
-    first; the rest keep their one-turn reading marked ``whole=False`` (a frame of a hundred and fifty dice
-    costs at most ``most`` crops at every turn).
+    quarter turns only those whose ``none`` probability is under ``screen`` and whose ``numeral`` probability
+    is under ``NUMERAL_ONE_TURN`` (the others keep their one-turn reading): a frame of carpet or mesh with a
+    hundred candidates costs a hundred crops, not four hundred times the readers. ``most`` (with
+    ``screen``): of those, at most this many, the least likely "none" first; the rest keep their one-turn
+    reading marked ``whole=False`` (a frame of a hundred and fifty dice costs at most ``most`` crops at
+    every turn).
     """
     crops = [crop(frame, f) for f in found]
     if screen is None or turns == 1 or not crops:
@@ -168,7 +174,7 @@ def read_faces(frame: np.ndarray, found: list[Found], *, model: str = "faces", t
     # the screen's look is the first of the turns: read once, used twice
     unturned = turned_outputs(crops, model, turns=1, batch=BATCH)
     first = read_crops(crops, model=model, turns=1, ensemble=False, known=unturned)
-    keep = [i for i, r in enumerate(first) if r.p("none") < screen]
+    keep = [i for i, r in enumerate(first) if r.p("none") < screen and r.p("numeral") < NUMERAL_ONE_TURN]
     out = list(first)
     if most is not None and len(keep) > most:
         by_none = sorted(keep, key=lambda i: first[i].p("none"))

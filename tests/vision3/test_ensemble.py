@@ -150,12 +150,52 @@ def test_the_screens_look_is_the_first_turn_read_once(monkeypatch):
     first_reader = passes[id(finder._net(str(finder.model_path("faces"))))]
     crops = [faces.crop(img, f) for f in found]
     screen = faces.read_crops(crops, turns=1, ensemble=False)
-    keep = [i for i, r in enumerate(screen) if r.p("none") < learned.SCREEN]
+    keep = [i for i, r in enumerate(screen)
+            if r.p("none") < learned.SCREEN and r.p("numeral") < faces.NUMERAL_ONE_TURN]
     assert keep
     assert first_reader == len(found) + 3 * len(keep)
     again = faces.read_crops([crops[i] for i in keep])
     for i, r in zip(keep, again, strict=True):
         np.testing.assert_allclose(got[i].probabilities, r.probabilities, atol=1e-6)
+
+
+def test_a_die_the_screen_calls_a_numeral_is_not_turned_and_still_read(monkeypatch):
+    """A crop whose one look is "numeral" at ``NUMERAL_ONE_TURN`` or more keeps that look (Vision II's type
+    and numeral readers read it at four turns); pip dice beside it are still read at every turn."""
+    from vision.poly.synth import scene
+
+    sc = scene(np.random.default_rng(919191), count=10, profile="table")
+    img = sc.image.copy()
+    synth.draw_die(img, 60, 60, 48, 5, angle=10.0)
+    found = finder.find_objects(img, model="finder")
+    crops = [faces.crop(img, f) for f in found]
+    screen = faces.read_crops(crops, turns=1, ensemble=False)
+    sure = [i for i, r in enumerate(screen) if r.p("numeral") >= faces.NUMERAL_ONE_TURN]
+    turned = [i for i, r in enumerate(screen)
+              if r.p("none") < learned.SCREEN and r.p("numeral") < faces.NUMERAL_ONE_TURN]
+    assert len(sure) >= 5 and turned
+    passes = {}
+    real = finder._forward
+
+    def counted(net, crops):
+        passes[id(net)] = passes.get(id(net), 0) + len(crops)
+        return real(net, crops)
+
+    monkeypatch.setattr(finder, "_forward", counted)
+    got = faces.read_faces(img, found, screen=learned.SCREEN)
+    assert passes[id(finder._net(str(finder.model_path("faces"))))] == len(found) + 3 * len(turned)
+    for i in sure:
+        np.testing.assert_allclose(got[i].probabilities, screen[i].probabilities, atol=1e-6)
+        assert got[i].whole
+    # and the dice are read where the renders put them, their types right (a d100 is a d10 read as tens)
+    monkeypatch.undo()
+    dice, _ = learned.read_view(img)
+    typed = 0
+    for r in sc.dice:
+        x, y, w, h = r.bbox
+        at = [d for d in dice if x <= d[0][0] + d[0][2] / 2 <= x + w and y <= d[0][1] + d[0][3] / 2 <= y + h]
+        typed += len(at) == 1 and at[0][1] == (10 if r.kind == "d100" else int(r.kind[1:]))
+    assert typed >= 9
 
 
 def test_known_outputs_must_match_the_crops():
