@@ -162,6 +162,9 @@ def main() -> None:
                     "die (wells, coins, holes, rings: v3_data.render) as 'none' crops")
     ap.add_argument("--printed", action="store_true", help="renders with keys, labels and bits of print that "
                     "are no die (v3_data.render(printed=True)) as 'none' crops")
+    ap.add_argument("--dotted", action="store_true", help="half the renders on polka-dot cloths whose dots "
+                    "are pips in size and spacing or up to a die apart (v3_data.render(dotted=True)): their "
+                    "dots, found or not, as 'none' crops")
     ap.add_argument("--transplant", type=int, default=0, help="pip d6s made of this many copies of each "
                     "Lurig numeral d6 of the training photos, its numeral erased and pips painted "
                     "(v3_data.pip_transplant: real marbled bodies with pips)")
@@ -200,7 +203,8 @@ def main() -> None:
         for i, s in enumerate(load_source(src)):
             (val if i % 10 == 0 else train).append(s)
     renders = [render(args.seed * 10_000 + 7 + i, patterned=args.patterned, decoys=args.decoys,
-                      sides=args.sides, plain_emblems=args.plain_emblems, printed=args.printed)
+                      sides=args.sides, plain_emblems=args.plain_emblems, printed=args.printed,
+                      dotted=args.dotted)
                for i in range(args.renders)]
     train += renders[: args.renders * 9 // 10]
     val += renders[args.renders * 9 // 10:]

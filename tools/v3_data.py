@@ -771,9 +771,36 @@ def _scatter(img: np.ndarray, rng: np.random.Generator, draw: Callable[..., None
         fakes.append((cx, cy, sz * 1.2))
 
 
+def _dotted_cloth(rng: np.random.Generator, h: int, w: int, die: float) -> np.ndarray:
+    """A polka-dot cloth whose dots are a die's pips in size and spacing, or up to a die apart: any two by
+    two of its dots is a "4" without its die (twenty-seventh session: a cloth of red dots on cream, dots
+    a twentieth of the frame apart, was read as 28 dice, 10 of them a sure "4"). Cloth and dots of any two
+    colours far enough apart in light, in rows or staggered, a little turned."""
+    period = die * rng.uniform(0.25, 1.3)
+    radius = max(1.0, period * rng.uniform(0.12, 0.36))
+    cloth = np.array(_colour(rng), np.float32)
+    dot = np.array(_colour(rng), np.float32)
+    while abs(float(dot.mean()) - float(cloth.mean())) < 60:
+        dot = np.array(_colour(rng), np.float32)
+    stagger = rng.random() < 0.4
+    big = int(math.hypot(w, h)) + int(2 * period) + 2
+    img = np.empty((big, big, 3), np.float32)
+    img[:] = cloth
+    x0, y0 = rng.uniform(0, period, 2)
+    for row, y in enumerate(np.arange(y0, big, period)):
+        shift = period / 2 if stagger and row % 2 else 0.0
+        for x in np.arange(x0 + shift, big, period):
+            centre = (int(np.rint(x * 4)), int(np.rint(y * 4)))
+            cv2.circle(img, centre, int(np.rint(radius * 4)), dot.tolist(), -1, cv2.LINE_AA, shift=2)
+    m = cv2.getRotationMatrix2D((big / 2, big / 2), float(rng.uniform(-20, 20)), 1.0)
+    m[:, 2] -= ((big - w) / 2, (big - h) / 2)
+    out: np.ndarray = cv2.warpAffine(img, m, (w, h), borderMode=cv2.BORDER_REFLECT)
+    return out + rng.normal(0, rng.uniform(0, 6), out.shape).astype(np.float32)
+
+
 def render(seed: int, size: tuple[int, int] = (512, 384), patterned: bool = False,
            decoys: bool = False, sides: bool = False, faint: bool = False, plain_emblems: bool = False,
-           printed: bool = False) -> Sample:
+           printed: bool = False, dotted: bool = False) -> Sample:
     """One randomised tray photo with dice, emblems, numeral dice and tokens at known places.
     ``patterned`` (since 2026-11-26's sixth session; off, a seed draws the tray it always drew): half the
     trays natural (``_natural``), pip dice's bodies marbled, speckled or translucent, pips drilled.
@@ -790,11 +817,16 @@ def render(seed: int, size: tuple[int, int] = (512, 384), patterned: bool = Fals
     ``plain_emblems`` (eighteenth session): the emblems' letters are ``UNLIKE_DIGITS``; the same draws, so
     the tray is otherwise the one it always was.
     ``printed`` (twenty-fourth session): half the trays get one to four keys, labels or bits of print
-    (``_draw_printed``), placed as the decoys are, from their own generator, kept in ``Sample.decoys``."""
+    (``_draw_printed``), placed as the decoys are, from their own generator, kept in ``Sample.decoys``.
+    ``dotted`` (twenty-seventh session): half the trays are polka-dot cloths at the pips' scale or up to a
+    die's (``_dotted_cloth``), drawn from their own generator under the same dice."""
     rng = np.random.default_rng(seed)
     w, h = size
     img = _texture(rng, h, w, natural=patterned)
     die = float(np.exp(rng.uniform(math.log(14), math.log(110))))
+    dotrng = np.random.default_rng([seed, 5])
+    if dotted and dotrng.random() < 0.5:
+        img = np.clip(_dotted_cloth(dotrng, h, w, die), 0, 255).astype(np.uint8)
     n = int(rng.integers(0, max(2, min(30, int(w * h / (die * die * 4))))))
     tilt = (rng.uniform(-0.35, 0.35), rng.uniform(-0.35, 0.35)) if rng.random() < 0.5 else (0.0, 0.0)
     srng = np.random.default_rng([seed, 2]) if sides else None

@@ -4,6 +4,7 @@ promise the trainer relies on: decoys change nothing else a seed draws, and neve
 
 import math
 
+import cv2
 import numpy as np
 
 from tests.vision3.training_tools import v3_data
@@ -78,3 +79,29 @@ def test_a_printed_decoy_never_shows_one_digit_alone():
     strings = [v3_data._printed_text(rng) for _ in range(2000)] + list(v3_data.KEY_LEGENDS)
     assert all(len(t) >= 2 or not t.isdigit() for t in strings)
     assert all(len(t) >= 2 for t in strings[:2000])
+
+
+def test_dotted_cloths_keep_a_seeds_dice_and_are_dots_at_pip_scale():
+    """render(dotted=True) (twenty-seventh session) lays half the trays as polka-dot cloths from a generator
+    of its own: the dice a seed draws stay; the cloth's dots are pip-sized to a die apart, and they differ
+    from the cloth in light."""
+    dotted = 0
+    for seed in range(24):
+        plain, cloth = v3_data.render(seed, decoys=True), v3_data.render(seed, decoys=True, dotted=True)
+        assert cloth.objects == plain.objects, seed
+        assert cloth.decoys == plain.decoys, seed
+        dotted += not np.array_equal(cloth.image, plain.image)
+    assert 6 <= dotted <= 18          # about half
+    rng = np.random.default_rng(5)
+    for die in (20.0, 60.0):
+        img = v3_data._dotted_cloth(rng, 240, 320, die)
+        grey = cv2.cvtColor(np.clip(img, 0, 255).astype(np.uint8), cv2.COLOR_BGR2GRAY)
+        lo, hi = np.percentile(grey, [5, 95])
+        assert hi - lo >= 40          # dots and cloth apart in light
+        light = (grey > (lo + hi) / 2).astype(np.uint8)
+        minority = light if light.mean() < 0.5 else 1 - light
+        _, _, stats, _ = cv2.connectedComponentsWithStats(minority)
+        inner = [s for s in stats[1:] if s[0] > 0 and s[1] > 0 and s[0] + s[2] < 320 and s[1] + s[3] < 240]
+        assert len(inner) >= 4
+        sides = np.median([max(s[2], s[3]) for s in inner])
+        assert 0.05 * die <= sides <= 1.0 * die   # from a pip to most of a die across
