@@ -1,6 +1,6 @@
 """What the camera reads on a patterned cloth with no die on it: phantoms a frame, how many sure, the time.
 
-    python3 benchmarks/cloth_phantoms.py [--size 2028x1520] [--repeats 3]
+    python3 benchmarks/cloth_phantoms.py [--size 2028x1520] [--repeats 3] [--models FINDER FACES]
 
 A stress test, not an accuracy measure: the cloths are drawn here (polka dots at pip scale and larger,
 light on dark and dark on light, a checkerboard, gingham), because the real photo sets hold no such cloth.
@@ -84,7 +84,10 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--size", default="2028x1520", help="frame size WxH (default: the Pi HQ camera's)")
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--models", nargs=2, metavar=("FINDER", "FACES"), default=None,
+                    help="read with these finder and face reader (names or .onnx paths; default: shipped)")
     args = ap.parse_args(argv)
+    models = ("finder", "faces", "types") if args.models is None else (*args.models, "types")
     w, h = (int(v) for v in args.size.lower().split("x"))
     cv2.setNumThreads(1)
     print(f"cloths of {w}x{h} with no die on them: everything reported is a phantom")
@@ -95,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
         times = []
         for _ in range(max(1, args.repeats)):
             t = time.process_time()
-            reading = read_table(img)
+            reading = read_table(img, models=models)
             times.append(1000 * (time.process_time() - t))
         items = [*reading.dice, *reading.tokens]
         sure = sum(1 for it in items if it.confidence >= SURE)
