@@ -130,14 +130,8 @@ def test_a_crop_the_first_reader_calls_a_numeral_surely_is_read_by_it_alone(tmp_
     assert faces.read_crops(crops[:1], model=first)[0].label == "numeral"
 
 
-def test_the_screens_look_is_the_first_turn_read_once(monkeypatch):
-    """``read_faces`` with a screen reads each candidate unturned once, and that look is the first of the
-    four turns of those it keeps: the same readings as reading them again, one network pass fewer each."""
-    img = synth.tray(640, 480, kind="felt")
-    for k in range(5):
-        synth.draw_die(img, 80 + 110 * k, 240, 48, k + 1, angle=17.0 * k)
-    found = finder.find_objects(img, model="finder")
-    assert len(found) >= 5
+def _read_counting(monkeypatch, img, found):
+    """``read_faces`` with the screen, and the crops the first reader's network was given."""
     passes = {}
     real = finder._forward
 
@@ -147,7 +141,18 @@ def test_the_screens_look_is_the_first_turn_read_once(monkeypatch):
 
     monkeypatch.setattr(finder, "_forward", counted)
     got = faces.read_faces(img, found, screen=learned.SCREEN)
-    first_reader = passes[id(finder._net(str(finder.model_path("faces"))))]
+    return got, passes[id(finder._net(str(finder.model_path("faces"))))]
+
+
+def test_the_screens_look_is_the_first_turn_read_once(monkeypatch):
+    """``read_faces`` with a screen reads each candidate unturned once, and that look is the first of the
+    four turns of those it keeps: the same readings as reading them again, one network pass fewer each."""
+    img = synth.tray(640, 480, kind="felt")
+    for k in range(5):
+        synth.draw_die(img, 80 + 110 * k, 240, 48, k + 1, angle=17.0 * k)
+    found = finder.find_objects(img, model="finder")
+    assert len(found) >= 5
+    got, first_reader = _read_counting(monkeypatch, img, found)
     crops = [faces.crop(img, f) for f in found]
     screen = faces.read_crops(crops, turns=1, ensemble=False)
     keep = [i for i, r in enumerate(screen)
@@ -174,16 +179,8 @@ def test_a_die_the_screen_calls_a_numeral_is_not_turned_and_still_read(monkeypat
     turned = [i for i, r in enumerate(screen)
               if r.p("none") < learned.SCREEN and r.p("numeral") < faces.NUMERAL_ONE_TURN]
     assert len(sure) >= 5 and turned
-    passes = {}
-    real = finder._forward
-
-    def counted(net, crops):
-        passes[id(net)] = passes.get(id(net), 0) + len(crops)
-        return real(net, crops)
-
-    monkeypatch.setattr(finder, "_forward", counted)
-    got = faces.read_faces(img, found, screen=learned.SCREEN)
-    assert passes[id(finder._net(str(finder.model_path("faces"))))] == len(found) + 3 * len(turned)
+    got, first_reader = _read_counting(monkeypatch, img, found)
+    assert first_reader == len(found) + 3 * len(turned)
     for i in sure:
         np.testing.assert_allclose(got[i].probabilities, screen[i].probabilities, atol=1e-6)
         assert got[i].whole
