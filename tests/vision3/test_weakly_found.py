@@ -1,4 +1,4 @@
-"""A die the finder holds less likely than not to be an object is never sure (``vision.learned.WEAKLY_FOUND``).
+"""A die the finder holds less likely than not an object is never sure (``vision.learned.WEAKLY_FOUND``).
 
 On a cloth of dots, every two by two of dots is a "4" without its die: the face reader reads it as surely as
 a die and the pip counter counts its four dots. Only the finder judges whether a die's body is there."""
