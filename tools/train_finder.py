@@ -180,6 +180,9 @@ def main() -> None:
                     "bodies and drilled pips (v3_data.render)")
     ap.add_argument("--decoys", action="store_true", help="half the renders get die-sized round things that "
                     "are no die (v3_data.render): the finder must leave them out")
+    ap.add_argument("--dotted", action="store_true", help="half the renders on polka-dot cloths whose dots "
+                    "are pips in size and spacing or up to a die apart (v3_data.render(dotted=True)): the "
+                    "finder must find the dice on them and no group of dots")
     ap.add_argument("--render-weight", type=float, default=0.25, help="how often each render pool is drawn "
                     "against one real source")
     ap.add_argument("--batch", type=int, default=16)
@@ -197,7 +200,8 @@ def main() -> None:
     for src in FINDER_SOURCES:
         if src != args.leave_out:
             pools[src] = [s for s in load_source(src)]
-    pools["render"] = [render(args.seed * 10_000 + i, patterned=args.patterned, decoys=args.decoys)
+    pools["render"] = [render(args.seed * 10_000 + i, patterned=args.patterned, decoys=args.decoys,
+                              dotted=args.dotted)
                        for i in range(args.renders)]
     if args.poly_renders:
         pools["polyrender"] = [poly_render(i) for i in range(args.poly_renders)]
