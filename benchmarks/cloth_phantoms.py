@@ -27,19 +27,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vision import read_table
+from vision.synth import polka_dots as polka
 
 SURE = 0.8
-
-
-def polka(w: int, h: int, *, period: int, radius: int, cloth: tuple[int, int, int],
-          dot: tuple[int, int, int], stagger: bool = False) -> np.ndarray:
-    img = np.empty((h, w, 3), np.uint8)
-    img[:] = cloth
-    for row, y in enumerate(range(period // 2, h, period)):
-        shift = period // 2 if stagger and row % 2 else 0
-        for x in range(period // 2 + shift, w, period):
-            cv2.circle(img, (x, y), radius, dot, -1, cv2.LINE_AA)
-    return img
 
 
 def checks(w: int, h: int, *, period: int, a: tuple[int, int, int], b: tuple[int, int, int]) -> np.ndarray:

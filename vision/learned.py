@@ -309,11 +309,11 @@ def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
     # when the counter doubted every one, the face reader's sure dice still say how big the dice are
     dice = _flecks_dropped(_emblems_die_sized(dice, asked, _sure_pip_sides(dice) or sure_sides))
     dice = _unbelieved_dropped(_specks_asked(_one_per_place(dice)), beliefs)
-    # every rule above was measured on the readers' own confidences; only what is reported moves, and not a
-    # taught face's (its confidence is the cosine to what the players taught, not the readers' probability)
     # a die the finder holds less likely than not to be an object is never sure (``WEAKLY_FOUND``)
     dice = [(b, s, v, c if b in taught_boxes or beliefs[b][0] >= FIRST_KEPT else min(c, WEAKLY_FOUND), pc)
             for b, s, v, c, pc in dice]
+    # every rule above was measured on the readers' own confidences; only what is reported moves, and not a
+    # taught face's (its confidence is the cosine to what the players taught, not the readers' probability)
     bar = sure_from(models[1], SURE)
     return [(b, s, v, c if b in taught_boxes else _reported(c, bar), pc) for b, s, v, c, pc in dice], tokens
 

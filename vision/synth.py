@@ -46,6 +46,20 @@ def tray(width: int = 640, height: int = 480, *, kind: str = "felt", seed: int =
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
+def polka_dots(width: int, height: int, *, period: int, radius: int, cloth: Colour, dot: Colour,
+               stagger: bool = False) -> np.ndarray:
+    """A polka-dot cloth, BGR uint8 (height, width, 3): ``dot`` discs of ``radius`` every ``period`` px on
+    ``cloth``, every other row shifted half a period when ``stagger``. No die on it: any two by two of its
+    dots is a "4" face without its die (``benchmarks/cloth_phantoms.py``)."""
+    img = np.empty((height, width, 3), np.uint8)
+    img[:] = cloth
+    for row, y in enumerate(range(period // 2, height, period)):
+        shift = period // 2 if stagger and row % 2 else 0
+        for x in range(period // 2 + shift, width, period):
+            cv2.circle(img, (x, y), radius, dot, -1, cv2.LINE_AA)
+    return img
+
+
 @dataclass(frozen=True, slots=True)
 class Drawn:
     """What was drawn where: ``kind`` ``"die"`` (value) or ``"token"`` (face), centre and size in px."""

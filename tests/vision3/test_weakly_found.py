@@ -3,21 +3,15 @@
 On a cloth of dots, every two by two of dots is a "4" without its die: the face reader reads it as surely as
 a die and the pip counter counts its four dots. Only the finder judges whether a die's body is there."""
 
-import cv2
 import numpy as np
 import pytest
 
-from vision import finder, learned
+from vision import finder, learned, synth
 
 
 def _red_dots_on_cream(w: int = 2028, h: int = 1520) -> np.ndarray:
     period = 4 * (w // 85)
-    img = np.empty((h, w, 3), np.uint8)
-    img[:] = (200, 235, 245)
-    for y in range(period // 2, h, period):
-        for x in range(period // 2, w, period):
-            cv2.circle(img, (x, y), period // 6, (30, 30, 200), -1, cv2.LINE_AA)
-    return img
+    return synth.polka_dots(w, h, period=period, radius=period // 6, cloth=(200, 235, 245), dot=(30, 30, 200))
 
 
 def test_a_dotted_cloth_is_never_a_sure_die(monkeypatch):
@@ -35,8 +29,6 @@ def test_a_dotted_cloth_is_never_a_sure_die(monkeypatch):
 def test_only_what_the_finder_found_weakly_is_capped(monkeypatch, score):
     """The same drawn dice read as found, then with the finder's scores lowered under ``FIRST_KEPT``: the
     same places and values, and no confidence above ``WEAKLY_FOUND`` (before the sure bar's map)."""
-    from vision import synth
-
     img = synth.tray(640, 480, kind="felt")
     for k in range(4):
         synth.draw_die(img, 100 + 140 * k, 240, 56, k + 3, angle=12.0 * k)
