@@ -17,6 +17,8 @@ Example (every value shown is the default; ``goblin-companion serve --print-conf
     calibration = ""          # the taught tokens and faces (teach mode); "" : <state dir>/calibration.json
     keep_confirmed = true     # keep each confirmed reading's frame in <state dir>/dataset (for `tune`)
     keep_max = 400            # photos kept at most there (oldest dropped first)
+    tray = []                 # the tray's outline, [[x, y], ...] in fractions of the frame: only what
+                              # lies inside is read (a laptop or a cable beside it is not); [] : all
 
     [buttons]
     enabled = true
@@ -61,6 +63,8 @@ class ConfigError(InvalidInput):
 
 
 Pin = int | str
+#: ``camera.keep_max`` at most: photos of confirmed readings kept in the state directory
+MAX_KEPT: Final = 100_000
 
 
 @dataclass(frozen=True)
@@ -72,6 +76,7 @@ class CameraConfig:
     calibration: str = ""
     keep_confirmed: bool = True
     keep_max: int = 400
+    tray: tuple[tuple[float, float], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -185,6 +190,13 @@ def _section(raw: Any, cls: type, prefix: str) -> Any:
             values[name] = _check(value, bool, key, "true or false")
         elif isinstance(default, float):
             values[name] = _positive(value, key)
+        elif name == "tray":
+            values[name] = tuple((x, y) for x, y in _polygon(value, key)) if value != [] else ()
+        elif isinstance(default, int):
+            number = _check(value, int, key, "a whole number")
+            if not 1 <= number <= MAX_KEPT:
+                raise ConfigError(f"{key} must be 1..{MAX_KEPT}, not {number}")
+            values[name] = number
         else:
             values[name] = _check(value, str, key, "text")
     return cls(**values)
@@ -197,19 +209,23 @@ def parse_zones(raw: Any) -> dict[str, list[list[float]]]:
                           f"not {raw!r}")
     out = {}
     for name, polygon in raw.items():
-        key = f"zones.{name}"
-        if not isinstance(polygon, list) or len(polygon) < 3:
-            raise ConfigError(f"{key} must be a polygon of at least 3 [x, y] points, not {polygon!r}")
-        points = []
-        for point in polygon:
-            if (not isinstance(point, list) or len(point) != 2
-                    or not all(isinstance(c, int | float) and not isinstance(c, bool) for c in point)):
-                raise ConfigError(f"{key}: each point is [x, y] in fractions of the frame, not {point!r}")
-            if not all(0.0 <= c <= 1.0 for c in point):
-                raise ConfigError(f"{key}: point {point!r} is outside the frame (0..1)")
-            points.append([float(point[0]), float(point[1])])
-        out[str(name)] = points
+        out[str(name)] = _polygon(polygon, f"zones.{name}")
     return out
+
+
+def _polygon(polygon: Any, key: str) -> list[list[float]]:
+    """A polygon of 3+ ``[x, y]`` points in fractions of the frame; ConfigError names ``key``."""
+    if not isinstance(polygon, list) or len(polygon) < 3:
+        raise ConfigError(f"{key} must be a polygon of at least 3 [x, y] points, not {polygon!r}")
+    points = []
+    for point in polygon:
+        if (not isinstance(point, list) or len(point) != 2
+                or not all(isinstance(c, int | float) and not isinstance(c, bool) for c in point)):
+            raise ConfigError(f"{key}: each point is [x, y] in fractions of the frame, not {point!r}")
+        if not all(0.0 <= c <= 1.0 for c in point):
+            raise ConfigError(f"{key}: point {point!r} is outside the frame (0..1)")
+        points.append([float(point[0]), float(point[1])])
+    return points
 
 
 def parse_config(raw: Mapping[str, Any], *, source: str = "") -> Config:

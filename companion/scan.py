@@ -1,5 +1,5 @@
 """``goblin-companion scan IMAGE... [--json] [--annotate DIR] [--calibration FILE] [--zones JSON]``
-[``--percentile``].
+[``--tray JSON``] [``--percentile``].
 
 Reads dice and tokens in photo files. Per image, one line on stdout: with ``--json`` the reading as JSON
 (``file``, ``width``, ``height``, ``ms``, ``dice``, ``tokens``, and with ``--percentile`` also
@@ -34,6 +34,8 @@ def _parser() -> Parser:
     p.add_argument("--annotate", metavar="DIR", help="write an annotated copy of each image into DIR")
     p.add_argument("--calibration", metavar="FILE", help="taught faces (tokens, icon dice) from teach mode")
     p.add_argument("--zones", metavar="JSON", help='zones file or inline JSON {"p0": [[x, y], ...], ...}')
+    p.add_argument("--tray", metavar="JSON", help="the tray's outline, a file or inline JSON [[x, y], ...] "
+                   "(fractions of the picture): only what lies inside is read")
     p.add_argument("--percentile", action="store_true",
                    help="also read each percentile d10 and plain d10 rolled together as one 1-100 result")
     return p
@@ -68,9 +70,11 @@ def main(argv: Sequence[str]) -> int:
 
         from vision import Calibration, Zones, annotate, read_table
         from vision.percentile import percentile_rolls
+        from vision.zones import tray_polygon
 
         calibration = Calibration.load(args.calibration) if args.calibration else None
         zones = Zones.from_json(read_json(args.zones)) if args.zones else None
+        tray = tray_polygon(read_json(args.tray)) if args.tray else None
         out_dir = Path(args.annotate) if args.annotate else None
         if out_dir is not None:
             try:
@@ -87,7 +91,7 @@ def main(argv: Sequence[str]) -> int:
         try:
             image = read_image(Path(name))
             t0 = time.perf_counter()
-            reading = read_table(image, calibration=calibration, zones=zones)
+            reading = read_table(image, calibration=calibration, zones=zones, tray=tray)
             ms = round((time.perf_counter() - t0) * 1000, 1)
             body = reading.to_json()
             result.update(width=body["width"], height=body["height"], ms=ms, dice=body["dice"],

@@ -138,18 +138,26 @@ def vision_reader(config: Config, calibration: Callable[[], Any] | None = None,
                   zones: Callable[[], Mapping[str, Any]] | None = None) -> tuple[Reader, Annotator]:
     """``vision.read_table`` with the zones and the table's calibration in force at the time of each
     reading (``calibration() -> vision.Calibration or None``; ``zones() -> {name: polygon}``, default the
-    configured ones), and ``vision.annotate``."""
+    configured ones) and the configured ``camera.tray``, and ``vision.annotate``."""
     vision = _vision("read_table", "annotate", "Zones")
     if vision is None:
         raise ConfigError("the vision package (read_table, annotate, Zones) is not installed")
     parsed: list[Any] = [None, None]  # the last zones seen, and their vision.Zones
+    tray = [list(point) for point in config.camera.tray] or None
+    if tray is not None:
+        from vision.errors import InvalidVisionInput
+        from vision.zones import tray_polygon
+        try:
+            tray_polygon(tray)
+        except InvalidVisionInput as error:
+            raise ConfigError(f"camera.{error}") from None
 
     def read(frame: Frame) -> Any:
         taught = calibration() if calibration is not None else None
         now = dict(zones()) if zones is not None else config.zones
         if now != parsed[0]:
             parsed[:] = [now, vision.Zones.from_json(now)]
-        return vision.read_table(frame, zones=parsed[1], calibration=taught)
+        return vision.read_table(frame, zones=parsed[1], calibration=taught, tray=tray)
 
     def annotate(frame: Frame, reading: Any) -> Frame:
         shown: Frame = vision.annotate(frame, reading, max_side=SHOWN_LONG_SIDE)

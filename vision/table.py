@@ -38,7 +38,7 @@ from vision.pips import (
     view_side,
 )
 from vision.reading import BBox, Die, TableReading, Token
-from vision.zones import Zones
+from vision.zones import Zones, inside, tray_polygon
 
 if TYPE_CHECKING:
     from vision.teach import Calibration
@@ -293,7 +293,7 @@ def _poly_reader() -> Any:
 
 def read_table(frame: np.ndarray, *, calibration: Calibration | None = None, zones: Zones | None = None,
                reference: np.ndarray | None = None, reader: str = "learned",
-               models: tuple[str, ...] = learned.MODELS) -> TableReading:
+               models: tuple[str, ...] = learned.MODELS, tray: Any = None) -> TableReading:
     """Find the dice and tokens in a frame of the tray seen from above and read them.
 
     Parameters
@@ -316,6 +316,11 @@ def read_table(frame: np.ndarray, *, calibration: Calibration | None = None, zon
     models : (finder, face reader[, type reader])
         Model names in ``vision/models`` (or paths to .onnx files): the leave-one-out benchmark reads
         with models trained without the set it measures.
+    tray : [[x, y], ...], optional
+        The tray's outline (3+ points, fractions of width and height, ``vision.zones.tray_polygon``):
+        only the part of the frame within its bounding box is read, and only what has its centre inside
+        it is reported, so a laptop, a cable or a card beside the tray is neither a die nor a reason to
+        read the frame at another scale. Boxes stay in the frame's pixels. Default: the whole frame.
 
     Returns
     -------
@@ -333,28 +338,47 @@ def read_table(frame: np.ndarray, *, calibration: Calibration | None = None, zon
         if reference.shape != frame.shape:
             raise InvalidVisionInput(
                 f"reference: shape {reference.shape} differs from the frame's {frame.shape}")
+    outline = None if tray is None else tray_polygon(tray)
+    ox, oy, read_w, read_h = (0, 0, w, h) if outline is None else _tray_box(outline, w, h)
 
     def zone(box: BBox) -> str:
         return zones.zone_of((box[0] + box[2] / 2) / w, (box[1] + box[3] / 2) / h)
 
     dice: list[Die] = []
     tokens: list[Token] = []
-    for x0, x1 in view_columns(frame):
-        view = frame[:, x0:x1]
-        ref_view = None if reference is None else reference[:, x0:x1]
+    seen = frame[oy : oy + read_h, ox : ox + read_w]
+    for x0, x1 in view_columns(seen):
+        view = seen[:, x0:x1]
+        ref_view = None if reference is None else reference[oy : oy + read_h, ox + x0 : ox + x1]
         if reader == "learned":
             found_dice, found_tokens = learned.read_view(view, calibration, models=models)
         else:
             found_dice, found_tokens = _read_view(view, calibration, ref_view)
         for (bx, by, bw, bh), sides, value, conf, percentile in found_dice:
-            box = (bx + x0, by, bw, bh)
+            box = (bx + ox + x0, by + oy, bw, bh)
             dice.append(Die(box, sides, value, conf, zone(box), percentile))
         for (bx, by, bw, bh), face, conf in found_tokens:
-            box = (bx + x0, by, bw, bh)
+            box = (bx + ox + x0, by + oy, bw, bh)
             tokens.append(Token(box, face, conf, zone(box)))
+    if outline is not None:
+        def on_tray(box: BBox) -> bool:
+            return inside((box[0] + box[2] / 2) / w, (box[1] + box[3] / 2) / h, outline)
+
+        dice = [d for d in dice if on_tray(d.bbox)]
+        tokens = [t for t in tokens if on_tray(t.bbox)]
     dice.sort(key=lambda d: (d.bbox[0], d.bbox[1]))
     tokens.sort(key=lambda t: (t.bbox[0], t.bbox[1]))
     return TableReading(w, h, tuple(dice), tuple(tokens))
+
+
+def _tray_box(outline: tuple[tuple[float, float], ...], w: int, h: int) -> tuple[int, int, int, int]:
+    """(x, y, width, height) in pixels of the tray outline's bounding box, at least ``MIN_FRAME_SIDE``
+    each way and inside the frame."""
+    xs, ys = [x for x, _ in outline], [y for _, y in outline]
+    x0, x1 = max(0, math.floor(min(xs) * w)), min(w, math.ceil(max(xs) * w))
+    y0, y1 = max(0, math.floor(min(ys) * h)), min(h, math.ceil(max(ys) * h))
+    x0, y0 = min(x0, w - MIN_FRAME_SIDE), min(y0, h - MIN_FRAME_SIDE)
+    return x0, y0, max(x1 - x0, MIN_FRAME_SIDE), max(y1 - y0, MIN_FRAME_SIDE)
 
 
 #: what ``_read_view`` finds: (box, sides, value, confidence, percentile) and (box, face, confidence)

@@ -37,6 +37,42 @@ def _distance(x: float, y: float, poly: Sequence[Point]) -> float:
     return best
 
 
+#: a tray polygon's bounding box is at least this share of the frame's side (a smaller one is a typing
+#: slip, not a tray: a die is a tenth of a tray camera's frame or more)
+TRAY_LEAST = 0.05
+
+
+def polygon(poly: Any, what: str) -> tuple[Point, ...]:
+    """``[[x, y], ...]`` (3+ points, fractions of width and height) as a tuple of points; the error says
+    ``what`` was wrong."""
+    if not isinstance(poly, Sequence) or isinstance(poly, str) or len(poly) < 3:
+        raise InvalidVisionInput(f"{what} needs a polygon of 3+ points, got {poly!r}")
+    points = []
+    for pt in poly:
+        ok = (isinstance(pt, Sequence) and not isinstance(pt, str) and len(pt) == 2
+              and all(isinstance(v, int | float) and not isinstance(v, bool) for v in pt))
+        if not ok or not all(-0.001 <= float(v) <= 1.001 for v in pt):
+            raise InvalidVisionInput(f"{what} point {pt!r} must be [x, y] fractions between 0 and 1")
+        points.append((float(pt[0]), float(pt[1])))
+    return tuple(points)
+
+
+def tray_polygon(poly: Any) -> tuple[Point, ...]:
+    """The tray's outline (``read_table(tray=)``): a polygon as :func:`polygon` takes it, whose bounding box
+    is at least ``TRAY_LEAST`` of the frame each way."""
+    points = polygon(poly, "tray")
+    xs, ys = [x for x, _ in points], [y for _, y in points]
+    if max(xs) - min(xs) < TRAY_LEAST or max(ys) - min(ys) < TRAY_LEAST:
+        raise InvalidVisionInput(f"tray: the polygon {poly!r} spans less than {TRAY_LEAST:g} of the frame "
+                                 "across or down: no tray is that small")
+    return points
+
+
+def inside(fx: float, fy: float, poly: Sequence[Point]) -> bool:
+    """Whether a point (fractions of width and height) lies inside ``poly``."""
+    return _inside(fx, fy, poly)
+
+
 @dataclass(frozen=True, slots=True)
 class Zones:
     """Named polygons, each a tuple of (x, y) points in fractions (0..1) of the frame size.
@@ -65,17 +101,7 @@ class Zones:
         for name, poly in obj.items():
             if not isinstance(name, str) or not name:
                 raise InvalidVisionInput(f"zones: zone name must be a non-empty string, got {name!r}")
-            if not isinstance(poly, Sequence) or isinstance(poly, str) or len(poly) < 3:
-                raise InvalidVisionInput(f"zones: zone {name!r} needs a polygon of 3+ points, got {poly!r}")
-            points = []
-            for pt in poly:
-                ok = (isinstance(pt, Sequence) and not isinstance(pt, str) and len(pt) == 2
-                      and all(isinstance(v, int | float) and not isinstance(v, bool) for v in pt))
-                if not ok or not all(-0.001 <= float(v) <= 1.001 for v in pt):
-                    raise InvalidVisionInput(
-                        f"zones: zone {name!r} point {pt!r} must be [x, y] fractions between 0 and 1")
-                points.append((float(pt[0]), float(pt[1])))
-            out.append((name, tuple(points)))
+            out.append((name, polygon(poly, f"zones: zone {name!r}")))
         return cls(tuple(out))
 
     def to_json(self) -> dict[str, list[list[float]]]:

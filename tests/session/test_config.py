@@ -28,6 +28,7 @@ def test_a_file_sets_what_it_names(tmp_path: Path) -> None:
     assert config.state_path() == Path("/srv/t")
     assert (config.buttons.confirm, config.buttons.next, config.buttons.undo_hold) == (5, 27, 2.0)
     assert config.camera.source == "opencv:1" and list(config.zones) == ["all"]
+    assert config.camera.tray == () and config.camera.keep_max == 400
     assert load_config(None, env={"GOBLIN_CONFIG": str(path)}).port == 9000
     assert config.to_json()["pin"] == "set"
 
@@ -48,6 +49,10 @@ def test_a_file_sets_what_it_names(tmp_path: Path) -> None:
     ("[zones]\np0 = [[0, 0], [2, 0], [1, 1]]", "zones.p0: point [2, 0] is outside the frame"),
     ("[zones]\np0 = [[0, 0]]", "zones.p0 must be a polygon of at least 3"),
     ("camera = 3", "[camera] must be a table of settings"),
+    ("[camera]\nkeep_max = 0", "camera.keep_max must be 1..100000, not 0"),
+    ("[camera]\nkeep_max = \"all\"", "camera.keep_max must be a whole number, not 'all'"),
+    ("[camera]\ntray = [[0, 0], [1, 1]]", "camera.tray must be a polygon of at least 3"),
+    ("[camera]\ntray = [[0, 0], [1, 0], [1, 1.5]]", "camera.tray: point [1, 1.5] is outside the frame"),
     ("port = ", "is not valid TOML"),
 ])
 def test_bad_settings_name_the_key(tmp_path: Path, text: str, message: str) -> None:
@@ -87,3 +92,15 @@ def test_serve_says_what_was_wrong_and_exits_2(tmp_path: Path, capsys: pytest.Ca
     assert main(["--print-config", "--pin", "1234"]) == 0
     out = capsys.readouterr().out
     assert '"pin": "set"' in out and '"port": 8080' in out
+
+
+def test_the_camera_keeps_its_tray_and_photo_cap_from_the_file(tmp_path: Path) -> None:
+    """``camera.keep_max`` was shown in the example but refused as "not text" until the twenty-eighth
+    session; ``camera.tray`` is new there."""
+    path = tmp_path / "c.toml"
+    path.write_text("[camera]\nkeep_max = 50\ntray = [[0.2, 0], [1, 0], [1, 1], [0.2, 1]]\n")
+    config = load_config(path)
+    assert config.camera.keep_max == 50
+    assert config.camera.tray == ((0.2, 0.0), (1.0, 0.0), (1.0, 1.0), (0.2, 1.0))
+    assert config.to_json()["camera"]["tray"] == ((0.2, 0.0), (1.0, 0.0), (1.0, 1.0), (0.2, 1.0))
+    assert load_config(None, env={}).camera.tray == ()

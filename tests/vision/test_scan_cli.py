@@ -61,3 +61,20 @@ def test_scan_usage_errors_are_one_stderr_line(tmp_path, capsys):
     assert main(["scan", "x.png", "--calibration", str(bad)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 2 and "cal.json" in err[1]
+
+
+def test_scan_reads_only_the_tray_it_is_given(tmp_path, capsys):
+    """``--tray``: the bundled photo's left view as the tray gives the left player's dice, in the photo's
+    pixels; a tray no bigger than a slip is a usage error that says so."""
+    labels = next(e for e in json.loads((DEMO / "labels.json").read_text())["images"]
+                  if e["file"] == "table_01.jpg")
+    left = [d for d in labels["dice"] if d["zone"] == "p0"]
+    assert 0 < len(left) < len(labels["dice"])
+    left_view = "[[0, 0], [0.5, 0], [0.5, 1], [0, 1]]"
+    status = main(["scan", str(DEMO / "table_01.jpg"), "--json", "--tray", left_view])
+    first = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert status == 0 and (first["width"], first["height"]) == (1280, 480)
+    assert sorted(d["value"] for d in first["dice"]) == sorted(d["value"] for d in left)
+    assert all(d["zone"] == "p0" and d["bbox"][0] + d["bbox"][2] / 2 < 640 for d in first["dice"])
+    assert main(["scan", str(DEMO / "table_01.jpg"), "--tray", "[[0, 0], [0.01, 0], [0, 0.01]]"]) == 2
+    assert "spans less than 0.05 of the frame" in capsys.readouterr().err
