@@ -100,7 +100,7 @@ def main(argv: Sequence[str]) -> int:
                 result["percentile"] = [r.to_json() for r in percentile_rolls(reading.dice)]
             if out_dir is not None:
                 target = out_dir / (Path(name).stem + ".annotated.jpg")
-                if not cv2.imwrite(str(target), annotate(image, reading)):
+                if not cv2.imwrite(str(target), annotate(image, reading, tray=tray)):
                     raise InvalidInput(f"cannot write the annotated copy {str(target)!r}")
         except (GoblinError, ValueError) as exc:
             failed += 1

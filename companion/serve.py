@@ -160,7 +160,7 @@ def vision_reader(config: Config, calibration: Callable[[], Any] | None = None,
         return vision.read_table(frame, zones=parsed[1], calibration=taught, tray=tray)
 
     def annotate(frame: Frame, reading: Any) -> Frame:
-        shown: Frame = vision.annotate(frame, reading, max_side=SHOWN_LONG_SIDE)
+        shown: Frame = vision.annotate(frame, reading, max_side=SHOWN_LONG_SIDE, tray=tray)
         return shown
 
     return read, annotate

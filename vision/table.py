@@ -164,6 +164,8 @@ SEAM_WIDTH: Final = 1.2
 #: of room [none: drawing]
 GREEN: Final = 0.7
 LABEL_ROOM: Final = 20
+#: the tray's outline on an annotated frame (BGR): white, no reading's colour
+OUTLINE_COLOUR: Final = (255, 255, 255)
 
 
 def check_frame(frame: Any, name: str = "frame") -> np.ndarray:
@@ -844,12 +846,14 @@ def _drop_overlaps(faces: list[Face]) -> list[Face]:
     return kept
 
 
-def annotate(frame: np.ndarray, reading: TableReading, *, max_side: int | None = None) -> np.ndarray:
+def annotate(frame: np.ndarray, reading: TableReading, *, max_side: int | None = None,
+             tray: Any = None) -> np.ndarray:
     """A copy of ``frame`` with every die and token boxed and labelled (value or face, confidence).
 
     Green: read with confidence >= 0.7; orange: lower; red: not read. ``max_side``: the copy is first
     scaled down to this long side (boxes follow), so a 12 MP photo is not drawn on at full size only to
-    be shrunk for the phones afterwards (0.87 s at 12 MP before).
+    be shrunk for the phones afterwards (0.87 s at 12 MP before). ``tray`` (as ``read_table`` takes it):
+    its outline is drawn in white, so the players see what the camera reads.
     """
     frame = check_frame(frame)
     scale = 1.0
@@ -860,6 +864,11 @@ def annotate(frame: np.ndarray, reading: TableReading, *, max_side: int | None =
     out = frame.copy()
     thick = max(1, round(max(frame.shape[:2]) / 400))
     font = max(0.4, max(frame.shape[:2]) / 1200)
+    if tray is not None:
+        h, w = out.shape[:2]
+        points = [[round(x * (w - 1)), round(y * (h - 1))] for x, y in tray_polygon(tray)]
+        outline = np.array(points, np.int32)
+        cv2.polylines(out, [outline], True, OUTLINE_COLOUR, thick, cv2.LINE_AA)
     items: list[tuple[BBox, str, float, bool]] = []
     for d in reading.dice:
         text = "?" if d.value is None else (f"{d.value}" if d.sides in (6, None) else f"d{d.sides}:{d.value}")

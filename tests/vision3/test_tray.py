@@ -11,7 +11,7 @@ import pytest
 
 from companion.config import ConfigError, parse_config
 from companion.serve import vision_reader
-from vision import read_table, synth
+from vision import annotate, read_table, synth
 from vision.data import photo_set
 from vision.errors import InvalidVisionInput
 from vision.zones import inside
@@ -87,8 +87,22 @@ def test_a_small_tray_in_a_corner_of_a_small_frame_is_read_not_refused():
 def test_the_served_reader_reads_the_configured_tray_and_refuses_a_slip_at_start():
     frame, _ = _photo("five_19.jpg")
     config = parse_config({"camera": {"tray": RIGHT_OF_THE_CABLE}})
-    read, _ = vision_reader(config)
+    read, shown = vision_reader(config)
     reading = read(frame)
     assert reading.dice and all(_centre(d.bbox)[0] >= 0.25 * frame.shape[1] for d in reading.dice)
+    column = round(0.25 * (frame.shape[1] - 1))
+    assert (shown(frame, reading)[:, column - 1 : column + 2] == 255).all(axis=2).any(axis=1).mean() > 0.9
     with pytest.raises(ConfigError, match=r"camera\.tray: the polygon .* spans less than 0\.05"):
         vision_reader(parse_config({"camera": {"tray": [[0.5, 0], [0.52, 0], [0.52, 1]]}}))
+
+
+def test_the_annotated_frame_shows_the_tray_in_white():
+    frame = np.full((480, 640, 3), 90, np.uint8)
+    reading = read_table(frame, tray=RIGHT_OF_THE_CABLE)
+    plain = annotate(frame, reading)
+    drawn = annotate(frame, reading, tray=RIGHT_OF_THE_CABLE)
+    assert (plain == 90).all()
+    column = round(0.25 * 639)
+    side = drawn[100:400, column - 1 : column + 2].max(axis=(1, 2))
+    assert (side >= 200).all()                            # the tray's left side, top to bottom
+    assert (drawn[100:400, 100] == 90).all() and (drawn[240, 300:600] == 90).all()
