@@ -37,6 +37,8 @@ def _distance(x: float, y: float, poly: Sequence[Point]) -> float:
     return best
 
 
+#: a tray's outline has at most this many points (as a zone drawn on the page: ``companion.zones.MAX_POINTS``)
+TRAY_POINTS = 64
 #: a tray polygon's bounding box is at least this share of the frame's side (a smaller one is a typing
 #: slip, not a tray: a die is a tenth of a tray camera's frame or more)
 TRAY_LEAST = 0.05
@@ -60,6 +62,8 @@ def polygon(poly: Any, what: str) -> tuple[Point, ...]:
 def tray_polygon(poly: Any) -> tuple[Point, ...]:
     """The tray's outline (``read_table(tray=)``): a polygon as :func:`polygon` takes it, whose bounding box
     is at least ``TRAY_LEAST`` of the frame each way."""
+    if isinstance(poly, Sequence) and not isinstance(poly, str) and len(poly) > TRAY_POINTS:
+        raise InvalidVisionInput(f"tray: the outline has {len(poly)} points; at most {TRAY_POINTS}")
     points = polygon(poly, "tray")
     xs, ys = [x for x, _ in points], [y for _, y in points]
     if max(xs) - min(xs) < TRAY_LEAST or max(ys) - min(ys) < TRAY_LEAST:

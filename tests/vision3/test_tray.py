@@ -70,6 +70,8 @@ def test_a_tray_of_any_shape_reports_only_what_lies_inside_it():
     ([[0, 0], [1, 0], [1.5, 1]], "tray point [1.5, 1] must be [x, y] fractions between 0 and 1"),
     ([[0.5, 0], [0.52, 0], [0.52, 1]], "spans less than 0.05 of the frame"),
     ("the tray", "tray needs a polygon"),
+    ([[0.5 + 0.4 * np.cos(a), 0.5 + 0.4 * np.sin(a)] for a in np.linspace(0, 6.28, 100_000)],
+     "the outline has 100000 points; at most 64"),
 ])
 def test_a_bad_tray_says_what_is_wrong(tray, message):
     with pytest.raises(InvalidVisionInput) as caught:
