@@ -135,32 +135,35 @@ def still_frames(state: StillState | None, frame: Frame) -> StillState:
 
 
 def vision_reader(config: Config, calibration: Callable[[], Any] | None = None,
-                  zones: Callable[[], Mapping[str, Any]] | None = None) -> tuple[Reader, Annotator]:
-    """``vision.read_table`` with the zones and the table's calibration in force at the time of each
-    reading (``calibration() -> vision.Calibration or None``; ``zones() -> {name: polygon}``, default the
-    configured ones) and the configured ``camera.tray``, and ``vision.annotate``."""
+                  zones: Callable[[], Mapping[str, Any]] | None = None,
+                  tray: Callable[[], Any] | None = None) -> tuple[Reader, Annotator]:
+    """``vision.read_table`` with the zones, the tray and the table's calibration in force at the time of
+    each reading (``calibration() -> vision.Calibration or None``; ``zones() -> {name: polygon}``, default
+    the configured ones; ``tray() -> [[x, y], ...] or None``, default ``camera.tray``), and
+    ``vision.annotate`` drawing that tray."""
     vision = _vision("read_table", "annotate", "Zones")
     if vision is None:
         raise ConfigError("the vision package (read_table, annotate, Zones) is not installed")
     parsed: list[Any] = [None, None]  # the last zones seen, and their vision.Zones
-    tray = [list(point) for point in config.camera.tray] or None
-    if tray is not None:
+    configured = [list(point) for point in config.camera.tray] or None
+    if configured is not None:
         from vision.errors import InvalidVisionInput
         from vision.zones import tray_polygon
         try:
-            tray_polygon(tray)
+            tray_polygon(configured)
         except InvalidVisionInput as error:
             raise ConfigError(f"camera.{error}") from None
+    outline: Callable[[], Any] = tray or (lambda: configured)
 
     def read(frame: Frame) -> Any:
         taught = calibration() if calibration is not None else None
         now = dict(zones()) if zones is not None else config.zones
         if now != parsed[0]:
             parsed[:] = [now, vision.Zones.from_json(now)]
-        return vision.read_table(frame, zones=parsed[1], calibration=taught, tray=tray)
+        return vision.read_table(frame, zones=parsed[1], calibration=taught, tray=outline())
 
     def annotate(frame: Frame, reading: Any) -> Frame:
-        shown: Frame = vision.annotate(frame, reading, max_side=SHOWN_LONG_SIDE, tray=tray)
+        shown: Frame = vision.annotate(frame, reading, max_side=SHOWN_LONG_SIDE, tray=outline())
         return shown
 
     return read, annotate
@@ -229,6 +232,9 @@ class VisionWorker:
     zones
         ``() -> {name: polygon}``: the zones in force (``companion.zones.ZoneKeeper.current``), asked for
         at each reading; default the configuration's.
+    tray
+        ``() -> [[x, y], ...] or None``: the tray's outline in force (``companion.zones.ZoneKeeper.tray``),
+        asked for at each reading; default ``camera.tray``. Used by the default reader.
 
     Every reading offered carries ``"zones"``: the names of the zones in force, so a game can tell
     "no token in the toss zone" from "no toss zone".
@@ -249,6 +255,7 @@ class VisionWorker:
         config: Config | None = None,
         calibration: Callable[[], Any] | None = None,
         zones: Callable[[], Mapping[str, Any]] | None = None,
+        tray: Callable[[], Any] | None = None,
         timeout: float = 1.0,
     ) -> None:
         self.session = session
@@ -257,7 +264,7 @@ class VisionWorker:
         self.zones: Callable[[], Mapping[str, Any]] = zones or (lambda: self.config.zones)
         if reader is None:
             if _vision("read_table", "annotate", "Zones") is not None:
-                reader, default_annotator = vision_reader(self.config, calibration, self.zones)
+                reader, default_annotator = vision_reader(self.config, calibration, self.zones, tray)
                 annotator = annotator or default_annotator
             else:
                 log.warning("vision is not installed: the camera picture is shown, nothing is read")
@@ -609,7 +616,7 @@ class Companion:
         self.session = TableSession(self.store)
         self.calibrator = Calibrator(config.calibration_path(), frames=self._latest_frame)
         self.dice = DiceBook(self.store, frames=self._latest_frame, reader=self._read_dice)
-        self.zones = ZoneKeeper(config.zones_path(), config.zones)
+        self.zones = ZoneKeeper(config.zones_path(), config.zones, config.camera.tray)
         self.buttons: Any = None
         self.led: Any = None
         self.led_follower: LedFollower | None = None
@@ -658,7 +665,7 @@ class Companion:
                                                 **({"replay": True} if replaying else {})})
             self.worker = VisionWorker(self.session, self.holder, reader=reader, annotator=annotator,
                                        settle=settle, config=config, calibration=self.calibrator.current,
-                                       zones=self.zones.current)
+                                       zones=self.zones.current, tray=self.zones.tray)
             self.photos = PhotoDesk(self.session, self.worker)
             self.dataset = TableDataset(self.state_dir / DATASET_FOLDER,
                                         max_images=max(1, config.camera.keep_max),

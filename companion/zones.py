@@ -5,7 +5,9 @@ and wrong on the next. The settings page offers the usual layouts (:data:`PRESET
 ``toss`` zone in the middle (Goblins: Epic Death counts the tokens of a toss there and leaves the
 reserve alone). What the page sets is kept in ``<state dir>/zones.json`` and wins over the TOML file's
 ``[zones]``; "use the file's zones" removes it again. The vision worker asks :meth:`ZoneKeeper.current`
-for every reading, so a change applies to the next roll without a restart.
+for every reading, so a change applies to the next roll without a restart. The page can also set the tray's
+outline (:meth:`ZoneKeeper.set_tray`, ``"tray"`` in the same file, over ``camera.tray``): only what lies
+inside it is read (:meth:`ZoneKeeper.tray`, asked for every reading too).
 
 A ``zones.json`` that cannot be read does not stop the table: the file's zones are used, the page says
 why, and the next save keeps the bad file as ``zones.json.unreadable``.
@@ -16,7 +18,7 @@ from __future__ import annotations
 import json
 import logging
 import threading
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -82,6 +84,18 @@ def check_zones(zones: object) -> dict[str, Polygon]:
         raise InvalidInput(str(error).replace("[zones]", "zones", 1)[:300]) from None
 
 
+def check_tray(tray: object) -> Polygon:
+    """The tray's outline as the page or the file gives it (``[[x, y], ...]``, fractions of the frame),
+    checked as ``vision.read_table(tray=)`` takes it."""
+    from vision.errors import InvalidVisionInput
+    from vision.zones import tray_polygon
+
+    try:
+        return [[x, y] for x, y in tray_polygon(tray)]
+    except InvalidVisionInput as error:
+        raise InvalidInput(str(error)[:300]) from None
+
+
 def _which_preset(zones: Mapping[str, Polygon]) -> tuple[str | None, bool]:
     toss = zones.get("toss") == TOSS and next(iter(zones)) == "toss"
     halves = {name: polygon for name, polygon in zones.items() if not (toss and name == "toss")}
@@ -92,7 +106,8 @@ def _which_preset(zones: Mapping[str, Polygon]) -> tuple[str | None, bool]:
 
 
 class ZoneKeeper:
-    """The zones in force: the page's (``zones.json``) if set, else the configuration's. Thread-safe.
+    """The zones in force: the page's (``zones.json``) if set, else the configuration's; and the tray's
+    outline, the page's (``"tray"`` in the same file) if set, else ``camera.tray``. Thread-safe.
 
     Parameters
     ----------
@@ -100,13 +115,18 @@ class ZoneKeeper:
         The page's zones file (it need not exist).
     configured
         The configuration's ``[zones]`` (or the default halves).
+    tray
+        The configuration's ``camera.tray`` (empty: the whole frame).
     """
 
-    def __init__(self, path: str | Path, configured: Mapping[str, Polygon]) -> None:
+    def __init__(self, path: str | Path, configured: Mapping[str, Polygon],
+                 tray: Sequence[Sequence[float]] = ()) -> None:
         self.path = Path(path)
         self.configured = {name: [list(p) for p in polygon] for name, polygon in configured.items()}
+        self.configured_tray: Polygon | None = [list(p) for p in tray] or None
         self._lock = threading.Lock()
         self._set: dict[str, Polygon] | None = None
+        self._tray: Polygon | None = None
         self._error: str | None = None
         self._version = 0
         self.reload()
@@ -114,19 +134,22 @@ class ZoneKeeper:
     def reload(self) -> None:
         """Read the file again; one that cannot be used leaves the configuration's zones, with the reason."""
         zones: dict[str, Polygon] | None = None
+        tray: Polygon | None = None
         error: str | None = None
         if self.path.exists() or self.path.is_symlink():
             try:
                 raw = json.loads(self.path.read_text(encoding="utf-8"))
-                if not isinstance(raw, dict) or "zones" not in raw:
-                    raise InvalidInput("it is not an object with \"zones\"")
-                zones = check_zones(raw["zones"])
+                if not isinstance(raw, dict) or not ("zones" in raw or "tray" in raw):
+                    raise InvalidInput("it is not an object with \"zones\" or \"tray\"")
+                zones = check_zones(raw["zones"]) if "zones" in raw else None
+                tray = check_tray(raw["tray"]) if "tray" in raw else None
             except (OSError, UnicodeDecodeError, ValueError) as problem:
+                zones, tray = None, None
                 error = (f"zones file {str(self.path)!r} cannot be used ({problem}); "
                          "the configured zones apply")
                 log.error("%s", error)
         with self._lock:
-            self._set, self._error = zones, error
+            self._set, self._tray, self._error = zones, tray, error
             self._version += 1
 
     @property
@@ -141,29 +164,58 @@ class ZoneKeeper:
             zones = self._set if self._set is not None else self.configured
             return {name: [list(p) for p in polygon] for name, polygon in zones.items()}
 
+    def tray(self) -> Polygon | None:
+        """The tray's outline the camera reads now (a fresh copy), ``None`` for the whole frame."""
+        with self._lock:
+            tray = self._tray if self._tray is not None else self.configured_tray
+            return None if tray is None else [list(p) for p in tray]
+
     def state(self) -> dict[str, Any]:
-        """What the page shows: the zones, their source, the preset they match, the file, the error."""
+        """What the page shows: the zones, their source, the preset they match, the tray's outline and its
+        source, the file, the error."""
         with self._lock:
             source = "page" if self._set is not None else "config"
+            tray_source = "page" if self._tray is not None else "config"
             error = self._error
         zones = self.current()
         preset, toss = _which_preset(zones)
         return {"zones": zones, "source": source, "preset": preset, "toss": toss,
-                "presets": list(PRESETS), "file": str(self.path), "error": error}
+                "presets": list(PRESETS), "tray": self.tray(), "tray_source": tray_source,
+                "file": str(self.path), "error": error}
+
+    def _keep(self, zones: dict[str, Polygon] | None, tray: Polygon | None) -> None:
+        """Write what the page set (under the lock), or remove the file when it set nothing."""
+        if self._error is not None:
+            aside = set_aside(self.path, "zones file")
+            if aside is not None:
+                log.warning("the unreadable zones file is kept as %s", aside)
+        if zones is None and tray is None:
+            try:
+                self.path.unlink(missing_ok=True)
+            except OSError as error:
+                raise InvalidInput(f"cannot remove the zones file {str(self.path)!r}: "
+                                   f"{error.strerror or error}") from None
+        else:
+            kept = {**({"zones": zones} if zones is not None else {}), **({"tray": tray} if tray else {})}
+            write_atomic(self.path, json.dumps(kept, indent=1), "zones file")
+        self._set, self._tray, self._error = zones, tray, None
+        self._version += 1
 
     def set(self, zones: object) -> dict[str, Any]:
         """Keep ``zones`` (checked) in the file and use them from the next reading."""
         checked = check_zones(zones)
-        text = json.dumps({"zones": checked}, indent=1)
         with self._lock:
-            if self._error is not None:
-                aside = set_aside(self.path, "zones file")
-                if aside is not None:
-                    log.warning("the unreadable zones file is kept as %s", aside)
-            write_atomic(self.path, text, "zones file")
-            self._set, self._error = checked, None
-            self._version += 1
+            self._keep(checked, self._tray)
         log.info("zones set from the page: %s", ", ".join(checked))
+        return self.state()
+
+    def set_tray(self, tray: object) -> dict[str, Any]:
+        """Keep the tray's outline (checked; ``None``: the page sets none, ``camera.tray`` applies) in the
+        file and read only inside it from the next reading."""
+        checked = None if tray is None else check_tray(tray)
+        with self._lock:
+            self._keep(self._set, checked)
+        log.info("tray set from the page: %s", checked if checked is not None else "the configured one")
         return self.state()
 
     def choose(self, preset: object, toss: object = False) -> dict[str, Any]:
@@ -171,15 +223,10 @@ class ZoneKeeper:
         return self.set(preset_zones(preset, toss))
 
     def reset(self) -> dict[str, Any]:
-        """Forget the page's zones (the file is removed): the configuration's apply again."""
+        """Forget the page's zones (the file keeps only the page's tray, if any): the configuration's apply
+        again."""
         with self._lock:
-            try:
-                self.path.unlink(missing_ok=True)
-            except OSError as error:
-                raise InvalidInput(f"cannot remove the zones file {str(self.path)!r}: "
-                                   f"{error.strerror or error}") from None
-            self._set, self._error = None, None
-            self._version += 1
+            self._keep(None, self._tray)
         log.info("zones from the page forgotten; the configured zones apply")
         return self.state()
 

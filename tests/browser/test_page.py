@@ -549,6 +549,51 @@ def test_the_tray_zones_are_set_from_the_settings_page(table: Table, phone: Page
     expect(phone.locator("label:has(input[value=bottom-top])")).to_have_text("Bottom / top")
 
 
+def test_the_tray_is_narrowed_from_the_settings_page(table: Table, phone: Page) -> None:
+    """Impostazioni → Il vassoio: the players move the left and top edges in (the laptop and the cable lie
+    there); the white outline follows, the camera reads only inside it from the next roll, a reload shows
+    it; then back to the file's tray (here none: the whole picture)."""
+    assert table.zones is not None
+    table.zones.set_tray(None)
+    phone.goto(table.url("/settings"))
+    card = phone.locator("#tray-card")
+    expect(card.locator("legend")).to_have_text("Il vassoio")
+    expect(phone.locator("#tray-state")).to_have_text(
+        "Vassoio del file di configurazione (o tutta l'immagine).")
+    expect(phone.locator("#tray-reset")).to_be_disabled()
+    expect(phone.locator("#tray-outline polygon")).to_have_attribute("points", "0,0 1,0 1,1 0,1 ")
+
+    for _ in range(20):
+        phone.locator("#tray-left").press("ArrowRight")
+    for _ in range(10):
+        phone.locator("#tray-top").press("ArrowRight")
+    expect(phone.locator("#tray-outline polygon")).to_have_attribute("points", "0.2,0.1 1,0.1 1,1 0.2,1")
+    phone.locator("#tray-save").scroll_into_view_if_needed()
+    phone.click("#tray-save")
+    expect(phone.locator("#tray-result")).to_have_text("Vassoio salvato: vale dal prossimo tiro.")
+    expect(phone.locator("#tray-state")).to_have_attribute("data-source", "page")
+    assert table.zones.tray() == [[0.2, 0.1], [1.0, 0.1], [1.0, 1.0], [0.2, 1.0]]
+    assert json.loads(table.zones.path.read_text(encoding="utf-8"))["tray"] == table.zones.tray()
+    shot(phone, "16-tray")
+
+    phone.reload()   # the server draws what was saved, and the sliders stand where they were left
+    saved = "0.2,0.1 1.0,0.1 1.0,1.0 0.2,1.0 "
+    expect(phone.locator("#tray-outline polygon")).to_have_attribute("points", saved)
+    expect(phone.locator("#tray-left")).to_have_value("20")
+    expect(phone.locator("#tray-top")).to_have_value("10")
+    expect(phone.locator("#tray-right")).to_have_value("0")
+
+    phone.click("#tray-reset")
+    expect(phone.locator("#tray-result")).to_have_text("Torna il vassoio del file di configurazione.")
+    expect(phone.locator("#tray-outline polygon")).to_have_attribute("points", "0,0 1,0 1,1 0,1")
+    expect(phone.locator("#tray-left")).to_have_value("0")
+    assert table.zones.tray() is None and not table.zones.path.exists()
+
+    phone.goto(table.url("/settings?lang=en"))
+    expect(phone.locator("#tray-card legend")).to_have_text("The tray")
+    expect(phone.locator("label:has(#tray-bottom)")).to_have_text("Bottom edge")
+
+
 PLACEHOLDER_ENGLISH = ("index", "notation", "name|", "goblins added", "seconds", "list of", "model", "enemy")
 
 

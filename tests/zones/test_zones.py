@@ -168,3 +168,74 @@ def test_serve_keeps_the_page_zones_in_the_state_dir_and_the_worker_follows(tmp_
         assert companion.worker.zones() == PRESETS["right-left"]   # the next reading, no restart
     with Companion(config, settle=still, web=False) as again:
         assert again.worker is not None and again.worker.zones() == PRESETS["right-left"]
+
+
+def test_the_page_tray_is_kept_beside_the_zones_and_wins_over_the_file(tmp_path: Path) -> None:
+    """``set_tray`` writes ``"tray"`` into the same file; setting or resetting the zones keeps it; ``None``
+    gives ``camera.tray`` back; a bad outline changes nothing."""
+    configured = ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))
+    keeper = ZoneKeeper(tmp_path / "zones.json", DEFAULT, configured)
+    assert keeper.tray() == [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]]
+    assert keeper.state()["tray_source"] == "config"
+    middle = [[0.2, 0.1], [0.8, 0.1], [0.8, 0.9], [0.2, 0.9]]
+    state = keeper.set_tray(middle)
+    assert (state["tray"], state["tray_source"], state["source"]) == (middle, "page", "config")
+    assert json.loads(keeper.path.read_text(encoding="utf-8")) == {"tray": middle}
+    keeper.choose("top-bottom")
+    assert json.loads(keeper.path.read_text(encoding="utf-8"))["tray"] == middle
+    assert ZoneKeeper(keeper.path, DEFAULT, configured).tray() == middle          # a restart
+    keeper.reset()                                                                # the zones only
+    assert keeper.current() == DEFAULT and keeper.tray() == middle
+    for bad, words in (([[0, 0], [1, 1]], "tray needs a polygon of 3+ points"),
+                       ([[0.5, 0], [0.51, 0], [0.51, 1]], "spans less than 0.05"),
+                       ("all", "tray needs a polygon")):
+        with pytest.raises(InvalidInput, match=None) as caught:
+            keeper.set_tray(bad)
+        assert words in str(caught.value)
+    assert keeper.tray() == middle
+    assert keeper.set_tray(None)["tray_source"] == "config" and not keeper.path.exists()
+    assert ZoneKeeper(tmp_path / "none.json", DEFAULT).tray() is None              # no camera.tray: all
+
+
+def test_a_bad_tray_in_the_file_keeps_the_configured_zones_and_tray(tmp_path: Path) -> None:
+    path = tmp_path / "zones.json"
+    path.write_text(json.dumps({"zones": PRESETS["top-bottom"], "tray": [[0, 0], [2, 0], [1, 1]]}))
+    keeper = ZoneKeeper(path, DEFAULT)
+    assert keeper.current() == DEFAULT and keeper.tray() is None
+    assert "cannot be used" in keeper.state()["error"] and "[2, 0]" in keeper.state()["error"]
+
+
+def test_the_reader_reads_only_the_tray_in_force(keeper: ZoneKeeper) -> None:
+    frame = synth.tray(seed=4)
+    synth.draw_die(frame, 120, 100, 60, 5)    # the left half
+    synth.draw_die(frame, 520, 380, 60, 2)    # the right half
+    read, shown = vision_reader(Config(), zones=keeper.current, tray=keeper.tray)
+    assert sorted(d.value for d in read(frame).dice) == [2, 5]
+    keeper.set_tray([[0.5, 0], [1, 0], [1, 1], [0.5, 1]])
+    reading = read(frame)
+    assert [d.value for d in reading.dice] == [2]                                # the next reading
+    assert (shown(frame, reading)[:, 318:322] == 255).all(axis=2).any(axis=1).mean() > 0.9
+
+
+def test_the_api_sets_the_tray_with_the_pin(client: FlaskClient, keeper: ZoneKeeper) -> None:
+    right = [[0.5, 0], [1, 0], [1, 1], [0.5, 1]]
+    error_of(client.post("/api/zones/tray", json={"tray": right}), 403, "pin-required")
+    done = client.post("/api/zones/tray", json={"tray": right}, headers=PIN).json
+    assert done["tray"] == right and done["tray_source"] == "page"
+    assert client.get("/api/zones").json["tray"] == right
+    for body, words in (({}, 'the body needs "tray"'), ({"tray": [[0, 0]]}, "tray needs a polygon")):
+        assert words in error_of(client.post("/api/zones/tray", json=body, headers=PIN), 400, "invalid-input")
+    assert keeper.tray() == right
+    assert client.post("/api/zones/tray", json={"tray": None}, headers=PIN).json["tray"] is None
+
+
+def test_serve_reads_the_configured_tray_until_the_page_sets_one(tmp_path: Path) -> None:
+    config = replace(Config(state_dir=str(tmp_path / "state")),
+                     camera=CameraConfig(source="replay", tray=((0.1, 0.1), (0.9, 0.1), (0.9, 0.9))),
+                     buttons=ButtonsConfig(enabled=False), led=LedConfig(enabled=False))
+    with Companion(config, settle=still) as companion:
+        assert companion.zones.tray() == [[0.1, 0.1], [0.9, 0.1], [0.9, 0.9]]
+        client = companion.app.test_client()
+        whole = [[0, 0], [1, 0], [1, 1], [0, 1]]
+        assert client.post("/api/zones/tray", json={"tray": whole}).status_code == 200
+        assert companion.zones.tray() == whole

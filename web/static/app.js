@@ -934,6 +934,55 @@
   }
 
   const zonesResult = (text, ok) => resultLine("zones-result", text, ok);
+  const trayResult = (text, ok) => resultLine("tray-result", text, ok);
+  const WHOLE = [[0, 0], [1, 0], [1, 1], [0, 1]];
+  const EDGES = ["left", "right", "top", "bottom"];
+
+  /** The rectangle the four edge sliders set, in fractions of the picture. */
+  function trayEdges() {
+    const [left, right, top, bottom] = EDGES.map((edge) => Number($(`tray-${edge}`).value) / 100);
+    return [[left, top], [1 - right, top], [1 - right, 1 - bottom], [left, 1 - bottom]];
+  }
+
+  function drawTray(points) {
+    const shape = document.querySelector("#tray-outline polygon");
+    if (shape) shape.setAttribute("points", (points || WHOLE).map(([x, y]) => `${x},${y}`).join(" "));
+  }
+
+  /** The sliders at the outline's bounding box (a drawn polygon from the file shows as its box). */
+  function setEdges(points) {
+    const xs = (points || WHOLE).map((p) => p[0]);
+    const ys = (points || WHOLE).map((p) => p[1]);
+    const at = [Math.min(...xs), 1 - Math.max(...xs), Math.min(...ys), 1 - Math.max(...ys)];
+    EDGES.forEach((edge, i) => { $(`tray-${edge}`).value = String(Math.round(at[i] * 100)); });
+  }
+
+  function renderTray(z) {
+    const state = $("tray-state");
+    state.textContent = t(`zones.tray.from.${z.tray_source}`);
+    state.dataset.source = z.tray_source;
+    $("tray-reset").disabled = z.tray_source !== "page";
+    setEdges(z.tray);
+    drawTray(z.tray);
+  }
+
+  function initTray() {
+    const card = $("tray-card");
+    if (!card) return;
+    setEdges(JSON.parse(card.dataset.tray));
+    for (const edge of EDGES) $(`tray-${edge}`).oninput = () => drawTray(trayEdges());
+    const send = async (tray, words) => {
+      const done = await act("zones/tray", { tray });
+      if (!done) {
+        trayResult($("error").textContent, false);
+        return hideError();
+      }
+      renderTray(done);
+      trayResult(t(words), true);
+    };
+    $("tray-save").onclick = () => send(trayEdges(), "zones.tray.saved");
+    $("tray-reset").onclick = () => send(null, "zones.tray.reset_done");
+  }
 
   function initZones() {
     if (!$("zones-card")) return;
@@ -1192,6 +1241,7 @@
     for (const span of document.querySelectorAll("[data-style]")) span.style.cssText = span.dataset.style;
     initTeach();
     initZones();
+    initTray();
   }
   const lang = $("lang-toggle");
   if (lang) {
