@@ -262,9 +262,13 @@ class VisionWorker:
         self.holder = holder
         self.config = config or Config()
         self.zones: Callable[[], Mapping[str, Any]] = zones or (lambda: self.config.zones)
+        photo_reader, photo_annotator = reader, annotator
         if reader is None:
             if _vision("read_table", "annotate", "Zones") is not None:
                 reader, default_annotator = vision_reader(self.config, calibration, self.zones, tray)
+                # a phone's photo is framed by the phone, not by the camera the tray was drawn on
+                photo_reader, whole = vision_reader(self.config, calibration, self.zones, lambda: None)
+                photo_annotator = annotator or whole
                 annotator = annotator or default_annotator
             else:
                 log.warning("vision is not installed: the camera picture is shown, nothing is read")
@@ -273,6 +277,9 @@ class VisionWorker:
             settle = vision.settle_step if vision is not None else still_frames
         self.reader: Reader | None = reader
         self.annotator = annotator
+        self.photo_reader: Reader | None = photo_reader
+        """What reads a phone's photo: the reader without the camera's tray (the injected one, if any)."""
+        self.photo_annotator = photo_annotator
         self.settle: Settle = settle
         self.timeout = timeout
         self.errors = 0
@@ -335,18 +342,20 @@ class VisionWorker:
         self.offers += 1
         return True
 
-    def _read(self, frame: Frame) -> TableReading:
-        """What the reader saw in ``frame``, typed once (a ``--reader`` of one's own may give JSON), with
-        the tray's zone names (so a flow knows whether there is a toss zone)."""
-        assert self.reader is not None
-        return typed(self.reader(frame)).with_zones(tuple(self.zones()))
+    def _read(self, frame: Frame, photo: bool = False) -> TableReading:
+        """What the reader (``photo``: the photo reader) saw in ``frame``, typed once (a ``--reader`` of one's
+        own may give JSON), with the tray's zone names (so a flow knows whether there is a toss zone)."""
+        reader = self.photo_reader if photo else self.reader
+        assert reader is not None
+        return typed(reader(frame)).with_zones(tuple(self.zones()))
 
-    def _annotated(self, frame: Frame, reading: TableReading, what: str) -> Frame:
+    def _annotated(self, frame: Frame, reading: TableReading, what: str, photo: bool = False) -> Frame:
         """``frame`` with ``reading`` drawn on it, or bare if drawing fails."""
-        if self.annotator is None:
+        annotator = self.photo_annotator if photo else self.annotator
+        if annotator is None:
             return frame
         try:
-            return self.annotator(frame, reading)
+            return annotator(frame, reading)
         except Exception:
             log.exception("annotating %s failed; showing it bare", what)
             return frame
@@ -371,8 +380,8 @@ class VisionWorker:
                 raise self._moved(job)
             started = time.perf_counter()
             assert self.reader is not None  # PhotoDesk refuses a photo when there is no reader
-            reading = self._read(job.frame)
-            image = self._annotated(job.frame, reading, "the photo")
+            reading = self._read(job.frame, photo=True)
+            image = self._annotated(job.frame, reading, "the photo", photo=True)
             job.read_ms = round((time.perf_counter() - started) * 1000, 1)
             self._track_step()
             if job.where != self._where:  # confirmed by hand, or a button, while it was read

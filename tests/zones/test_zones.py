@@ -239,3 +239,23 @@ def test_serve_reads_the_configured_tray_until_the_page_sets_one(tmp_path: Path)
         whole = [[0, 0], [1, 0], [1, 1], [0, 1]]
         assert client.post("/api/zones/tray", json={"tray": whole}).status_code == 200
         assert companion.zones.tray() == whole
+
+
+def test_a_phone_photo_is_read_whole_while_the_camera_reads_its_tray(
+        session: TableSession, keeper: ZoneKeeper) -> None:
+    """The tray is drawn on the camera's picture; a phone frames its photo its own way, so its photo is read
+    whole (and drawn without the camera's outline)."""
+    from companion.serve import VisionWorker, still_frames
+    from hardware.frames import FrameHolder
+
+    frame = synth.tray(seed=4)
+    synth.draw_die(frame, 120, 100, 60, 5)    # the left half
+    synth.draw_die(frame, 520, 380, 60, 2)    # the right half
+    keeper.set_tray([[0.5, 0], [1, 0], [1, 1], [0.5, 1]])
+    worker = VisionWorker(session, FrameHolder(), settle=still_frames, zones=keeper.current, tray=keeper.tray)
+    assert [d.value for d in worker._read(frame).dice] == [2]
+    assert sorted(d.value for d in worker._read(frame, photo=True).dice) == [2, 5]
+    camera = worker._annotated(frame, worker._read(frame), "the frame")
+    photo = worker._annotated(frame, worker._read(frame, photo=True), "the photo", photo=True)
+    assert (camera[:, 318:322] == 255).all(axis=2).any(axis=1).mean() > 0.9
+    assert (photo[:, 318:322] == 255).all(axis=2).any(axis=1).mean() < 0.1
