@@ -191,14 +191,14 @@ def test_one_photo_at_a_time_and_a_few_a_minute(client: FlaskClient, session: Ta
                                                worker: VisionWorker, clock: Clock,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     gate = threading.Event()
-    reader = worker.reader
+    reader = worker.photo_reader     # what reads a phone's photo (the camera's reader without its tray)
     assert reader is not None
 
     def slow(frame: Any) -> Any:
         gate.wait(10)
         return reader(frame)
 
-    monkeypatch.setattr(worker, "reader", slow)
+    monkeypatch.setattr(worker, "photo_reader", slow)
     photo = real_photo("D20_A_5.jpg")
     first: list[Any] = []
     thread = threading.Thread(target=lambda: first.append(post(client, photo)))
@@ -214,7 +214,7 @@ def test_one_photo_at_a_time_and_a_few_a_minute(client: FlaskClient, session: Ta
         gate.set()
         thread.join(15)
     assert first[0].status_code == 200
-    monkeypatch.setattr(worker, "reader", reader)
+    monkeypatch.setattr(worker, "photo_reader", reader)
     for _ in range(PHOTOS_PER_MINUTE - 1):
         assert post(client, photo).status_code == 200
         clock.now += 0.5
@@ -227,10 +227,10 @@ def test_one_photo_at_a_time_and_a_few_a_minute(client: FlaskClient, session: Ta
 def test_a_slow_reading_answers_202_and_lands_live(session: TableSession, worker: VisionWorker,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     session.new_game("dadoteck", DADOTECK)
-    reader = worker.reader
+    reader = worker.photo_reader
     assert reader is not None
     gate = threading.Event()
-    monkeypatch.setattr(worker, "reader", lambda frame: (gate.wait(10), reader(frame))[1])
+    monkeypatch.setattr(worker, "photo_reader", lambda frame: (gate.wait(10), reader(frame))[1])
     app = create_app({"TESTING": True}, session=session, photos=PhotoDesk(session, worker, wait=0.2))
     answer = post(app.test_client(), real_photo("D20_A_5.jpg"), pin=None)
     assert answer.status_code == 202 and answer.get_json()["photo"]["pending"]
