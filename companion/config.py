@@ -191,7 +191,7 @@ def _section(raw: Any, cls: type, prefix: str) -> Any:
         elif isinstance(default, float):
             values[name] = _positive(value, key)
         elif name == "tray":
-            values[name] = tuple((x, y) for x, y in _polygon(value, key)) if value != [] else ()
+            values[name] = _tray(value, key)
         elif isinstance(default, int):
             number = _check(value, int, key, "a whole number")
             if not 1 <= number <= MAX_KEPT:
@@ -226,6 +226,19 @@ def _polygon(polygon: Any, key: str) -> list[list[float]]:
             raise ConfigError(f"{key}: point {point!r} is outside the frame (0..1)")
         points.append([float(point[0]), float(point[1])])
     return points
+
+
+def _tray(value: Any, key: str) -> tuple[tuple[float, float], ...]:
+    """``camera.tray``: ``[]`` (the whole frame) or an outline as ``vision.read_table(tray=)`` takes it."""
+    if value == []:
+        return ()
+    from vision.errors import InvalidVisionInput
+    from vision.zones import tray_polygon
+
+    try:
+        return tray_polygon(_polygon(value, key))
+    except InvalidVisionInput as error:
+        raise ConfigError(f"camera.{error}") from None
 
 
 def parse_config(raw: Mapping[str, Any], *, source: str = "") -> Config:

@@ -145,14 +145,7 @@ def vision_reader(config: Config, calibration: Callable[[], Any] | None = None,
     if vision is None:
         raise ConfigError("the vision package (read_table, annotate, Zones) is not installed")
     parsed: list[Any] = [None, None]  # the last zones seen, and their vision.Zones
-    configured = [list(point) for point in config.camera.tray] or None
-    if configured is not None:
-        from vision.errors import InvalidVisionInput
-        from vision.zones import tray_polygon
-        try:
-            tray_polygon(configured)
-        except InvalidVisionInput as error:
-            raise ConfigError(f"camera.{error}") from None
+    configured = [list(point) for point in config.camera.tray] or None   # checked by parse_config
     outline: Callable[[], Any] = tray or (lambda: configured)
 
     def read(frame: Frame) -> Any:

@@ -12,8 +12,9 @@ from vision.errors import InvalidVisionInput
 Point = tuple[float, float]
 
 
-def _inside(x: float, y: float, poly: Sequence[Point]) -> bool:
-    inside = False
+def inside(x: float, y: float, poly: Sequence[Point]) -> bool:
+    """Whether a point (fractions of width and height) lies inside ``poly``."""
+    within = False
     n = len(poly)
     for i in range(n):
         x1, y1 = poly[i]
@@ -21,8 +22,8 @@ def _inside(x: float, y: float, poly: Sequence[Point]) -> bool:
         if (y1 > y) != (y2 > y):
             xc = x1 + (y - y1) * (x2 - x1) / (y2 - y1)
             if x < xc:
-                inside = not inside
-    return inside
+                within = not within
+    return within
 
 
 def _distance(x: float, y: float, poly: Sequence[Point]) -> float:
@@ -72,11 +73,6 @@ def tray_polygon(poly: Any) -> tuple[Point, ...]:
     return points
 
 
-def inside(fx: float, fy: float, poly: Sequence[Point]) -> bool:
-    """Whether a point (fractions of width and height) lies inside ``poly``."""
-    return _inside(fx, fy, poly)
-
-
 @dataclass(frozen=True, slots=True)
 class Zones:
     """Named polygons, each a tuple of (x, y) points in fractions (0..1) of the frame size.
@@ -114,7 +110,7 @@ class Zones:
     def zone_of(self, fx: float, fy: float) -> str:
         """Name of the zone of a point given in fractions of width and height."""
         for name, poly in self.zones:
-            if _inside(fx, fy, poly):
+            if inside(fx, fy, poly):
                 return name
         return min(self.zones, key=lambda z: _distance(fx, fy, z[1]))[0]
 
