@@ -286,6 +286,7 @@ class VisionWorker:
         self._shown = 0
         #: the frame (not annotated) of the last reading offered: what a confirm keeps in the table's set
         self.last_read_frame: Frame | None = None
+        self._last_was_photo = False  # whether last_read_frame is a phone's photo
         self._photo: Any = None  # the companion.photos.PhotoJob waiting to be read
         self._photo_lock = threading.Lock()
         self._photo_where: tuple[int | None, int] | None = None  # the step a photo's reading holds
@@ -329,7 +330,7 @@ class VisionWorker:
         self._offered = key
         self._shown = self._scene
         reading = self._read(frame)
-        self.last_read_frame = frame
+        self.last_read_frame, self._last_was_photo = frame, False
         image = self._annotated(frame, reading, "the frame")
         self.session.offer_reading(reading, image=encode_jpeg(image))
         self.offers += 1
@@ -341,6 +342,14 @@ class VisionWorker:
         reader = self.photo_reader if photo else self.reader
         assert reader is not None
         return typed(reader(frame)).with_zones(tuple(self.zones()))
+
+    def reader_for(self, frame: Frame) -> Reader | None:
+        """What reads ``frame`` outside the loop (teaching a die's look): the photo reader when ``frame`` is
+        the phone's photo read last (a phone frames its photo its own way, so the camera's tray does not
+        apply), else the camera's reader."""
+        if self._last_was_photo and frame is self.last_read_frame:
+            return self.photo_reader
+        return self.reader
 
     def _annotated(self, frame: Frame, reading: TableReading, what: str, photo: bool = False) -> Frame:
         """``frame`` with ``reading`` drawn on it, or bare if drawing fails."""
@@ -380,7 +389,7 @@ class VisionWorker:
             if job.where != self._where:  # confirmed by hand, or a button, while it was read
                 raise self._moved(job)
             snapshot = self.session.offer_reading(reading, image=encode_jpeg(shown_size(image)))
-            self.last_read_frame = job.frame
+            self.last_read_frame, self._last_was_photo = job.frame, True
             self._photo_where = self._where
             self.offers += 1
         except BaseException as error:
@@ -706,7 +715,7 @@ class Companion:
 
     def _read_dice(self, frame: Frame) -> dict[str, Any]:
         """Where the dice are in ``frame``, as the table reads them (teaching a die's look)."""
-        reader = self.worker.reader if self.worker is not None else None
+        reader = self.worker.reader_for(frame) if self.worker is not None else None
         if reader is None:
             return {"dice": []}
         return typed(reader(frame)).to_json()

@@ -300,6 +300,29 @@ def test_a_table_with_no_camera_plays_from_the_phone(tmp_path: Path) -> None:
     assert len(pings) >= 3
 
 
+def test_teaching_from_a_phone_s_photo_reads_it_whole(tmp_path: Path) -> None:
+    """A table with no camera teaches a die's look from the phone's last photo: that photo is read as the
+    photo was (whole), not through the camera's tray, which was drawn on another picture."""
+    from dataclasses import replace
+
+    from companion.config import ButtonsConfig, CameraConfig, LedConfig
+    from companion.serve import Companion
+
+    corner = ((0.0, 0.0), (0.1, 0.0), (0.1, 0.1), (0.0, 0.1))  # a tray where the photo's die is not
+    config = replace(Config(state_dir=str(tmp_path / "state")), buttons=ButtonsConfig(enabled=False),
+                     camera=CameraConfig(source="none", tray=corner), led=LedConfig(enabled=False))
+    with Companion(config) as companion:
+        companion.session.new_game("dadoteck", DADOTECK)
+        client = companion.app.test_client()
+        assert post(client, real_photo("D20_A_5.jpg"), pin=None, query="?step=0").status_code == 200
+        frame = companion._latest_frame()
+        assert frame is not None and frame.shape == (1840, 1776, 3)
+        dice = companion._read_dice(frame)["dice"]
+        assert [d["value"] for d in dice] == [5]
+        # a camera frame is still read through the tray: the same picture, not the photo read last
+        assert companion._read_dice(frame.copy())["dice"] == []
+
+
 def test_the_camera_does_not_replace_a_photo_s_reading_within_its_step(session: TableSession) -> None:
     """With a camera too (a replay, a Pi camera looking elsewhere), the phone's photo holds for its step: a
     camera scene that settles afterwards is not offered over it; once the table moves on, the camera reads
