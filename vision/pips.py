@@ -559,9 +559,10 @@ def _touching_discs(blob: np.ndarray, min_r: float, max_r: float) -> list[tuple[
         cx, cy = float(xs.mean()), float(ys.mean())
         # a disc's outline is mostly the blob's edge, touching its neighbours at a few points; a
         # stroke carries on beyond its deepest point
-        px = np.clip((cx + TOUCHING_RING * peak * _CIRCLE[:, 0] + 0.5).astype(np.intp), 0, ww - 1)
-        py = np.clip((cy + TOUCHING_RING * peak * _CIRCLE[:, 1] + 0.5).astype(np.intp), 0, hh - 1)
-        if float((blob[py, px] > 0).mean()) > TOUCHING_OUTLINE:
+        px = (cx + TOUCHING_RING * peak * _CIRCLE[:, 0] + 0.5).astype(np.intp)
+        py = (cy + TOUCHING_RING * peak * _CIRCLE[:, 1] + 0.5).astype(np.intp)
+        px, py = np.minimum(np.maximum(px, 0), ww - 1), np.minimum(np.maximum(py, 0), hh - 1)
+        if np.count_nonzero(blob[py, px]) / len(_CIRCLE) > TOUCHING_OUTLINE:
             continue
         r = peak + 1.0
         xa, xb = max(0, int(cx - r)), min(ww, int(cx + r) + 2)
@@ -668,8 +669,10 @@ def _measure(work: np.ndarray, gray: np.ndarray, blob: np.ndarray, mask: np.ndar
     yy, xx = np.ogrid[ya:yb, xa:xb]
     d2 = (xx - cx) ** 2 + (yy - cy) ** 2
     lo, hi = PIP_RING
-    ring = (d2 >= (lo * r) ** 2) & (d2 <= (hi * r) ** 2) & (mask[ya:yb, xa:xb] == 0)
-    if ring.sum() < max(float(MIN_RING_PIXELS), PIP_RING_SHARE * math.pi * ((hi * r) ** 2 - (lo * r) ** 2)):
+    off = mask[ya:yb, xa:xb] == 0    # not the threshold's blobs: the face
+    ring = (d2 >= (lo * r) ** 2) & (d2 <= (hi * r) ** 2) & off
+    if np.count_nonzero(ring) < max(float(MIN_RING_PIXELS),
+                                    PIP_RING_SHARE * math.pi * ((hi * r) ** 2 - (lo * r) ** 2)):
         return None
     g = gray[ya:yb, xa:xb]
     ring_vals = g[ring].astype(np.float64)
@@ -677,31 +680,35 @@ def _measure(work: np.ndarray, gray: np.ndarray, blob: np.ndarray, mask: np.ndar
     if inner.size == 0:
         return None
     contrast = (ring_vals.mean() - inner.mean()) * (1 if dark else -1)
+    if contrast < MIN_CONTRAST:
+        return None       # the cheapest test first: most candidates fail it (the rest as before)
     # a pip is solid (a whole small die seen as a "bright blob" has its pips as holes inside): a disc of
     # its size, 0.8 r, lies on the blob. A dark pip may be an ellipse instead (a pip smeared by motion or
     # foreshortened, which a disc overlaps): its own ellipse, shrunk to 0.8, must then lie on the blob,
     # and it is not read as a 1 by itself. Light flat blobs stay out: on a translucent die they are the
     # sides' pips seen through the body and its edge bars.
     disc = d2 <= (PIP_DISC * r) ** 2
-    solid = float((mask[ya:yb, xa:xb][disc] > 0).mean()) if disc.any() else 0.0
+    n_disc = np.count_nonzero(disc)
+    solid = (n_disc - np.count_nonzero(off[disc])) / n_disc if n_disc else 0.0
     round_disc = solid >= PIP_SOLID
     if dark and not round_disc:
         det = mu20 * mu02 - mu11 * mu11
         dx, dy = xx - cx, yy - cy
         core = (mu02 * dx * dx - 2 * mu11 * dx * dy + mu20 * dy * dy) <= 4 * PIP_DISC ** 2 * det
-        solid = float((mask[ya:yb, xa:xb][core] > 0).mean()) if core.any() else 0.0
-    if (contrast < MIN_CONTRAST or ring_vals.std() > RING_SPREAD * contrast + SPREAD_FLOOR
+        n_core = np.count_nonzero(core)
+        solid = (n_core - np.count_nonzero(off[core])) / n_core if n_core else 0.0
+    if (ring_vals.std() > RING_SPREAD * contrast + SPREAD_FLOOR
             or solid < PIP_SOLID or inner.std() > PIP_INNER_SPREAD * contrast + SPREAD_FLOOR):
         return None
     patch = work[ya:yb, xa:xb]
     colour = patch[ring].reshape(-1, 3).mean(axis=0)
     o_lo, o_hi = PIP_OUTER
-    outer = (d2 > (o_lo * r) ** 2) & (d2 <= (o_hi * r) ** 2) & (mask[ya:yb, xa:xb] == 0)
+    outer = (d2 > (o_lo * r) ** 2) & (d2 <= (o_hi * r) ** 2) & off
     wide = False
-    if outer.sum() >= PIP_OUTER_SHARE * math.pi * ((o_hi * r) ** 2 - (o_lo * r) ** 2):
+    if np.count_nonzero(outer) >= PIP_OUTER_SHARE * math.pi * ((o_hi * r) ** 2 - (o_lo * r) ** 2):
         far = patch[outer].reshape(-1, 3).astype(np.float64)
         tol = max(FACE_TOL_FLOOR, FACE_TOL * contrast)
-        wide = bool((np.abs(far - colour).max(axis=1) <= tol).mean() >= WIDE_SHARE)
+        wide = bool(np.count_nonzero(np.abs(far - colour).max(axis=1) <= tol) / len(far) >= WIDE_SHARE)
     ring_bgr = (float(colour[0]), float(colour[1]), float(colour[2]))
     return Pip(float(cx), float(cy), r, float(contrast), ring_bgr, dark, math.sqrt(l2 / l1), wide,
                (mu20, mu02, mu11), disc=round_disc)
