@@ -594,6 +594,69 @@ def test_the_tray_is_narrowed_from_the_settings_page(table: Table, phone: Page) 
     expect(phone.locator("label:has(#tray-bottom)")).to_have_text("Bottom edge")
 
 
+def test_a_tilted_tray_is_drawn_by_tapping_its_corners(table: Table, phone: Page) -> None:
+    """Impostazioni → Il vassoio, for a tray the sliders cannot frame (a camera hung askew): the players tap
+    its corners on the camera's picture, take back a slip, and save; the camera reads that polygon, a reload
+    shows it and saving again keeps it (not squared to the sliders' box); an edge slider squares it."""
+    import cv2
+    import numpy as np
+
+    assert table.zones is not None
+    table.zones.set_tray(None)
+    picture = np.full((480, 640, 3), 90, np.uint8)
+    table.session.set_image(cv2.imencode(".jpg", picture)[1].tobytes())
+    phone.goto(table.url("/settings"))
+    expect(phone.locator("#camera-figure")).to_be_visible()
+    phone.locator("#tray-tap").scroll_into_view_if_needed()
+    phone.click("#tray-tap")
+    expect(phone.locator("#tray-corners")).to_have_text(
+        "Angoli toccati: 0. Tocca il prossimo sull'immagine, o Salva.")
+    box = phone.locator("#snapshot").bounding_box()
+    assert box is not None and box["width"] > 100
+    area = phone.locator("#camera-figure .overlay-box")
+    wanted = [(0.3, 0.1), (0.9, 0.25), (0.75, 0.95), (0.1, 0.8)]
+    for x, y in wanted[:2]:
+        area.click(position={"x": x * box["width"], "y": y * box["height"]})
+    phone.locator("#tray-save").scroll_into_view_if_needed()
+    phone.click("#tray-save")   # two corners are no tray: nothing is sent
+    expect(phone.locator("#tray-result")).to_have_text(
+        "Tocca almeno 3 angoli sull'immagine prima di salvare.")
+    assert table.zones.tray() is None
+    for x, y in [*wanted[2:], (0.5, 0.5)]:   # the last one a slip
+        area.click(position={"x": x * box["width"], "y": y * box["height"]})
+    expect(phone.locator("#tray-corners")).to_contain_text("Angoli toccati: 5.")
+    expect(phone.locator("#tray-outline ellipse")).to_have_count(5)
+    phone.click("#tray-unpoint")
+    expect(phone.locator("#tray-corners")).to_contain_text("Angoli toccati: 4.")
+    phone.click("#tray-save")
+    expect(phone.locator("#tray-result")).to_have_text("Vassoio salvato: vale dal prossimo tiro.")
+    tray = table.zones.tray()
+    assert tray is not None and len(tray) == 4
+    for (x, y), (tx, ty) in zip(wanted, tray, strict=True):   # within a pixel of the picture's taps
+        assert abs(x - tx) <= 1.5 / box["width"] and abs(y - ty) <= 1.5 / box["height"], (tray, wanted)
+    expect(phone.locator("#tray-outline ellipse")).to_have_count(0)
+    expect(phone.locator("#tray-corners")).to_be_hidden()
+    shot(phone, "16b-tray-corners")
+
+    phone.reload()   # the polygon is drawn; saving it again does not square it
+    expect(phone.locator("#tray-outline polygon")).to_have_attribute(
+        "points", "".join(f"{x},{y} " for x, y in tray))
+    phone.locator("#tray-save").scroll_into_view_if_needed()
+    phone.click("#tray-save")
+    expect(phone.locator("#tray-result")).to_have_text("Vassoio salvato: vale dal prossimo tiro.")
+    assert table.zones.tray() == tray
+    phone.locator("#tray-top").press("ArrowRight")   # a slider squares it to the edges
+    phone.click("#tray-save")
+    expect(phone.locator("#tray-result")).to_have_text("Vassoio salvato: vale dal prossimo tiro.")
+    top = min(y for _, y in tray) + 0.01
+    squared = table.zones.tray()
+    assert squared is not None and len(squared) == 4 and squared[0][1] == pytest.approx(top, abs=0.011)
+    table.zones.set_tray(None)
+
+    phone.goto(table.url("/settings?lang=en"))
+    expect(phone.locator("#tray-tap")).to_have_text("Tap the corners on the picture")
+
+
 PLACEHOLDER_ENGLISH = ("index", "notation", "name|", "goblins added", "seconds", "list of", "model", "enemy")
 
 

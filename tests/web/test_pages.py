@@ -177,7 +177,8 @@ def test_button_goblins_message_keys_are_translated(session: TableSession) -> No
 
 def test_every_message_the_page_names_is_in_both_catalogues() -> None:
     web = CATALOGUES.parent
-    used = set(re.findall(r'\bt\("([a-z_.\-]+)"', (web / "static" / "app.js").read_text(encoding="utf-8")))
+    scripts = [(web / "static" / name).read_text(encoding="utf-8") for name in ("app.js", "settings.js")]
+    used = {key for script in scripts for key in re.findall(r'\bt\("([a-z_.\-]+)"', script)}
     for template in (web / "templates").glob("*.html"):
         used |= set(re.findall(r"""\bt\(\s*["']([a-z_.\-]+)["']""", template.read_text(encoding="utf-8")))
     assert len(used) > 40

@@ -139,9 +139,11 @@
   const log = [];  // [{version, at}] for every snapshot received over the stream (tests read it)
   // rerender: a game's view or the games' own catalogue arrived (static/games/), so every part of the page (the roll's check,
   // the history, the forms' hints) is drawn again in the page's language, not only the game's view
-  // el, show, showError and act are for the setup page's list of matches (static/matches.js); the rest for photo.js
+  // el, show, showError and act are for the setup page's list of matches (static/matches.js); has, hideError and
+  // lastError for the settings page's sections (static/settings.js); the rest for photo.js
   window.goblin = { log, get state() { return state; }, t, loadGameMessages, loadWords, rerender() { if (state) for (const l of listeners) l(state); },
-                    el, show, showError, act: (path, payload) => act(path, payload), apply, askPin, refresh, listeners };
+                    el, show, showError, act: (path, payload) => act(path, payload), apply, askPin, refresh, listeners,
+                    has, hideError, get lastError() { return lastError; } };
 
   function apply(snapshot) {
     if (!snapshot || typeof snapshot.version !== "number") return;
@@ -834,180 +836,6 @@
     };
   }
 
-  // ------------------------------------------------------------------ settings: teach the table
-
-  function teachStateText(c) {
-    if (!c.calibrated) return t("teach.none");
-    const tokens = c.tokens || {};
-    const lines = [t("teach.state", { alive: tokens.alive || 0, dead: tokens.dead || 0 })];
-    const faces = Object.entries(c.faces || {}).map(([value, n]) => `${value} (${n})`);
-    if (faces.length) lines.push(t("teach.faces", { faces: faces.join(", ") }));
-    if (!tokens.alive !== !tokens.dead) lines.push(t("teach.one_side"));
-    return lines.join(" ");
-  }
-
-  function renderTeach(c) {
-    const line = $("teach-state");
-    line.textContent = teachStateText(c);
-    line.dataset.calibrated = c.calibrated ? "yes" : "no";
-    $("teach-forget").disabled = !c.examples && !c.error;
-    const banner = $("calibration-banner");
-    if (banner && !c.error) banner.hidden = true;
-  }
-
-  /** The line under a settings section's button: what it did, or why it could not. */
-  function resultLine(id, text, ok) {
-    const box = $(id);
-    box.textContent = text;
-    box.className = `teach-result ${ok ? "ok" : "failed"}`;
-    box.hidden = false;
-  }
-
-  const teachResult = (text, ok) => resultLine("teach-result", text, ok);
-
-  /** The error of a refused teach/forget, in this section's words when it has them. */
-  function teachFailed() {
-    const code = lastError && lastError.error;
-    teachResult(has(`teach.error.${code}`) ? t(`teach.error.${code}`) : $("error").textContent, false);
-    hideError();
-  }
-
-  async function initTeach() {
-    if (!$("teach")) return;
-    const response = await fetch("/api/calibration");
-    if (response.ok) renderTeach(await response.json());
-    $("teach-button").onclick = async () => {
-      const button = $("teach-button");
-      const label = document.querySelector("input[name=teach-label]:checked").value;
-      button.disabled = true;
-      teachResult(t("teach.busy"), true);
-      try {
-        const done = await act("teach", { kind: "token", label });
-        if (!done) return teachFailed();
-        renderTeach(done);
-        const name = t(`teach.${label}`);
-        teachResult(done.learned === 1 ? t("teach.learned_one", { label: name })
-          : t("teach.learned", { count: done.learned, label: name }), true);
-      } finally {
-        button.disabled = false;
-      }
-    };
-    $("teach-forget").onclick = async () => {
-      if (!window.confirm(t("teach.forget_confirm"))) return;
-      const done = await act("calibration/forget", {});
-      if (!done) return teachFailed();
-      renderTeach(done);
-      teachResult(t("teach.forgotten"), true);
-    };
-  }
-
-  // ------------------------------------------------------------------ settings: the tray's zones
-
-  const SVG = "http://www.w3.org/2000/svg";
-
-  /** Redraw the preview's zones and their labels (the same drawing the server renders first). */
-  function drawZones(zones) {
-    const svg = $("zones");
-    const labels = $("zone-labels");
-    if (!svg || !labels) return;
-    svg.replaceChildren(...Object.entries(zones).map(([name, polygon]) => {
-      const shape = document.createElementNS(SVG, "polygon");
-      shape.setAttribute("data-zone", name);
-      shape.setAttribute("points", polygon.map(([x, y]) => `${x},${y}`).join(" "));
-      return shape;
-    }));
-    const mean = (polygon, i) => polygon.reduce((sum, point) => sum + point[i], 0) / polygon.length * 100;
-    labels.replaceChildren(...Object.entries(zones).map(([name, polygon]) =>
-      el("span", { style: `left: ${mean(polygon, 0).toFixed(1)}%; top: ${mean(polygon, 1).toFixed(1)}%`, text: name })));
-  }
-
-  function renderZones(z) {
-    const state = $("zones-state");
-    state.textContent = t(`zones.from.${z.source}`);
-    state.dataset.source = z.source;
-    for (const radio of document.querySelectorAll("input[name=zones-preset]")) radio.checked = radio.value === z.preset;
-    $("zones-toss").checked = !!z.toss;
-    $("zones-error").textContent = z.error || "";
-    $("zones-error").hidden = !z.error;
-    $("zones-reset").disabled = z.source !== "page" && !z.error;
-    drawZones(z.zones);
-  }
-
-  const zonesResult = (text, ok) => resultLine("zones-result", text, ok);
-  const trayResult = (text, ok) => resultLine("tray-result", text, ok);
-  const WHOLE = [[0, 0], [1, 0], [1, 1], [0, 1]];
-  const EDGES = ["left", "right", "top", "bottom"];
-
-  /** The rectangle the four edge sliders set, in fractions of the picture. */
-  function trayEdges() {
-    const [left, right, top, bottom] = EDGES.map((edge) => Number($(`tray-${edge}`).value) / 100);
-    return [[left, top], [1 - right, top], [1 - right, 1 - bottom], [left, 1 - bottom]];
-  }
-
-  function drawTray(points) {
-    const shape = document.querySelector("#tray-outline polygon");
-    if (shape) shape.setAttribute("points", (points || WHOLE).map(([x, y]) => `${x},${y}`).join(" "));
-  }
-
-  /** The sliders at the outline's bounding box (a drawn polygon from the file shows as its box). */
-  function setEdges(points) {
-    const xs = (points || WHOLE).map((p) => p[0]);
-    const ys = (points || WHOLE).map((p) => p[1]);
-    const at = [Math.min(...xs), 1 - Math.max(...xs), Math.min(...ys), 1 - Math.max(...ys)];
-    EDGES.forEach((edge, i) => { $(`tray-${edge}`).value = String(Math.round(at[i] * 100)); });
-  }
-
-  function renderTray(z) {
-    const state = $("tray-state");
-    state.textContent = t(`zones.tray.from.${z.tray_source}`);
-    state.dataset.source = z.tray_source;
-    $("tray-reset").disabled = z.tray_source !== "page";
-    setEdges(z.tray);
-    drawTray(z.tray);
-  }
-
-  function initTray() {
-    const card = $("tray-card");
-    if (!card) return;
-    setEdges(JSON.parse(card.dataset.tray));
-    for (const edge of EDGES) $(`tray-${edge}`).oninput = () => drawTray(trayEdges());
-    const send = async (tray, words) => {
-      const done = await act("zones/tray", { tray });
-      if (!done) {
-        trayResult($("error").textContent, false);
-        return hideError();
-      }
-      renderTray(done);
-      trayResult(t(words), true);
-    };
-    $("tray-save").onclick = () => send(trayEdges(), "zones.tray.saved");
-    $("tray-reset").onclick = () => send(null, "zones.tray.reset_done");
-  }
-
-  function initZones() {
-    if (!$("zones-card")) return;
-    $("zones-save").onclick = async () => {
-      const picked = document.querySelector("input[name=zones-preset]:checked");
-      if (!picked) return zonesResult(t("zones.pick"), false);
-      const done = await act("zones", { preset: picked.value, toss: $("zones-toss").checked });
-      if (!done) {
-        zonesResult($("error").textContent, false);
-        return hideError();
-      }
-      renderZones(done);
-      zonesResult(t("zones.saved"), true);
-    };
-    $("zones-reset").onclick = async () => {
-      const done = await act("zones/reset", {});
-      if (!done) {
-        zonesResult($("error").textContent, false);
-        return hideError();
-      }
-      renderZones(done);
-      zonesResult(t("zones.reset_done"), true);
-    };
-  }
-
   // ----------------------------------------------------------------------------- setup page
 
   let games = [];
@@ -1239,9 +1067,6 @@
   if (PAGE === "settings") {
     listeners.push((s) => renderSnapshotImage(s, true));
     for (const span of document.querySelectorAll("[data-style]")) span.style.cssText = span.dataset.style;
-    initTeach();
-    initZones();
-    initTray();
   }
   const lang = $("lang-toggle");
   if (lang) {

@@ -1,0 +1,250 @@
+/* The settings page's sections (loaded only there): teach the table its tokens, the tray's zones, and the
+   tray the camera reads (four edges, or corners tapped on the camera's picture). The page itself (its
+   state, live updates, PIN and errors) is app.js's, through window.goblin. */
+(() => {
+  "use strict";
+
+  const G = window.goblin;
+  const $ = (id) => document.getElementById(id);
+  if (!G || document.body.dataset.page !== "settings") return;
+  const { t, has, el, act, hideError } = G;
+
+  // ------------------------------------------------------------------ settings: teach the table
+
+  function teachStateText(c) {
+    if (!c.calibrated) return t("teach.none");
+    const tokens = c.tokens || {};
+    const lines = [t("teach.state", { alive: tokens.alive || 0, dead: tokens.dead || 0 })];
+    const faces = Object.entries(c.faces || {}).map(([value, n]) => `${value} (${n})`);
+    if (faces.length) lines.push(t("teach.faces", { faces: faces.join(", ") }));
+    if (!tokens.alive !== !tokens.dead) lines.push(t("teach.one_side"));
+    return lines.join(" ");
+  }
+
+  function renderTeach(c) {
+    const line = $("teach-state");
+    line.textContent = teachStateText(c);
+    line.dataset.calibrated = c.calibrated ? "yes" : "no";
+    $("teach-forget").disabled = !c.examples && !c.error;
+    const banner = $("calibration-banner");
+    if (banner && !c.error) banner.hidden = true;
+  }
+
+  /** The line under a settings section's button: what it did, or why it could not. */
+  function resultLine(id, text, ok) {
+    const box = $(id);
+    box.textContent = text;
+    box.className = `teach-result ${ok ? "ok" : "failed"}`;
+    box.hidden = false;
+  }
+
+  const teachResult = (text, ok) => resultLine("teach-result", text, ok);
+
+  /** The error of a refused teach/forget, in this section's words when it has them. */
+  function teachFailed() {
+    const code = G.lastError && G.lastError.error;
+    teachResult(has(`teach.error.${code}`) ? t(`teach.error.${code}`) : $("error").textContent, false);
+    hideError();
+  }
+
+  async function initTeach() {
+    if (!$("teach")) return;
+    const response = await fetch("/api/calibration");
+    if (response.ok) renderTeach(await response.json());
+    $("teach-button").onclick = async () => {
+      const button = $("teach-button");
+      const label = document.querySelector("input[name=teach-label]:checked").value;
+      button.disabled = true;
+      teachResult(t("teach.busy"), true);
+      try {
+        const done = await act("teach", { kind: "token", label });
+        if (!done) return teachFailed();
+        renderTeach(done);
+        const name = t(`teach.${label}`);
+        teachResult(done.learned === 1 ? t("teach.learned_one", { label: name })
+          : t("teach.learned", { count: done.learned, label: name }), true);
+      } finally {
+        button.disabled = false;
+      }
+    };
+    $("teach-forget").onclick = async () => {
+      if (!window.confirm(t("teach.forget_confirm"))) return;
+      const done = await act("calibration/forget", {});
+      if (!done) return teachFailed();
+      renderTeach(done);
+      teachResult(t("teach.forgotten"), true);
+    };
+  }
+
+  // ------------------------------------------------------------------ settings: the tray's zones
+
+  const SVG = "http://www.w3.org/2000/svg";
+
+  /** Redraw the preview's zones and their labels (the same drawing the server renders first). */
+  function drawZones(zones) {
+    const svg = $("zones");
+    const labels = $("zone-labels");
+    if (!svg || !labels) return;
+    svg.replaceChildren(...Object.entries(zones).map(([name, polygon]) => {
+      const shape = document.createElementNS(SVG, "polygon");
+      shape.setAttribute("data-zone", name);
+      shape.setAttribute("points", polygon.map(([x, y]) => `${x},${y}`).join(" "));
+      return shape;
+    }));
+    const mean = (polygon, i) => polygon.reduce((sum, point) => sum + point[i], 0) / polygon.length * 100;
+    labels.replaceChildren(...Object.entries(zones).map(([name, polygon]) =>
+      el("span", { style: `left: ${mean(polygon, 0).toFixed(1)}%; top: ${mean(polygon, 1).toFixed(1)}%`, text: name })));
+  }
+
+  function renderZones(z) {
+    const state = $("zones-state");
+    state.textContent = t(`zones.from.${z.source}`);
+    state.dataset.source = z.source;
+    for (const radio of document.querySelectorAll("input[name=zones-preset]")) radio.checked = radio.value === z.preset;
+    $("zones-toss").checked = !!z.toss;
+    $("zones-error").textContent = z.error || "";
+    $("zones-error").hidden = !z.error;
+    $("zones-reset").disabled = z.source !== "page" && !z.error;
+    drawZones(z.zones);
+  }
+
+  const zonesResult = (text, ok) => resultLine("zones-result", text, ok);
+  const trayResult = (text, ok) => resultLine("tray-result", text, ok);
+  const WHOLE = [[0, 0], [1, 0], [1, 1], [0, 1]];
+  const EDGES = ["left", "right", "top", "bottom"];
+  const MAX_CORNERS = 64;  // vision.zones.TRAY_POINTS: the server refuses more
+
+  /** The rectangle the four edge sliders set, in fractions of the picture. */
+  function trayEdges() {
+    const [left, right, top, bottom] = EDGES.map((edge) => Number($(`tray-${edge}`).value) / 100);
+    return [[left, top], [1 - right, top], [1 - right, 1 - bottom], [left, 1 - bottom]];
+  }
+
+  /** The white outline, and while corners are tapped a dot on each (the outline closes from the third). */
+  function drawTray(points) {
+    const svg = $("tray-outline");
+    if (!svg) return;
+    const outline = document.createElementNS(SVG, "polygon");
+    outline.setAttribute("points", (points || WHOLE).map(([x, y]) => `${x},${y}`).join(" "));
+    const dots = tapping ? (points || []).map(([x, y]) => {
+      const dot = document.createElementNS(SVG, "ellipse");
+      for (const [name, value] of [["cx", x], ["cy", y], ["rx", 0.012], ["ry", 0.016]]) dot.setAttribute(name, value);
+      return dot;
+    }) : [];
+    svg.replaceChildren(outline, ...dots);
+  }
+
+  /** The sliders at the outline's bounding box (a drawn polygon from the file shows as its box). */
+  function setEdges(points) {
+    const xs = (points || WHOLE).map((p) => p[0]);
+    const ys = (points || WHOLE).map((p) => p[1]);
+    const at = [Math.min(...xs), 1 - Math.max(...xs), Math.min(...ys), 1 - Math.max(...ys)];
+    EDGES.forEach((edge, i) => { $(`tray-${edge}`).value = String(Math.round(at[i] * 100)); });
+  }
+
+  /** The outline the page would save: the sliders' rectangle, the corners tapped on the camera's picture,
+   * or, until either moves, the outline in force (a drawn polygon is not squared by saving it again). */
+  let trayShape = WHOLE;
+  let tapping = false;
+
+  function showCorners() {
+    const line = $("tray-corners");
+    line.hidden = !tapping;
+    line.textContent = tapping ? t("zones.tray.tap.count", { n: trayShape.length }) : "";
+    $("tray-unpoint").disabled = !tapping || trayShape.length === 0;
+    $("camera-figure").classList.toggle("tapping", tapping);
+    drawTray(trayShape);
+  }
+
+  function renderTray(z) {
+    const state = $("tray-state");
+    state.textContent = t(`zones.tray.from.${z.tray_source}`);
+    state.dataset.source = z.tray_source;
+    $("tray-reset").disabled = z.tray_source !== "page";
+    setEdges(z.tray);
+    trayShape = z.tray || WHOLE;
+    tapping = false;
+    showCorners();
+  }
+
+  /** A tap on the camera's picture, as a corner in fractions of it (the picture is the frame, scaled). */
+  function tapCorner(event) {
+    if (!tapping) return;
+    const box = $("snapshot").getBoundingClientRect();
+    if (!box.width || !box.height) return;
+    const at = (v) => Math.round(Math.min(1, Math.max(0, v)) * 1000) / 1000;
+    if (trayShape.length >= MAX_CORNERS) return trayResult(t("zones.tray.tap.full", { n: MAX_CORNERS }), false);
+    trayShape = [...trayShape, [at((event.clientX - box.left) / box.width), at((event.clientY - box.top) / box.height)]];
+    showCorners();
+  }
+
+  function initTray() {
+    const card = $("tray-card");
+    if (!card) return;
+    const start = JSON.parse(card.dataset.tray);
+    setEdges(start);
+    trayShape = start || WHOLE;
+    for (const edge of EDGES) {
+      $(`tray-${edge}`).oninput = () => {
+        tapping = false;
+        trayShape = trayEdges();
+        showCorners();
+      };
+    }
+    $("tray-tap").onclick = () => {
+      if ($("camera-figure").hidden) return trayResult(t("zones.tray.tap.no_picture"), false);
+      tapping = true;
+      trayShape = [];
+      $("tray-result").hidden = true;
+      showCorners();
+      $("camera-figure").scrollIntoView({ block: "start" });
+    };
+    $("tray-unpoint").onclick = () => {
+      trayShape = trayShape.slice(0, -1);
+      showCorners();
+    };
+    document.querySelector("#camera-figure .overlay-box").addEventListener("click", tapCorner);
+    const send = async (tray, words) => {
+      const done = await act("zones/tray", { tray });
+      if (!done) {
+        trayResult($("error").textContent, false);
+        return hideError();
+      }
+      renderTray(done);
+      trayResult(t(words), true);
+    };
+    $("tray-save").onclick = () => {
+      if (trayShape.length < 3) return trayResult(t("zones.tray.tap.few"), false);
+      return send(trayShape, "zones.tray.saved");
+    };
+    $("tray-reset").onclick = () => send(null, "zones.tray.reset_done");
+  }
+
+  function initZones() {
+    if (!$("zones-card")) return;
+    $("zones-save").onclick = async () => {
+      const picked = document.querySelector("input[name=zones-preset]:checked");
+      if (!picked) return zonesResult(t("zones.pick"), false);
+      const done = await act("zones", { preset: picked.value, toss: $("zones-toss").checked });
+      if (!done) {
+        zonesResult($("error").textContent, false);
+        return hideError();
+      }
+      renderZones(done);
+      zonesResult(t("zones.saved"), true);
+    };
+    $("zones-reset").onclick = async () => {
+      const done = await act("zones/reset", {});
+      if (!done) {
+        zonesResult($("error").textContent, false);
+        return hideError();
+      }
+      renderZones(done);
+      zonesResult(t("zones.reset_done"), true);
+    };
+  }
+
+  initTeach();
+  initZones();
+  initTray();
+})();
