@@ -35,6 +35,7 @@ from v3_data import (
     NONE,
     Sample,
     load_source,
+    numeral_d6_render,
     pip3d_render,
     pip_transplant,
     poly_render,
@@ -148,6 +149,9 @@ def main() -> None:
                     help="trays of pip d6s drawn in 3D, seen 0-60 degrees off the vertical "
                          "(v3_data.pip3d_render): side faces with pips beside the top, each die of its top's "
                          "class")
+    ap.add_argument("--numeral-d6", type=int, default=0,
+                    help="trays of numeral d6s only (v3_data.numeral_d6_render) as numeral crops, besides "
+                         "--poly-renders")
     ap.add_argument("--faint", type=int, default=0,
                     help="trays whose dice's pips differ from the body more in hue than in light (red on "
                          "black: v3_data.render(faint=True)), besides --renders")
@@ -227,6 +231,9 @@ def main() -> None:
              for i in range(args.faint)]
     train += faint[: args.faint * 9 // 10]
     val += faint[args.faint * 9 // 10:]
+    numeral_d6 = [numeral_d6_render(i) for i in range(args.numeral_d6)]
+    train += numeral_d6[: args.numeral_d6 * 9 // 10]
+    val += numeral_d6[args.numeral_d6 * 9 // 10:]
     pip3d = [pip3d_render(i) for i in range(args.pip3d)]
     train += pip3d[: args.pip3d * 9 // 10]
     val += pip3d[args.pip3d * 9 // 10:]

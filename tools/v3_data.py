@@ -1150,6 +1150,30 @@ def poly_render(index: int, size: tuple[int, int] = (512, 384)) -> Sample:
     return Sample("polyrender", f"poly-{profile}-{index}", scene.image, objs)
 
 
+NUMERAL_D6_SEED = 20262901
+"""Seed of ``numeral_d6_render``'s trays (tray i from (NUMERAL_D6_SEED, i))."""
+
+
+def numeral_d6_render(index: int, size: tuple[int, int] = (512, 384)) -> Sample:
+    """One tray of numeral d6s only (``vision.poly.synth.scene(kind="d6")``, "table" or "brands" bodies,
+    seen from above or up to 45 degrees off), every die of class ``numeral``. Why (twenty-ninth session): the
+    face reader called 19 of 81 rendered numeral d6s emblems (a lone big "4" most often: 9 of 22), which
+    are asked with no value; ``poly_render``'s trays hold about one numeral d6 in eight dice."""
+    from vision.poly import synth
+
+    rng = np.random.default_rng([NUMERAL_D6_SEED, index])
+    w, h = size
+    profile = "brands" if rng.random() < 0.5 else "table"
+    count = int(rng.integers(1, 9))
+    tilt = (0.0, 45.0) if rng.random() < 0.5 else None
+    scene = synth.scene(rng, count=count, width=w, height=h, sizes=(40, 150), profile=profile, kind="d6",
+                        tilt=tilt)
+    objs: list[tuple[float, float, float, float, int]] = [
+        (bx + bw / 2, by + bh / 2, float(bw), float(bh), NUMERAL)
+        for bx, by, bw, bh in (d.bbox for d in scene.dice)]
+    return Sample("numeral-d6", f"numeral-d6-{profile}-{index}", scene.image, objs)
+
+
 FAINT_SEED = 20261801
 """Seed of the ``render(faint=True)`` trays that ``train_faces.py --faint`` adds (tray i from
 FAINT_SEED * 10_000 + i)."""
