@@ -148,9 +148,8 @@
   let tapping = false;
 
   function showCorners() {
-    const line = $("tray-corners");
-    line.hidden = !tapping;
-    line.textContent = tapping ? t("zones.tray.tap.count", { n: trayShape.length }) : "";
+    $("tray-tapbar").hidden = !tapping;   // under the picture, where the thumb is while tapping
+    $("tray-corners").textContent = tapping ? t("zones.tray.tap.count", { n: trayShape.length }) : "";
     $("tray-unpoint").disabled = !tapping || trayShape.length === 0;
     $("camera-figure").classList.toggle("tapping", tapping);
     drawTray(trayShape);
@@ -213,8 +212,12 @@
       renderTray(done);
       trayResult(t(words), true);
     };
-    $("tray-save").onclick = () => {
-      if (trayShape.length < 3) return trayResult(t("zones.tray.tap.few"), false);
+    $("tray-save").onclick = $("tray-done").onclick = () => {
+      if (trayShape.length < 3) {
+        trayResult(t("zones.tray.tap.few"), false);
+        if (tapping) $("tray-corners").textContent = t("zones.tray.tap.few");
+        return undefined;
+      }
       return send(trayShape, "zones.tray.saved");
     };
     $("tray-reset").onclick = () => send(null, "zones.tray.reset_done");
