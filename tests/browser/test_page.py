@@ -654,6 +654,12 @@ def test_a_tilted_tray_is_drawn_by_tapping_its_corners(table: Table, phone: Page
 
     phone.goto(table.url("/settings?lang=en"))
     expect(phone.locator("#tray-tap")).to_have_text("Tap the corners on the picture")
+    expect(phone.locator("#tray-no-camera")).to_be_hidden()
+    # a table with no camera reads the phones' photos whole: no tray to tap on them
+    table.session.set_camera_status({"state": "none", "source": "none", "message": "no camera"})
+    expect(phone.locator("#tray-tap")).to_be_disabled()
+    expect(phone.locator("#tray-no-camera")).to_have_text(
+        "This table has no camera: the phones' photos are read whole; the tray applies to the camera only.")
 
 
 PLACEHOLDER_ENGLISH = ("index", "notation", "name|", "goblins added", "seconds", "list of", "model", "enemy")

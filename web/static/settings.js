@@ -190,6 +190,14 @@
         showCorners();
       };
     }
+    // a table with no camera reads the phones' photos whole: a tray drawn on a photo would apply to nothing
+    const follow = (s) => {
+      const none = !!(s.camera && s.camera.state === "none" && s.camera.source === "none");  // serve --camera none
+      $("tray-no-camera").hidden = !none;
+      $("tray-tap").disabled = none;
+    };
+    G.listeners.push(follow);
+    if (G.state) follow(G.state);
     $("tray-tap").onclick = () => {
       if ($("camera-figure").hidden) return trayResult(t("zones.tray.tap.no_picture"), false);
       tapping = true;
