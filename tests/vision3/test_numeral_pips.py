@@ -24,9 +24,12 @@ def test_a_casino_one_read_as_a_numeral_six_is_asked(photos, monkeypatch):
     (die,) = read_table(frame, models=CHASE_LEFT_OUT).dice
     assert (die.sides, die.value) == (6, 6)        # Vision II's numeral reading: wrong (the label is 1)
     assert die.confidence <= DISAGREE               # ...put to the players
+    # Until the twenty-ninth session's readers, only the pip check made it so (unchecked it was read sure);
+    # the face reader trained since is less sure of the numeral itself, and the check is then tested on the
+    # renders below, where it still lowers numeral d6s
     monkeypatch.setattr("vision.learned.pip_count", lambda frame, f: None)
     (unchecked,) = read_table(frame, models=CHASE_LEFT_OUT).dice
-    assert (unchecked.sides, unchecked.value) == (6, 6) and unchecked.confidence >= SURE   # the case tested
+    assert (unchecked.sides, unchecked.value) == (6, 6) and unchecked.confidence < SURE
 
 
 def test_the_check_only_lowers_a_numeral_d6s_confidence(monkeypatch):
