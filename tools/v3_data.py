@@ -19,6 +19,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -1144,10 +1145,15 @@ def poly_render(index: int, size: tuple[int, int] = (512, 384)) -> Sample:
     profile = "brands" if rng.random() < 0.5 else "table"
     count = int(rng.integers(1, 9))
     scene = synth.scene(rng, count=count, width=w, height=h, sizes=(40, 150), profile=profile)
-    objs: list[tuple[float, float, float, float, int]] = [
-        (bx + bw / 2, by + bh / 2, float(bw), float(bh), NUMERAL)
-        for bx, by, bw, bh in (d.bbox for d in scene.dice)]
-    return Sample("polyrender", f"poly-{profile}-{index}", scene.image, objs)
+    return _boxed("polyrender", f"poly-{profile}-{index}", scene, lambda d: NUMERAL)
+
+
+def _boxed(source: str, name: str, scene: Any, label: Callable[[Any], int]) -> Sample:
+    """A ``vision.poly.synth`` scene as a training sample: each die boxed by its silhouette (sides and all,
+    like the aws labels), of class ``label(die)``."""
+    objs = [(bx + bw / 2, by + bh / 2, float(bw), float(bh), label(d))
+            for d in scene.dice for bx, by, bw, bh in (d.bbox,)]
+    return Sample(source, name, scene.image, objs)
 
 
 NUMERAL_D6_SEED = 20262901
@@ -1168,10 +1174,7 @@ def numeral_d6_render(index: int, size: tuple[int, int] = (512, 384)) -> Sample:
     tilt = (0.0, 45.0) if rng.random() < 0.5 else None
     scene = synth.scene(rng, count=count, width=w, height=h, sizes=(40, 150), profile=profile, kind="d6",
                         tilt=tilt)
-    objs: list[tuple[float, float, float, float, int]] = [
-        (bx + bw / 2, by + bh / 2, float(bw), float(bh), NUMERAL)
-        for bx, by, bw, bh in (d.bbox for d in scene.dice)]
-    return Sample("numeral-d6", f"numeral-d6-{profile}-{index}", scene.image, objs)
+    return _boxed("numeral-d6", f"numeral-d6-{profile}-{index}", scene, lambda d: NUMERAL)
 
 
 FAINT_SEED = 20261801
@@ -1196,10 +1199,7 @@ def pip3d_render(index: int, size: tuple[int, int] = (512, 384)) -> Sample:
     count = int(rng.integers(1, 9))
     scene = synth.scene(rng, count=count, width=w, height=h, sizes=(40, 150), profile=profile, kind="d6",
                         pips=True, tilt=(0.0, 60.0))
-    objs: list[tuple[float, float, float, float, int]] = [
-        (bx + bw / 2, by + bh / 2, float(bw), float(bh), CLASSES.index(str(d.value)))
-        for d in scene.dice for bx, by, bw, bh in (d.bbox,)]
-    return Sample("pip3d", f"pip3d-{profile}-{index}", scene.image, objs)
+    return _boxed("pip3d", f"pip3d-{profile}-{index}", scene, lambda d: CLASSES.index(str(d.value)))
 
 
 if __name__ == "__main__":
