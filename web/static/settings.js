@@ -108,6 +108,17 @@
     drawZones(z.zones);
   }
 
+  /** POST a zones action; the section drawn again from the answer and its line saying so, or why not. */
+  async function sendZones(path, payload, render, result, words) {
+    const done = await act(path, payload);
+    if (!done) {
+      result($("error").textContent, false);
+      return hideError();
+    }
+    render(done);
+    return result(t(words), true);
+  }
+
   const zonesResult = (text, ok) => resultLine("zones-result", text, ok);
   const trayResult = (text, ok) => resultLine("tray-result", text, ok);
   const WHOLE = [[0, 0], [1, 0], [1, 1], [0, 1]];
@@ -211,15 +222,7 @@
       showCorners();
     };
     document.querySelector("#camera-figure .overlay-box").addEventListener("click", tapCorner);
-    const send = async (tray, words) => {
-      const done = await act("zones/tray", { tray });
-      if (!done) {
-        trayResult($("error").textContent, false);
-        return hideError();
-      }
-      renderTray(done);
-      trayResult(t(words), true);
-    };
+    const send = (tray, words) => sendZones("zones/tray", { tray }, renderTray, trayResult, words);
     $("tray-save").onclick = $("tray-done").onclick = () => {
       if (trayShape.length < 3) {
         trayResult(t("zones.tray.tap.few"), false);
@@ -233,26 +236,13 @@
 
   function initZones() {
     if (!$("zones-card")) return;
-    $("zones-save").onclick = async () => {
+    $("zones-save").onclick = () => {
       const picked = document.querySelector("input[name=zones-preset]:checked");
       if (!picked) return zonesResult(t("zones.pick"), false);
-      const done = await act("zones", { preset: picked.value, toss: $("zones-toss").checked });
-      if (!done) {
-        zonesResult($("error").textContent, false);
-        return hideError();
-      }
-      renderZones(done);
-      zonesResult(t("zones.saved"), true);
+      return sendZones("zones", { preset: picked.value, toss: $("zones-toss").checked }, renderZones, zonesResult,
+        "zones.saved");
     };
-    $("zones-reset").onclick = async () => {
-      const done = await act("zones/reset", {});
-      if (!done) {
-        zonesResult($("error").textContent, false);
-        return hideError();
-      }
-      renderZones(done);
-      zonesResult(t("zones.reset_done"), true);
-    };
+    $("zones-reset").onclick = () => sendZones("zones/reset", {}, renderZones, zonesResult, "zones.reset_done");
   }
 
   initTeach();
