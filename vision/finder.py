@@ -15,6 +15,8 @@ input's resolution. It reads dice best at about ``TARGET_SIDE`` px across (it wa
 4. an object whose middle holds two or more smaller objects found that strongly is what holds them (a
    basket, a heap), not a die, and is dropped before it can hide them (``HOLDS``);
 5. an object found weakly and far smaller than those found strongly is texture (``SPECK_SIDE``).
+6. a small object found more strongly than the one the look at the chosen scale found around it, where
+   that look saw nothing else, is a part of it (a die's numeral), not a die (``PART_SIDE``).
 
 Images are BGR uint8 arrays of shape (H, W, 3); they are never modified. Work is bounded by the
 frame's size (the input is capped) and by ``MAX_OBJECTS``, never by what the frame shows.
@@ -71,6 +73,14 @@ HELD_SIDE = 0.6
 #: seen from one camera differ in size far less; 0.4 is ``vision.learned.SPECK``, fitted on nell-byler
 #: (the face reader's sure specks were all under 0.4 of the frame's dice)
 SPECK_SIDE = 0.4
+#: an object kept from the first look (``FIRST_KEPT``) is a part of an object the second reading found, not a
+#: die, when its centre lies in that object's middle and its side is at most this share of that object's:
+#: the second reading, at the scale that shows the frame's dice best, saw one die there, not this. The
+#: 512 px look finds the numeral "3" of a pale d8 that fills a 480 px photo at 0.64-0.76 (it was trained on
+#: dice up to 150 px) and hid the die the chosen scale found at 0.52-0.61 (Lurig wood). A box round a die
+#: and its neighbour or its shadow is under 2.5 times the die; 0.4 is ``SPECK_SIDE``'s "far smaller",
+#: chosen before measuring
+PART_SIDE = 0.4
 #: no second reading is made when the finest first look (which does not enlarge the frame) already sees the
 #: median object at 1 to this many times ``TARGET_SIDE``: a size the finder was trained on (10 to 110 px),
 #: where a smaller second reading only loses detail (the mesh basket and the heap of ``FIRST_KEPT``). Its
@@ -279,6 +289,22 @@ def _holders_dropped(found: list[Found], strong: list[Found]) -> list[Found]:
     return [f for f in found if not holds(f)]
 
 
+def _parts(found: list[Found], wholes: list[Found]) -> list[bool]:
+    """For each of ``found``: it is a part of one of ``wholes`` (``PART_SIDE``), not a die of its own. It lies
+    in the middle of one of them, is at most ``PART_SIDE`` of its side and stronger (a weaker one is the
+    same object, ``_suppressed``), and no other of ``wholes`` (the look at the chosen scale) lies at its
+    place."""
+    if not found or not wholes:
+        return [False] * len(found)
+    f = np.array([(o.cx, o.cy, o.w, o.h, o.side, o.score) for o in found])[:, None, :]
+    g = np.array([(o.cx, o.cy, o.w, o.h, o.side, o.score) for o in wholes])[None, :, :]
+    dx, dy = np.abs(f[..., 0] - g[..., 0]), np.abs(f[..., 1] - g[..., 1])
+    inside = ((dx < 0.4 * g[..., 2]) & (dy < 0.4 * g[..., 3]) & (f[..., 4] <= PART_SIDE * g[..., 4])
+              & (f[..., 5] > g[..., 5]))
+    seen = ((dx < 0.4 * f[..., 2]) & (dy < 0.4 * f[..., 3]) & ~inside).any(axis=1)
+    return (inside.any(axis=1) & ~seen).tolist()
+
+
 def _specks_dropped(found: list[Found]) -> list[Found]:
     """``found`` without the weak objects far smaller than the strong ones (``SPECK_SIDE``)."""
     strong = [f.side for f in found if f.score >= FIRST_KEPT]
@@ -298,6 +324,7 @@ def find_objects(frame: np.ndarray, *, model: str = "finder", score: float = SCO
     first: list[Found] = []
     sizing: list[tuple[Found, float]] = []     # (object, its look's scale) of objects seen at a good size
     scales = []
+    looks: list[list[Found]] = []              # each first look's objects
     firm = max(score, FIRST_KEPT)
     strong: list[Found] = []                   # found at ``FIRST_KEPT`` by a look that does not enlarge
     holding: list[Found] = []                  # of those, the ones seen at a trustworthy size (``HOLDS``)
@@ -306,6 +333,7 @@ def find_objects(frame: np.ndarray, *, model: str = "finder", score: float = SCO
         k = size[0] / w
         scales.append(k)
         got = _run(frame, size, model, score, levels)
+        looks.append(got)
         first += got
         if k <= 1.0:
             strong += [f for f in got if f.score >= firm]
@@ -315,26 +343,32 @@ def find_objects(frame: np.ndarray, *, model: str = "finder", score: float = SCO
     kept_ids = set(map(id, first))          # what holds dice neither sizes the frame nor is kept
     sizing = [(f, k) for f, k in sizing if id(f) in kept_ids]
     strong = [f for f in strong if id(f) in kept_ids]
-    first = _suppressed(first)
     if not first:
         return []
     if not sizing:
-        return _specks_dropped(first)
+        return _specks_dropped(_suppressed(first))
     sides = np.array([f.side for f, _ in sizing])
     weights = np.array([f.score ** 2 for f, _ in sizing])
     order = np.argsort(sides)
     cum = np.cumsum(weights[order])
     median = float(sides[order][int(np.searchsorted(cum, cum[-1] / 2))])
     size = _input_size(w, h, TARGET_SIDE / median)
-    if any(abs(math.log(size[0] / w / k)) < 0.2 for k in scales):
-        return _specks_dropped(first)     # the first look was at this scale already
     k = size[0] / w
     least = SIZING_SIDES[0] * 0.7 / k          # frame px: smaller is texture at the chosen scale
-    if scales[-1] <= 1.0 and TARGET_SIDE <= median * scales[-1] <= SECOND_SKIPPED * TARGET_SIDE:
-        return _specks_dropped([f for f in first if f.side >= least])   # the finest look sees them well
+    same = [j for j, kj in enumerate(scales) if abs(math.log(k / kj)) < 0.2]
+    if same or (scales[-1] <= 1.0 and TARGET_SIDE <= median * scales[-1] <= SECOND_SKIPPED * TARGET_SIDE):
+        # a first look was at this scale already, or the finest look sees the dice well
+        chosen = set(map(id, looks[same[0] if same else -1]))
+        wholes = [f for f in first if id(f) in chosen]
+        others = [f for f in first if id(f) not in chosen]
+        first = wholes + [f for f, part in zip(others, _parts(others, wholes), strict=True) if not part]
+        if not same:
+            first = [f for f in first if f.side >= least]
+        return _specks_dropped(_suppressed(first))
     second = [f for f in _run(frame, size, model, score, levels) if f.side >= least]
     # objects far bigger than the chosen scale sees are kept from the first look, and so are the strong
     # objects of a look that did not enlarge the frame (``FIRST_KEPT``)
     big = [f for f in first if f.side * k > 4.5 * TARGET_SIDE]
-    kept = [f for f in strong if f.side >= least]
-    return _specks_dropped(_suppressed(_holders_dropped(second, holding) + big + kept))
+    second = _holders_dropped(second, holding)
+    kept = [f for f, part in zip(strong, _parts(strong, second), strict=True) if f.side >= least and not part]
+    return _specks_dropped(_suppressed(second + big + kept))
