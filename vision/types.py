@@ -2,9 +2,9 @@
 
 A small CNN (``models/types.onnx``, trained by ``tools/train_types.py`` on real photos of many brands and on
 renders, run by ``cv2.dnn``) reads a ``CROP`` x ``CROP`` square around the object, ``CROP_SCALE`` times the
-found box's long side, at four quarter turns whose logits are averaged, and gives the probabilities of
-``TYPES``. The type is read from the die's outline and face shapes, which the whole crop shows; the value is
-then read by ``vision.poly`` among that type's faces only.
+found box's long side, at four quarter turns whose logits are averaged (once, when the first look is sure:
+``ONE_TURN``), and gives the probabilities of ``TYPES``. The type is read from the die's outline and face
+shapes, which the whole crop shows; the value is then read by ``vision.poly`` among that type's faces only.
 
 Probabilities are the softmax of the logits divided by the temperature in the model card, fitted on photos
 of the training sources kept aside.
@@ -26,6 +26,12 @@ CROP = 64
 CROP_SCALE = 1.6
 #: crops per forward pass (bounds the memory of one call)
 BATCH = 64
+#: a crop whose type the first look (no turn) reads at this or more is not turned: the three more turns
+#: were a fifth of a polyhedral die's time. One unturned look is surer than four averaged (the temperature
+#: was fitted on four), so the bar is high: 0.95, the face reader's ``NUMERAL_ONE_TURN``, typed one wooden
+#: table's die fewer with one more sure mistake; 0.99, tried second, read every set as before
+#: (docs/vision-poly.md, thirtieth session)
+ONE_TURN = 0.99
 
 
 @cache
@@ -34,12 +40,26 @@ def temperature(model: str = "types") -> float:
 
 
 def read_type_crops(crops: list[np.ndarray], *, model: str = "types", turns: int = 4) -> np.ndarray:
-    """(N, len(TYPES)) probabilities of ``CROP`` x ``CROP`` BGR crops (quarter turns averaged)."""
+    """(N, len(TYPES)) probabilities of ``CROP`` x ``CROP`` BGR crops: quarter turns averaged, but for the
+    crops whose first look reads a type at ``ONE_TURN`` or more, which keep that look."""
     if not crops:
         return np.zeros((0, len(TYPES)))
-    logits = turned_outputs(crops, model, turns=turns, batch=BATCH) / temperature(model)
-    logits -= logits.max(axis=1, keepdims=True)
-    p = np.exp(logits)
+    first = turned_outputs(crops, model, turns=1, batch=BATCH)
+    p = _probabilities(first, model)
+    if turns > 1:
+        unsure = np.flatnonzero(p.max(axis=1) < ONE_TURN)
+        if len(unsure):
+            logits = turned_outputs([crops[i] for i in unsure], model, turns=turns, batch=BATCH,
+                                    known=first[unsure])
+            p[unsure] = _probabilities(logits, model)
+    return p
+
+
+def _probabilities(logits: np.ndarray, model: str) -> np.ndarray:
+    """Softmax of raw outputs (N, K) over the model's temperature."""
+    z = np.asarray(logits, np.float64) / temperature(model)
+    z -= z.max(axis=1, keepdims=True)
+    p: np.ndarray = np.exp(z)
     p /= p.sum(axis=1, keepdims=True)
     return p
 

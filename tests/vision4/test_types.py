@@ -36,6 +36,25 @@ def test_type_reader_gives_probabilities_over_the_types():
     assert types.read_type_crops([]).shape == (0, len(types.TYPES))
 
 
+def test_a_type_read_surely_at_the_first_look_is_not_turned(photos):
+    """``types.ONE_TURN``: crops of burks and Lurig photos whose unturned look reads a type at 0.99 or more
+    keep that look; the others are the mean of four quarter turns, as every crop was before."""
+    from vision.faces import crop
+
+    crops = []
+    for photo in [p for p in photo_set("burks") if p.dice][::6] + photo_set("lurig")[::100]:
+        image = photo.load()
+        crops += [crop(image, f, scale=types.CROP_SCALE, size=types.CROP)
+                  for f in finder.find_objects(image)[:1]]
+    one = types._probabilities(finder.turned_outputs(crops, "types", turns=1, batch=8), "types")
+    four = types._probabilities(finder.turned_outputs(crops, "types", turns=4, batch=8), "types")
+    sure = one.max(axis=1) >= types.ONE_TURN
+    assert 0 < sure.sum() < len(crops), "the premise: some crops sure at one look, some not"
+    got = types.read_type_crops(crops)
+    assert np.allclose(got[sure], one[sure]) and np.allclose(got[~sure], four[~sure])
+    assert not np.allclose(one[~sure], four[~sure])
+
+
 def _filling(photo) -> np.ndarray:
     """A Lurig photo (480x480, one die) cut and enlarged so the die fills much of a 640x480 frame."""
     return cv2.resize(photo.load()[60:420], (640, 480), interpolation=cv2.INTER_LINEAR)
