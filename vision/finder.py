@@ -302,7 +302,8 @@ def _parts(found: list[Found], wholes: list[Found]) -> list[bool]:
     inside = ((dx < 0.4 * g[..., 2]) & (dy < 0.4 * g[..., 3]) & (f[..., 4] <= PART_SIDE * g[..., 4])
               & (f[..., 5] > g[..., 5]))
     seen = ((dx < 0.4 * f[..., 2]) & (dy < 0.4 * f[..., 3]) & ~inside).any(axis=1)
-    return (inside.any(axis=1) & ~seen).tolist()
+    parts: list[bool] = (inside.any(axis=1) & ~seen).tolist()
+    return parts
 
 
 def _specks_dropped(found: list[Found]) -> list[Found]:
