@@ -73,11 +73,12 @@ HELD_SIDE = 0.6
 #: seen from one camera differ in size far less; 0.4 is ``vision.learned.SPECK``, fitted on nell-byler
 #: (the face reader's sure specks were all under 0.4 of the frame's dice)
 SPECK_SIDE = 0.4
-#: an object kept from the first look (``FIRST_KEPT``) is a part of an object the second reading found, not a
-#: die, when its centre lies in that object's middle and its side is at most this share of that object's:
-#: the second reading, at the scale that shows the frame's dice best, saw one die there, not this. The
-#: 512 px look finds the numeral "3" of a pale d8 that fills a 480 px photo at 0.64-0.76 (it was trained on
-#: dice up to 150 px) and hid the die the chosen scale found at 0.52-0.61 (Lurig wood). A box round a die
+#: an object of another look is a part of one the look at the chosen scale found (the second reading, or the
+#: first look already at that scale), not a die, when its centre lies in that object's middle, its side is
+#: at most this share of that object's, it was found more strongly, and that look found nothing else at its
+#: place: the look that shows the frame's dice best saw one die there, not this. The 512 px look finds the
+#: numeral "3" of a pale d8 that fills a 480 px photo at 0.64-0.76 (it was trained on dice up to 150 px)
+#: and hid the die the 160 px look, the chosen scale, found at 0.40-0.54 (Lurig wood). A box round a die
 #: and its neighbour or its shadow is under 2.5 times the die; 0.4 is ``SPECK_SIDE``'s "far smaller",
 #: chosen before measuring
 PART_SIDE = 0.4
