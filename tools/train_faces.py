@@ -152,6 +152,10 @@ def main() -> None:
     ap.add_argument("--numeral-d6", type=int, default=0,
                     help="trays of numeral d6s only (v3_data.numeral_d6_render) as numeral crops, besides "
                          "--poly-renders")
+    ap.add_argument("--numeral-d6-dice-only", action="store_true",
+                    help="the --numeral-d6 trays give only their dice: no 'none' crops of the rendered "
+                         "tray and no hard negatives (thirtieth session: with them the faces2 stage had 8 "
+                         "phantoms more on aws left out than its control)")
     ap.add_argument("--faint", type=int, default=0,
                     help="trays whose dice's pips differ from the body more in hue than in light (red on "
                          "black: v3_data.render(faint=True)), besides --renders")
@@ -232,6 +236,8 @@ def main() -> None:
     train += faint[: args.faint * 9 // 10]
     val += faint[args.faint * 9 // 10:]
     numeral_d6 = [numeral_d6_render(i) for i in range(args.numeral_d6)]
+    for s in numeral_d6 if args.numeral_d6_dice_only else []:
+        s.crop_only = True    # ``items`` and ``hard_negatives`` take only the dice of a crop-only sample
     train += numeral_d6[: args.numeral_d6 * 9 // 10]
     val += numeral_d6[args.numeral_d6 * 9 // 10:]
     pip3d = [pip3d_render(i) for i in range(args.pip3d)]
