@@ -199,11 +199,11 @@ def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
     found = find_objects(frame, model=models[0])
     readings = read_faces(frame, found, model=models[1], screen=SCREEN, most=MAX_TURNED)
     taught_tokens = calibration is not None and calibration.has("token")
+    labels = [_label(r, token=_token_read(r, taught_tokens)) for r in readings]
     sure_sides = [f.side for f, r in zip(found, readings, strict=True) if _sure_d6(r)]
     least = NUMERAL_LEAST * float(np.median(sure_sides)) if sure_sides else 0.0
     numerals = [i for i, r in enumerate(readings)
-                if r.p("none") < NONE_DROP and _label(r, token=_token_read(r, taught_tokens)) == "numeral"
-                and found[i].side >= least][:MAX_POLY]
+                if r.p("none") < NONE_DROP and labels[i] == "numeral" and found[i].side >= least][:MAX_POLY]
     types = dict(zip(numerals, read_types(frame, [found[i] for i in numerals], model=models[2])
                      if len(models) > 2 else [None] * len(numerals), strict=True))
     dice: list[FoundDie] = []
@@ -223,7 +223,7 @@ def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
         if r.p("none") >= NONE_DROP:
             continue
         box = f.box(frame.shape)
-        label = _label(r, token=_token_read(r, taught_tokens))
+        label = labels[i]
         beliefs[box] = max(beliefs.get(box, (0.0, 0.0)), (f.score, r.p(label) if label == "emblem" else 0.0))
         if r.p(label) < WEAKEST:
             if f.score < FOUND_ASKED or _cut(f, frame.shape):

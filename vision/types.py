@@ -17,7 +17,7 @@ from functools import cache
 import numpy as np
 
 from companion.dicesizes import DIE_SIDES
-from vision.faces import crop
+from vision.faces import _softmax, crop
 from vision.finder import Found, model_card, turned_outputs
 
 TYPES = ("d4", "d6", "d8", "d10", "d12", "d20")
@@ -57,11 +57,7 @@ def read_type_crops(crops: list[np.ndarray], *, model: str = "types", turns: int
 
 def _probabilities(logits: np.ndarray, model: str) -> np.ndarray:
     """Softmax of raw outputs (N, K) over the model's temperature."""
-    z = np.asarray(logits, np.float64) / temperature(model)
-    z -= z.max(axis=1, keepdims=True)
-    p: np.ndarray = np.exp(z)
-    p /= p.sum(axis=1, keepdims=True)
-    return p
+    return _softmax(np.asarray(logits, np.float64) / temperature(model))
 
 
 def read_types(frame: np.ndarray, found: list[Found], *, model: str = "types") -> np.ndarray:
