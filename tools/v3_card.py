@@ -3,6 +3,13 @@
 and any measured numbers given as JSON.
 
     python3 tools/v3_card.py /work/v3runs/finder2 vision/models/finder [--measured '{"...": ...}']
+    python3 tools/v3_card.py RUN/faces-no-aws benchmarks/models/faces2-no-aws --stage-of \
+        benchmarks/models/faces2-no-aws.json
+
+``--stage-of CARD``: the run is a further training stage of the model whose card is CARD (the second
+reader of a face pair, resumed from its own export): the new card keeps CARD's temperature and where it came
+from (a stage does not refit it), its ``ensemble_member_of``, and CARD's command, seed, steps and sha256
+under ``resumed_from``; the run's own temperature is kept as ``temperature_trained``.
 """
 
 from __future__ import annotations
@@ -44,13 +51,31 @@ def install_calibrated(src: Path, dest: Path, temperature: float, fitted_on: str
     install(src, dest, card, extra)
 
 
+def install_stage(src: Path, dest: Path, old: dict[str, Any]) -> dict[str, Any]:
+    """``install`` ``src`` (a run resumed from the model whose card is ``old``) with ``old``'s temperature,
+    its origin and ensemble kept (``--stage-of``)."""
+    card = json.loads(src.with_suffix(".train.json").read_text())
+    card["command"] = card["command"].replace(str(src.parent), "DIR")
+    card["temperature_trained"] = card.pop("temperature")
+    for key in ("temperature", "temperature_from", "ensemble_member_of"):
+        if key in old:
+            card[key] = old[key]
+    card["resumed_from"] = {k: old[k] for k in ("command", "seed", "steps", "sha256") if k in old}
+    return install(src, dest, card)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("run", type=Path, help="RUN/<tag> (without .onnx)")
     ap.add_argument("dest", type=Path, help="DEST/<name> (without .onnx)")
     ap.add_argument("--measured", default="{}")
     ap.add_argument("--note", default="")
+    ap.add_argument("--stage-of", type=Path, metavar="CARD",
+                    help="the card of the model this run resumed (its temperature and ensemble are kept)")
     args = ap.parse_args()
+    if args.stage_of is not None:
+        install_stage(args.run, args.dest, json.loads(args.stage_of.read_text()))
+        return
     extra: dict[str, Any] = {"measured": json.loads(args.measured)}
     if args.note:
         extra["note"] = args.note

@@ -1160,14 +1160,16 @@ NUMERAL_D6_SEED = 20262901
 """Seed of ``numeral_d6_render``'s trays (tray i from (NUMERAL_D6_SEED, i))."""
 
 
-def numeral_d6_render(index: int, size: tuple[int, int] = (512, 384)) -> Sample:
+def numeral_d6_render(index: int, size: tuple[int, int] = (512, 384), *,
+                      seed: int = NUMERAL_D6_SEED) -> Sample:
     """One tray of numeral d6s only (``vision.poly.synth.scene(kind="d6")``, "table" or "brands" bodies,
     seen from above or up to 45 degrees off), every die of class ``numeral``. Why (twenty-ninth session): the
     face reader called 19 of 81 rendered numeral d6s emblems (a lone big "4" most often: 9 of 22), which
-    are asked with no value; ``poly_render``'s trays hold about one numeral d6 in eight dice."""
+    are asked with no value; ``poly_render``'s trays hold about one numeral d6 in eight dice. ``seed``:
+    another seed's trays, drawn alike (``benchmarks/pair_confusions.py`` reads the tuning seed's)."""
     from vision.poly import synth
 
-    rng = np.random.default_rng([NUMERAL_D6_SEED, index])
+    rng = np.random.default_rng([seed, index])
     w, h = size
     profile = "brands" if rng.random() < 0.5 else "table"
     count = int(rng.integers(1, 9))

@@ -1,0 +1,102 @@
+"""What a face-reader pair calls emblems and numerals, at the objects' true boxes, on renders no reader
+trained on: numeral d6s called "emblem" (an emblem is asked with no value, so a numeral d6's value is
+lost) and pip dice's emblem faces called "numeral" (handed to Vision II, which reads a value off a logo).
+
+    python3 benchmarks/pair_confusions.py [--first faces] [--seed 424242] [--nd6-trays 60]
+                                          [--emblem-trays 300] [--json]
+
+``--first``: the first reader (a name in vision/models or a path to an .onnx); its card's ``ensemble`` names
+the others. Each kind of object is read three ways: by the first reader alone, by the others alone (each),
+and by the pair as the product reads (``vision.faces.read_crops`` with its ensemble rules, one call a tray).
+The numeral d6 trays are ``tools/v3_data.numeral_d6_render(i, seed=SEED)``, drawn as the training trays are
+from another seed; the emblems are the emblem faces of
+``tools/v3_data.render(SEED * 1000 + i)`` (letters of every kind, not only ``plain_emblems``). Training
+seeds are 2026xxxx-based, so neither set was trained on; 424242 is the tuning seed (``poly_eval.py``).
+Why (thirtieth and thirty-first sessions): the face readers' numeral-d6 stages were judged by these two
+counts, and the script that counted them was lost with each session's machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tools"))
+
+from vision.faces import crop, members, read_crops  # noqa: E402
+from vision.finder import Found  # noqa: E402
+
+Box = tuple[float, float, float, float]          # x, y, w, h
+
+
+def numeral_d6_trays(seed: int, n: int) -> list[tuple[np.ndarray, list[Box]]]:
+    """``n`` trays of numeral d6s (``v3_data.numeral_d6_render`` of ``seed``) and the dice's boxes."""
+    import v3_data
+
+    out = []
+    for i in range(n):
+        s = v3_data.numeral_d6_render(i, seed=seed)
+        out.append((s.image, [(cx - w / 2, cy - h / 2, w, h) for cx, cy, w, h, _ in s.objects]))
+    return out
+
+
+def emblem_trays(seed: int, n: int) -> list[tuple[np.ndarray, list[Box]]]:
+    """The emblem faces of ``n`` training-style renders (``v3_data.render``) and their boxes."""
+    import v3_data
+
+    out = []
+    for i in range(n):
+        s = v3_data.render(seed * 1000 + i)
+        out.append((s.image, [(cx - w / 2, cy - h / 2, w, h) for cx, cy, w, h, c in s.objects
+                              if c == v3_data.EMBLEM]))
+    return out
+
+
+def count(trays: list[tuple[np.ndarray, list[Box]]], label: str, first: str) -> dict[str, int]:
+    """Objects of ``trays`` read as ``label``: by each reader alone and by the pair."""
+    readers = members(first)
+    got = {"objects": 0, "pair": 0, **{Path(r).stem: 0 for r in readers}}
+    for image, boxes in trays:
+        if not boxes:
+            continue
+        crops = [crop(image, Found(x + w / 2, y + h / 2, w, h, 1.0)) for x, y, w, h in boxes]
+        got["objects"] += len(crops)
+        for r in readers:
+            got[Path(r).stem] += sum(x.label == label for x in read_crops(crops, model=r, ensemble=False))
+        got["pair"] += sum(x.label == label for x in read_crops(crops, model=first, ensemble=True))
+    return got
+
+
+def main(argv: list[str]) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--first", default="faces", help="the first reader (its card names the others)")
+    ap.add_argument("--seed", type=int, default=424242)
+    ap.add_argument("--nd6-trays", type=int, default=60)
+    ap.add_argument("--emblem-trays", type=int, default=300)
+    ap.add_argument("--json", action="store_true", help="one JSON object instead of the table")
+    args = ap.parse_args(argv)
+    if not (0 < args.nd6_trays <= 5000 and 0 < args.emblem_trays <= 5000):
+        ap.error("--nd6-trays and --emblem-trays must lie in 1..5000")
+    result = {"first": args.first, "seed": args.seed,
+              "numeral_d6_called_emblem": count(numeral_d6_trays(args.seed, args.nd6_trays), "emblem",
+                                                args.first),
+              "emblem_called_numeral": count(emblem_trays(args.seed, args.emblem_trays), "numeral",
+                                             args.first)}
+    if args.json:
+        print(json.dumps(result))
+        return
+    for key in ("numeral_d6_called_emblem", "emblem_called_numeral"):
+        row = result[key]
+        assert isinstance(row, dict)
+        print(f"{key}: {row['objects']} objects; " + ", ".join(f"{k} {v}" for k, v in row.items()
+                                                               if k != "objects"))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
