@@ -3,14 +3,15 @@ trained on: numeral d6s called "emblem" (an emblem is asked with no value, so a 
 lost) and pip dice's emblem faces called "numeral" (handed to Vision II, which reads a value off a logo).
 
     python3 benchmarks/pair_confusions.py [--first faces] [--seed 424242] [--nd6-trays 60]
-                                          [--emblem-trays 300] [--json]
+                                          [--emblem-trays 300] [--plain-emblems] [--json]
 
 ``--first``: the first reader (a name in vision/models or a path to an .onnx); its card's ``ensemble`` names
 the others. Each kind of object is read three ways: by the first reader alone, by the others alone (each),
 and by the pair as the product reads (``vision.faces.read_crops`` with its ensemble rules, one call a tray).
 The numeral d6 trays are ``tools/v3_data.numeral_d6_render(i, seed=SEED)``, drawn as the training trays are
-from another seed; the emblems are the emblem faces of
-``tools/v3_data.render(SEED * 1000 + i)`` (letters of every kind, not only ``plain_emblems``). Training
+from another seed; the emblems are the emblem faces of ``tools/v3_data.render(SEED * 1000 + i)`` (letters
+of every kind; with ``--plain-emblems``, as ``train_faces.py --plain-emblems`` draws them, none that is
+drawn like a digit: 12 of the 26 letters are, and an emblem "S" is a numeral d6's "5" to anyone). Training
 seeds are 2026xxxx-based, so neither set was trained on; 424242 is the tuning seed (``poly_eval.py``).
 Why (thirtieth and thirty-first sessions): the face readers' numeral-d6 stages were judged by these two
 counts, and the script that counted them was lost with each session's machine.
@@ -46,13 +47,14 @@ def numeral_d6_trays(seed: int, n: int) -> list[tuple[np.ndarray, list[Box]]]:
     return out
 
 
-def emblem_trays(seed: int, n: int) -> list[tuple[np.ndarray, list[Box]]]:
-    """The emblem faces of ``n`` training-style renders (``v3_data.render``) and their boxes."""
+def emblem_trays(seed: int, n: int, plain: bool = False) -> list[tuple[np.ndarray, list[Box]]]:
+    """The emblem faces of ``n`` training-style renders (``v3_data.render``) and their boxes; ``plain``: their
+    letters none that is drawn like a digit (``v3_data.UNLIKE_DIGITS``)."""
     import v3_data
 
     out = []
     for i in range(n):
-        s = v3_data.render(seed * 1000 + i)
+        s = v3_data.render(seed * 1000 + i, plain_emblems=plain)
         out.append((s.image, [(cx - w / 2, cy - h / 2, w, h) for cx, cy, w, h, c in s.objects
                               if c == v3_data.EMBLEM]))
     return out
@@ -79,15 +81,17 @@ def main(argv: list[str]) -> None:
     ap.add_argument("--seed", type=int, default=424242)
     ap.add_argument("--nd6-trays", type=int, default=60)
     ap.add_argument("--emblem-trays", type=int, default=300)
+    ap.add_argument("--plain-emblems", action="store_true",
+                    help="emblems of letters none of which is drawn like a digit (an \"S\" is a \"5\")")
     ap.add_argument("--json", action="store_true", help="one JSON object instead of the table")
     args = ap.parse_args(argv)
     if not (0 < args.nd6_trays <= 5000 and 0 < args.emblem_trays <= 5000):
         ap.error("--nd6-trays and --emblem-trays must lie in 1..5000")
-    result = {"first": args.first, "seed": args.seed,
-              "numeral_d6_called_emblem": count(numeral_d6_trays(args.seed, args.nd6_trays), "emblem",
-                                                args.first),
-              "emblem_called_numeral": count(emblem_trays(args.seed, args.emblem_trays), "numeral",
-                                             args.first)}
+    numerals = numeral_d6_trays(args.seed, args.nd6_trays)
+    emblems = emblem_trays(args.seed, args.emblem_trays, args.plain_emblems)
+    result = {"first": args.first, "seed": args.seed, "plain_emblems": args.plain_emblems,
+              "numeral_d6_called_emblem": count(numerals, "emblem", args.first),
+              "emblem_called_numeral": count(emblems, "numeral", args.first)}
     if args.json:
         print(json.dumps(result))
         return
