@@ -4,6 +4,7 @@ lost) and pip dice's emblem faces called "numeral" (handed to Vision II, which r
 
     python3 benchmarks/pair_confusions.py [--first faces] [--seed 424242] [--nd6-trays 60]
                                           [--emblem-trays 300] [--plain-emblems] [--json]
+                                          [--through FINDER]
 
 ``--first``: the first reader (a name in vision/models or a path to an .onnx); its card's ``ensemble`` names
 the others. Each kind of object is read three ways: by the first reader alone, by the others alone (each),
@@ -13,6 +14,10 @@ from another seed; the emblems are the emblem faces of ``tools/v3_data.render(SE
 of every kind; with ``--plain-emblems``, as ``train_faces.py --plain-emblems`` draws them, none that is
 drawn like a digit: 12 of the 26 letters are, and an emblem "S" is a numeral d6's "5" to anyone). Training
 seeds are 2026xxxx-based, so neither set was trained on; 424242 is the tuning seed (``poly_eval.py``).
+``--through FINDER`` adds what reaches the page: the same trays read by ``vision.read_table`` with FINDER,
+the first reader's pair and the shipped type reader; the numeral d6s found, valued right, sure and wrong
+and sure, and the emblem faces given a value and how many of those sure (the thirty-first session's second
+rule: the true-box counts overstated what a player meets).
 Why (thirtieth and thirty-first sessions): the face readers' numeral-d6 stages were judged by these two
 counts, and the script that counted them was lost with each session's machine.
 """
@@ -23,7 +28,9 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
+import cv2
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -34,16 +41,19 @@ from vision.faces import crop, members, read_crops  # noqa: E402
 from vision.finder import Found  # noqa: E402
 
 Box = tuple[float, float, float, float]          # x, y, w, h
+#: the confidence the product reports as sure
+SURE = 0.8
 
 
-def numeral_d6_trays(seed: int, n: int) -> list[tuple[np.ndarray, list[Box]]]:
-    """``n`` trays of numeral d6s (``v3_data.numeral_d6_render`` of ``seed``) and the dice's boxes."""
+def numeral_d6_trays(seed: int, n: int) -> list[tuple[np.ndarray, list[Box], list[int]]]:
+    """``n`` trays of numeral d6s (``v3_data.numeral_d6_scene`` of ``seed``): the dice's boxes and values."""
     import v3_data
 
     out = []
     for i in range(n):
-        s = v3_data.numeral_d6_render(i, seed=seed)
-        out.append((s.image, [(cx - w / 2, cy - h / 2, w, h) for cx, cy, w, h, _ in s.objects]))
+        _, sc = v3_data.numeral_d6_scene(i, seed=seed)
+        boxes = [(float(x), float(y), float(w), float(h)) for x, y, w, h in (d.bbox for d in sc.dice)]
+        out.append((sc.image, boxes, [int(d.value) for d in sc.dice]))
     return out
 
 
@@ -75,6 +85,49 @@ def count(trays: list[tuple[np.ndarray, list[Box]]], label: str, first: str) -> 
     return got
 
 
+def _at(dice: list[Any], box: Box, used: set[int]) -> Any:
+    """The first reported die not yet ``used`` whose centre lies in ``box``, or None."""
+    x, y, w, h = box
+    for j, d in enumerate(dice):
+        dx, dy = d.bbox[0] + d.bbox[2] / 2 - (x + w / 2), d.bbox[1] + d.bbox[3] / 2 - (y + h / 2)
+        if j not in used and abs(dx) < w / 2 and abs(dy) < h / 2:
+            used.add(j)
+            return d
+    return None
+
+
+def through_table(numerals: list[tuple[np.ndarray, list[Box], list[int]]],
+                  emblems: list[tuple[np.ndarray, list[Box]]],
+                  models: tuple[str, str, str]) -> dict[str, int]:
+    """What ``read_table`` reports at the numeral d6s and the emblem faces (``--through``)."""
+    from vision import read_table
+
+    got = dict.fromkeys(("numeral_d6", "found", "valued_right", "sure", "wrong_and_sure", "emblems",
+                         "emblems_given_a_value", "emblems_sure"), 0)
+    for image, boxes, values in numerals:
+        dice, used = list(read_table(image, models=models).dice), set[int]()
+        for box, value in zip(boxes, values, strict=True):
+            got["numeral_d6"] += 1
+            d = _at(dice, box, used)
+            if d is None:
+                continue
+            ok = d.sides == 6 and d.value == value
+            sure = d.confidence >= SURE
+            got["found"] += 1
+            got["valued_right"] += ok
+            got["sure"] += sure
+            got["wrong_and_sure"] += sure and not ok
+    for image, boxes in emblems:
+        dice, used = list(read_table(image, models=models).dice), set[int]()
+        for box in boxes:
+            got["emblems"] += 1
+            d = _at(dice, box, used)
+            if d is not None and d.value is not None:
+                got["emblems_given_a_value"] += 1
+                got["emblems_sure"] += d.confidence >= SURE
+    return got
+
+
 def main(argv: list[str]) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--first", default="faces", help="the first reader (its card names the others)")
@@ -83,23 +136,30 @@ def main(argv: list[str]) -> None:
     ap.add_argument("--emblem-trays", type=int, default=300)
     ap.add_argument("--plain-emblems", action="store_true",
                     help="emblems of letters none of which is drawn like a digit (an \"S\" is a \"5\")")
+    ap.add_argument("--through", metavar="FINDER",
+                    help="also read the trays with read_table, this finder and the first reader's pair")
     ap.add_argument("--json", action="store_true", help="one JSON object instead of the table")
     args = ap.parse_args(argv)
+    cv2.setNumThreads(1)
     if not (0 < args.nd6_trays <= 5000 and 0 < args.emblem_trays <= 5000):
         ap.error("--nd6-trays and --emblem-trays must lie in 1..5000")
     numerals = numeral_d6_trays(args.seed, args.nd6_trays)
     emblems = emblem_trays(args.seed, args.emblem_trays, args.plain_emblems)
-    result = {"first": args.first, "seed": args.seed, "plain_emblems": args.plain_emblems,
-              "numeral_d6_called_emblem": count(numerals, "emblem", args.first),
-              "emblem_called_numeral": count(emblems, "numeral", args.first)}
+    result: dict[str, Any] = {
+        "first": args.first, "seed": args.seed, "plain_emblems": args.plain_emblems,
+        "numeral_d6_called_emblem": count([(im, b) for im, b, _ in numerals], "emblem", args.first),
+        "emblem_called_numeral": count(emblems, "numeral", args.first)}
+    if args.through:
+        result["through_read_table"] = through_table(numerals, emblems, (args.through, args.first, "types"))
     if args.json:
         print(json.dumps(result))
         return
     for key in ("numeral_d6_called_emblem", "emblem_called_numeral"):
         row = result[key]
-        assert isinstance(row, dict)
         print(f"{key}: {row['objects']} objects; " + ", ".join(f"{k} {v}" for k, v in row.items()
                                                                if k != "objects"))
+    if args.through:
+        print("through read_table: " + ", ".join(f"{k} {v}" for k, v in result["through_read_table"].items()))
 
 
 if __name__ == "__main__":

@@ -1162,11 +1162,20 @@ NUMERAL_D6_SEED = 20262901
 
 def numeral_d6_render(index: int, size: tuple[int, int] = (512, 384), *,
                       seed: int = NUMERAL_D6_SEED) -> Sample:
-    """One tray of numeral d6s only (``vision.poly.synth.scene(kind="d6")``, "table" or "brands" bodies,
-    seen from above or up to 45 degrees off), every die of class ``numeral``. Why (twenty-ninth session): the
-    face reader called 19 of 81 rendered numeral d6s emblems (a lone big "4" most often: 9 of 22), which
-    are asked with no value; ``poly_render``'s trays hold about one numeral d6 in eight dice. ``seed``:
-    another seed's trays, drawn alike (``benchmarks/pair_confusions.py`` reads the tuning seed's)."""
+    """One tray of numeral d6s only (``numeral_d6_scene``), every die of class ``numeral``. Why (twenty-ninth
+    session): the face reader called 19 of 81 rendered numeral d6s emblems (a lone big "4" most often: 9 of
+    22), which are asked with no value; ``poly_render``'s trays hold about one numeral d6 in eight dice."""
+    profile, scene = numeral_d6_scene(index, size, seed=seed)
+    return _boxed("numeral-d6", f"numeral-d6-{profile}-{index}", scene, lambda d: NUMERAL)
+
+
+def numeral_d6_scene(index: int, size: tuple[int, int] = (512, 384), *,
+                     seed: int = NUMERAL_D6_SEED) -> tuple[str, Any]:
+    """The profile and ``vision.poly.synth`` scene of ``numeral_d6_render``'s tray ``index`` (whose dice keep
+    their values):
+    numeral d6s only (``synth.scene(kind="d6")``), "table" or "brands" bodies, seen from above or up to 45
+    degrees off. ``seed``: another seed's trays, drawn alike (``benchmarks/pair_confusions.py`` reads the
+    tuning seed's)."""
     from vision.poly import synth
 
     rng = np.random.default_rng([seed, index])
@@ -1174,9 +1183,8 @@ def numeral_d6_render(index: int, size: tuple[int, int] = (512, 384), *,
     profile = "brands" if rng.random() < 0.5 else "table"
     count = int(rng.integers(1, 9))
     tilt = (0.0, 45.0) if rng.random() < 0.5 else None
-    scene = synth.scene(rng, count=count, width=w, height=h, sizes=(40, 150), profile=profile, kind="d6",
-                        tilt=tilt)
-    return _boxed("numeral-d6", f"numeral-d6-{profile}-{index}", scene, lambda d: NUMERAL)
+    return profile, synth.scene(rng, count=count, width=w, height=h, sizes=(40, 150), profile=profile,
+                                kind="d6", tilt=tilt)
 
 
 FAINT_SEED = 20261801
