@@ -85,21 +85,12 @@ def count(trays: list[tuple[np.ndarray, list[Box]]], label: str, first: str) -> 
     return got
 
 
-def _at(dice: list[Any], box: Box, used: set[int]) -> Any:
-    """The first reported die not yet ``used`` whose centre lies in ``box``, or None."""
-    x, y, w, h = box
-    for j, d in enumerate(dice):
-        dx, dy = d.bbox[0] + d.bbox[2] / 2 - (x + w / 2), d.bbox[1] + d.bbox[3] / 2 - (y + h / 2)
-        if j not in used and abs(dx) < w / 2 and abs(dy) < h / 2:
-            used.add(j)
-            return d
-    return None
-
-
 def through_table(numerals: list[tuple[np.ndarray, list[Box], list[int]]],
                   emblems: list[tuple[np.ndarray, list[Box]]],
                   models: tuple[str, str, str]) -> dict[str, int]:
     """What ``read_table`` reports at the numeral d6s and the emblem faces (``--through``)."""
+    from poly_eval import match_die
+
     from vision import read_table
 
     got = dict.fromkeys(("numeral_d6", "found", "valued_right", "sure", "wrong_and_sure", "emblems",
@@ -108,9 +99,11 @@ def through_table(numerals: list[tuple[np.ndarray, list[Box], list[int]]],
         dice, used = list(read_table(image, models=models).dice), set[int]()
         for box, value in zip(boxes, values, strict=True):
             got["numeral_d6"] += 1
-            d = _at(dice, box, used)
-            if d is None:
+            k = match_die(box, dice, used)
+            if k is None:
                 continue
+            used.add(k)
+            d = dice[k]
             ok = d.sides == 6 and d.value == value
             sure = d.confidence >= SURE
             got["found"] += 1
@@ -121,10 +114,13 @@ def through_table(numerals: list[tuple[np.ndarray, list[Box], list[int]]],
         dice, used = list(read_table(image, models=models).dice), set[int]()
         for box in boxes:
             got["emblems"] += 1
-            d = _at(dice, box, used)
-            if d is not None and d.value is not None:
+            k = match_die(box, dice, used)
+            if k is None:
+                continue
+            used.add(k)
+            if dice[k].value is not None:
                 got["emblems_given_a_value"] += 1
-                got["emblems_sure"] += d.confidence >= SURE
+                got["emblems_sure"] += dice[k].confidence >= SURE
     return got
 
 

@@ -385,9 +385,10 @@ SCENE_SEED = 919191
 20261125 and 20261126)."""
 
 
-def _match(truth: Render, dice: list, used: set[int]) -> int | None:
-    """Index of the read die whose box centre lies inside ``truth``'s box, nearest its centre."""
-    x, y, w, h = truth.bbox
+def match_die(box: tuple[float, float, float, float], dice: list, used: set[int]) -> int | None:
+    """Index of the read die not in ``used`` whose box centre lies inside ``box`` (x, y, w, h), nearest its
+    centre (also ``benchmarks/pair_confusions.py``'s)."""
+    x, y, w, h = box
     cx, cy = x + w / 2, y + h / 2
     best, far = None, float("inf")
     for i, d in enumerate(dice):
@@ -449,7 +450,7 @@ def evaluate_scenes(n: int = 100, seed: int = SCENE_SEED, count: int = 10, width
             kind, value = truth.kind, (10 if (truth.kind, truth.value) == ("d10", 0) else truth.value)
             counts = per_kind.setdefault(kind, [0, 0, 0])
             counts[2] += 1
-            i = _match(truth, read, used)
+            i = match_die(truth.bbox, read, used)
             if i is None:
                 confusion[f"{kind}->none"] = confusion.get(f"{kind}->none", 0) + 1
                 continue

@@ -40,12 +40,18 @@ def install(src: Path, dest: Path, card: dict[str, Any],
     return card
 
 
+def _run_card(src: Path) -> dict[str, Any]:
+    """The run's ``<tag>.train.json``, its directory written ``DIR`` in the command."""
+    card: dict[str, Any] = json.loads(src.with_suffix(".train.json").read_text())
+    card["command"] = card["command"].replace(str(src.parent), "DIR")
+    return card
+
+
 def install_calibrated(src: Path, dest: Path, temperature: float, fitted_on: str,
                        extra: dict[str, Any]) -> None:
     """``install`` a model whose temperature was fitted on held-out data: the run's own temperature is kept
     as ``temperature_fitted_on_<fitted_on>``, and the run's directory is written ``DIR`` in the command."""
-    card = json.loads(src.with_suffix(".train.json").read_text())
-    card["command"] = card["command"].replace(str(src.parent), "DIR")
+    card = _run_card(src)
     card[f"temperature_fitted_on_{fitted_on}"] = card.pop("temperature")
     card["temperature"] = round(temperature, 3)
     install(src, dest, card, extra)
@@ -54,8 +60,7 @@ def install_calibrated(src: Path, dest: Path, temperature: float, fitted_on: str
 def install_stage(src: Path, dest: Path, old: dict[str, Any]) -> dict[str, Any]:
     """``install`` ``src`` (a run resumed from the model whose card is ``old``) with ``old``'s temperature,
     its origin and ensemble kept (``--stage-of``)."""
-    card = json.loads(src.with_suffix(".train.json").read_text())
-    card["command"] = card["command"].replace(str(src.parent), "DIR")
+    card = _run_card(src)
     card["temperature_trained"] = card.pop("temperature")
     for key in ("temperature", "temperature_from", "ensemble_member_of"):
         if key in old:
