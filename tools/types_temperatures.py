@@ -31,8 +31,8 @@ sys.path.insert(0, str(ROOT))
 
 from vision.data import LURIG_FOLDS, lurig_fold, photo_set  # noqa: E402
 from vision.faces import crop  # noqa: E402
-from vision.finder import find_objects, model_path, sha256, turned_outputs  # noqa: E402
-from vision.types import BATCH, CROP, CROP_SCALE, SIDES  # noqa: E402
+from vision.finder import find_objects, model_path, sha256  # noqa: E402
+from vision.types import CROP, CROP_SCALE, SIDES, dihedral_outputs  # noqa: E402
 
 #: types_cards.TEMPERATURES (not imported: that module needs torch, this tool does not)
 GRID = np.arange(0.5, 6.01, 0.05)
@@ -44,8 +44,9 @@ def card_path(fold: str | None) -> Path:
 
 
 def held_out_logits(fold: str, finder: str) -> tuple[np.ndarray, np.ndarray]:
-    """Raw logits (four quarter turns averaged, no temperature) of ``fold``'s photos read by the type reader
-    trained without it, at the finder's box of the die nearest each photo's centre; and the true classes."""
+    """Raw logits (the eight looks of ``vision.types.dihedral_outputs`` averaged, no temperature) of
+    ``fold``'s photos read by the type reader trained without it, at the finder's box of the die nearest each
+    photo's centre; and the true classes."""
     photos = ([p for p in photo_set("burks") if p.dice] if fold == "burks"
               else [p for p in photo_set("lurig") if lurig_fold(p.path) == fold])
     crops, truth = [], []
@@ -61,7 +62,7 @@ def held_out_logits(fold: str, finder: str) -> tuple[np.ndarray, np.ndarray]:
         crops.append(crop(image, f, scale=CROP_SCALE, size=CROP))
         truth.append(SIDES.index(p.dice[0].sides))
     model = str(ROOT / "benchmarks" / "models" / f"types-no-{fold}.onnx")
-    return turned_outputs(crops, model, turns=4, batch=BATCH), np.array(truth)
+    return dihedral_outputs(crops, model), np.array(truth)
 
 
 def best_temperature(logits: np.ndarray, truth: np.ndarray) -> float:

@@ -2,8 +2,9 @@
 
 A small CNN (``models/types.onnx``, trained by ``tools/train_types.py`` on real photos of many brands and on
 renders, run by ``cv2.dnn``) reads a ``CROP`` x ``CROP`` square around the object, ``CROP_SCALE`` times the
-found box's long side, at four quarter turns whose logits are averaged (once, when the first look is sure:
-``ONE_TURN``), and gives the probabilities of ``TYPES``. The type is read from the die's outline and face
+found box's long side, at four quarter turns of the crop and four of its mirror image whose logits are
+averaged (``dihedral_outputs``; once, when the first look is sure: ``ONE_TURN``), and gives the probabilities
+of ``TYPES``. The type is read from the die's outline and face
 shapes, which the whole crop shows; the value is then read by ``vision.poly`` among that type's faces only.
 
 Probabilities are the softmax of the logits divided by the temperature in the model card, fitted on photos
@@ -39,9 +40,26 @@ def temperature(model: str = "types") -> float:
     return float(model_card(model).get("temperature", 1.0))
 
 
+def dihedral_outputs(crops: list[np.ndarray], model: str = "types", *, known: np.ndarray | None = None
+                     ) -> np.ndarray:
+    """The mean raw output (N, K) of the type reader over the four quarter turns of each crop and the four of
+    its mirror image. A die's outline and face shapes are its type's whatever side it is seen from, so the
+    mirror is as good a look as a turn (thirty-second session: held out, every fold typed at least as well
+    as with the four turns alone, the wood fold 96.6 -> 96.96%, its one sure mistake gone;
+    docs/vision-poly.md).
+    ``known``: the output of the crops as they are (no turn), when the caller has it."""
+    turned = turned_outputs(crops, model, turns=4, batch=BATCH, known=known)
+    mirrored = turned_outputs([np.ascontiguousarray(c[:, ::-1]) for c in crops], model, turns=4, batch=BATCH)
+    out: np.ndarray = (turned + mirrored) / 2
+    return out
+
+
 def read_type_crops(crops: list[np.ndarray], *, model: str = "types", turns: int = 4) -> np.ndarray:
-    """(N, len(TYPES)) probabilities of ``CROP`` x ``CROP`` BGR crops: quarter turns averaged, but for the
-    crops whose first look reads a type at ``ONE_TURN`` or more, which keep that look."""
+    """(N, len(TYPES)) probabilities of ``CROP`` x ``CROP`` BGR crops: the eight looks of
+    ``dihedral_outputs`` averaged (``turns=1``: the crop as it is only), but for the crops whose first look
+    reads a type at ``ONE_TURN`` or more, which keep that look."""
+    if turns not in (1, 4):
+        raise ValueError(f"turns must be 1 or 4, not {turns}")
     if not crops:
         return np.zeros((0, len(TYPES)))
     first = turned_outputs(crops, model, turns=1, batch=BATCH)
@@ -49,8 +67,7 @@ def read_type_crops(crops: list[np.ndarray], *, model: str = "types", turns: int
     if turns > 1:
         unsure = np.flatnonzero(p.max(axis=1) < ONE_TURN)
         if len(unsure):
-            logits = turned_outputs([crops[i] for i in unsure], model, turns=turns, batch=BATCH,
-                                    known=first[unsure])
+            logits = dihedral_outputs([crops[i] for i in unsure], model, known=first[unsure])
             p[unsure] = _probabilities(logits, model)
     return p
 
