@@ -148,3 +148,40 @@ def test_real_dice_of_many_brands_are_valued_at_least_as_measured(photos):
     found, typed, valued, wrong_sure = LURIG_VALUE_FLOORS
     assert total[1] >= found and total[2] >= typed and total[3] >= valued, (total, r["misses"])
     assert total[5] <= wrong_sure, r["misses"]
+
+
+def test_a_type_readers_card_may_name_an_ensemble_read_on_the_crops_it_turns(photos, tmp_path):
+    """``"ensemble"`` in a type reader's card (``vision.finder.members``): the crops whose first look is not
+    sure are read by every reader, their logits each over its temperature averaged; the sure ones keep the
+    first reader's first look."""
+    import json
+    import shutil
+
+    from vision.faces import crop
+
+    def reader(name: str, source: Path, **card) -> str:
+        shutil.copy(source, tmp_path / f"{name}.onnx")
+        base = json.loads(source.with_suffix(".json").read_text(encoding="utf-8"))
+        base.pop("ensemble", None)
+        (tmp_path / f"{name}.json").write_text(json.dumps({**base, **card}), encoding="utf-8")
+        return str(tmp_path / f"{name}.onnx")
+
+    models = ROOT / "benchmarks" / "models"
+    first = reader("a", models / "types-no-wood.onnx", temperature=0.5, ensemble=["b.onnx"])
+    second = reader("b", models / "types-no-other.onnx", temperature=0.8)
+    crops = []
+    for photo in photo_set("lurig")[3::100]:
+        image = photo.load()
+        crops += [crop(image, f, scale=types.CROP_SCALE, size=types.CROP)
+                  for f in finder.find_objects(image)[:1]]
+    one = types._probabilities(finder.turned_outputs(crops, first, turns=1, batch=8), first)
+    turned = one.max(axis=1) < types.ONE_TURN
+    assert turned.any()
+    logits = (types.dihedral_outputs(crops, first) / 0.5 + types.dihedral_outputs(crops, second) / 0.8) / 2
+    want = np.exp(logits - logits.max(axis=1, keepdims=True))
+    want /= want.sum(axis=1, keepdims=True)
+    got = types.read_type_crops(crops, model=first)
+    assert np.allclose(got[turned], want[turned], atol=1e-9)
+    assert np.allclose(got[~turned], one[~turned])
+    alone = types._probabilities(types.dihedral_outputs(crops, first), first)
+    assert np.abs(got[turned] - alone[turned]).max() > 0.01, "the second reader moved something"
