@@ -260,10 +260,19 @@ MODELS = ROOT / "benchmarks" / "models"
 SEEING: tuple[str, str] = ("finder", "faces")
 
 
-def _types_model(fold: str) -> str:
-    """The type reader trained without ``fold`` (benchmarks/models), else the shipped one (in-sample)."""
-    path = MODELS / f"types-no-{fold}.onnx"
-    return str(path) if path.exists() else "types"
+#: a folder of candidate type readers (``--types-from``): its ``types-no-<fold>.onnx`` and ``types.onnx``,
+#: each with its card (which may name an ensemble beside it), replace the installed ones where it has them
+CANDIDATE_TYPES: Path | None = None
+
+
+def _types_model(fold: str | None) -> str:
+    """The type reader trained without ``fold`` (benchmarks/models, or ``CANDIDATE_TYPES`` where it has one),
+    else the shipped one (in-sample); ``fold=None``: the shipped one."""
+    name = "types" if fold is None else f"types-no-{fold}"
+    for folder in (CANDIDATE_TYPES, None if fold is None else MODELS):
+        if folder is not None and (folder / f"{name}.onnx").exists():
+            return str(folder / f"{name}.onnx")
+    return "types"
 
 
 def _read_die(image: np.ndarray, models: tuple[str, ...]) -> tuple[object | None, float]:
@@ -563,13 +572,17 @@ def main(argv: list[str]) -> None:
     ap.add_argument("--models", nargs=2, metavar=("FINDER", "FACES"),
                     help="read with these finder and face reader .onnx files (their .json cards beside them) "
                          "instead of the shipped ones (to compare a candidate)")
+    ap.add_argument("--types-from", type=Path, metavar="DIR",
+                    help="read with DIR's types-no-<fold>.onnx (--types, --lurig-values) and types.onnx "
+                         "(--scenes) where it has them, cards beside them (a candidate reader or ensemble)")
     ap.add_argument("--numerals", type=Path, metavar="NPZ",
                     help="read with this numeral reader instead of vision/poly/numerals.npz (to compare)")
     ap.add_argument("--network", type=Path, metavar="ONNX",
                     help="read with this network instead of vision/poly/poly.onnx (to compare)")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
-    global SEEING
+    global SEEING, CANDIDATE_TYPES
+    CANDIDATE_TYPES = args.types_from
     if args.models:
         SEEING = (args.models[0], args.models[1])
     if args.network:
@@ -584,7 +597,7 @@ def main(argv: list[str]) -> None:
         numeral._model.cache_clear()
     if args.scenes:
         seed = SCENE_SEED if args.seed == 515151 else args.seed
-        models = (*SEEING, "types")
+        models = (*SEEING, _types_model(None))
         print(format_scenes(evaluate_scenes(args.scenes, seed, profile=args.profile, models=models)))
     elif args.lurig_values:
         print(format_lurig_values(evaluate_lurig_values()))
