@@ -261,7 +261,7 @@ SEEING: tuple[str, str] = ("finder", "faces")
 
 
 #: a folder of candidate type readers (``--types-from``): its ``types-no-<fold>.onnx`` and ``types.onnx``,
-#: each with its card (which may name an ensemble beside it), replace the installed ones where it has them
+#: each with its card beside it, replace the installed ones where it has them
 CANDIDATE_TYPES: Path | None = None
 
 
@@ -574,7 +574,7 @@ def main(argv: list[str]) -> None:
                          "instead of the shipped ones (to compare a candidate)")
     ap.add_argument("--types-from", type=Path, metavar="DIR",
                     help="read with DIR's types-no-<fold>.onnx (--types, --lurig-values) and types.onnx "
-                         "(--scenes) where it has them, cards beside them (a candidate reader or ensemble)")
+                         "(--scenes) where it has them, cards beside them (a candidate type reader)")
     ap.add_argument("--numerals", type=Path, metavar="NPZ",
                     help="read with this numeral reader instead of vision/poly/numerals.npz (to compare)")
     ap.add_argument("--network", type=Path, metavar="ONNX",

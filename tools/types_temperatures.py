@@ -1,6 +1,6 @@
 """Re-fit the type readers' temperatures on held-out photos read at the finder's boxes, as the product reads.
 
-    python3 tools/types_temperatures.py [--finder finder] [--tag types] [--write]
+    python3 tools/types_temperatures.py [--finder finder] [--write]
 
 ``tools/types_cards.py`` fits them on the training crops of each held-out fold, cut at the label's box.
 The product cuts its crop at the finder's box, and a finder that boxes a die differently moves the
@@ -12,10 +12,8 @@ fold F gets the temperature that fits the *other* folds' logits best (cross-fitt
 shipped reader the one that fits every fold's. ``--write`` writes them to the cards
 (``benchmarks/models/types-no-F.json``, ``vision/models/types.json``); the temperature they had is kept
 as ``temperature_at_training_crops``, and the finder's sha256 as ``temperature_finder_sha256`` (a finder
-installed without fitting them again fails ``tests/vision4/test_type_temperatures.py``). ``--tag types2``
-fits the second readers of the ensemble the same way (``benchmarks/models/types2-no-F.json``,
-``vision/models/types2.json``): each reader of an ensemble is read over its own temperature
-(``vision.types.read_type_crops``). Training only; needs no torch.
+installed without fitting them again fails ``tests/vision4/test_type_temperatures.py``). Training only;
+needs no torch.
 """
 
 from __future__ import annotations
@@ -41,11 +39,11 @@ GRID = np.arange(0.5, 6.01, 0.05)
 FOLDS = (*LURIG_FOLDS, "burks")
 
 
-def card_path(fold: str | None, tag: str = "types") -> Path:
-    return ROOT / (f"vision/models/{tag}.json" if fold is None else f"benchmarks/models/{tag}-no-{fold}.json")
+def card_path(fold: str | None) -> Path:
+    return ROOT / ("vision/models/types.json" if fold is None else f"benchmarks/models/types-no-{fold}.json")
 
 
-def held_out_logits(fold: str, finder: str, tag: str = "types") -> tuple[np.ndarray, np.ndarray]:
+def held_out_logits(fold: str, finder: str) -> tuple[np.ndarray, np.ndarray]:
     """Raw logits (the eight looks of ``vision.types.dihedral_outputs`` averaged, no temperature) of
     ``fold``'s photos read by the type reader trained without it, at the finder's box of the die nearest each
     photo's centre; and the true classes."""
@@ -63,7 +61,7 @@ def held_out_logits(fold: str, finder: str, tag: str = "types") -> tuple[np.ndar
         f = min(found, key=lambda f: math.hypot(f.cx - w / 2, f.cy - h / 2))
         crops.append(crop(image, f, scale=CROP_SCALE, size=CROP))
         truth.append(SIDES.index(p.dice[0].sides))
-    model = str(card_path(fold, tag).with_suffix(".onnx"))
+    model = str(ROOT / "benchmarks" / "models" / f"types-no-{fold}.onnx")
     return dihedral_outputs(crops, model), np.array(truth)
 
 
@@ -88,17 +86,16 @@ def sure_counts(logits: np.ndarray, truth: np.ndarray, t: float) -> tuple[int, i
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--finder", default="finder", help="the finder whose boxes are read (default: shipped)")
-    ap.add_argument("--tag", default="types", help="which reader of the ensemble (default: the first)")
     ap.add_argument("--write", action="store_true", help="write the temperatures to the cards")
     args = ap.parse_args()
-    held = {fold: held_out_logits(fold, args.finder, args.tag) for fold in FOLDS}
+    held = {fold: held_out_logits(fold, args.finder) for fold in FOLDS}
     plan: dict[str | None, tuple[float, str, dict[str, int]]] = {}
     for fold in FOLDS:
         others = [f for f in FOLDS if f != fold]
         t = best_temperature(np.concatenate([held[f][0] for f in others]),
                              np.concatenate([held[f][1] for f in others]))
         n, sure, wrong = sure_counts(*held[fold], t)
-        old = json.loads(card_path(fold, args.tag).read_text())["temperature"]
+        old = json.loads(card_path(fold).read_text())["temperature"]
         _, sure0, wrong0 = sure_counts(*held[fold], old)
         print(f"{fold}: {n} photos, temperature {old} -> {t:.2f}: sure {sure0} -> {sure}, "
               f"wrong and sure {wrong0} -> {wrong}", flush=True)
@@ -107,15 +104,14 @@ def main() -> None:
                          "nothing of this fold)", {"photos": n, "sure": sure, "wrong_sure": wrong})
     t = best_temperature(np.concatenate([held[f][0] for f in FOLDS]),
                          np.concatenate([held[f][1] for f in FOLDS]))
-    shipped = json.loads(card_path(None, args.tag).read_text())["temperature"]
-    print(f"shipped: temperature {shipped} -> {t:.2f}")
+    print(f"shipped: temperature {json.loads(card_path(None).read_text())['temperature']} -> {t:.2f}")
     plan[None] = (t, f"held-out photos of every fold {list(FOLDS)} read at the finder's boxes "
                      f"({args.finder}), each by the type reader trained without its fold", {})
     if not args.write:
         return
     finder_hash = sha256(model_path(args.finder))   # the test suite checks it against the shipped finder's
     for fold, (t, source, counts) in plan.items():
-        path = card_path(fold, args.tag)
+        path = card_path(fold)
         card = json.loads(path.read_text())
         card.setdefault("temperature_at_training_crops", card["temperature"])
         card["temperature"] = round(t, 3)

@@ -30,7 +30,7 @@ from functools import cache
 import cv2
 import numpy as np
 
-from vision.finder import Found, members, model_card, turned_outputs
+from vision.finder import Found, model_card, model_path, turned_outputs
 
 CLASSES = ("none", "1", "2", "3", "4", "5", "6", "emblem", "numeral", "token")
 #: the reader's input: a CROP x CROP square around the object, CROP_SCALE times the found box's long side
@@ -107,6 +107,20 @@ def crop(frame: np.ndarray, f: Found, *, scale: float = CROP_SCALE, size: int = 
     interp = cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR
     out: np.ndarray = cv2.warpAffine(frame, m, (size, size), flags=interp, borderMode=cv2.BORDER_REPLICATE)
     return out
+
+
+def members(model: str = "faces") -> list[str]:
+    """The readers ``model`` reads with: itself, then the files its card names under ``"ensemble"``
+    (beside the card). A card naming a file that is not there is an error, not a quieter reader."""
+    names = model_card(model).get("ensemble", [])
+    if not isinstance(names, list) or not all(isinstance(n, str) and n.endswith(".onnx") for n in names):
+        raise ValueError(f"the card of {model}: \"ensemble\" must list .onnx file names, not {names!r}")
+    folder = model_path(model).parent
+    missing = [n for n in names if not (folder / n).is_file()]
+    if missing:
+        raise FileNotFoundError(f"the card of {model} names {', '.join(missing)} in its ensemble, "
+                                f"and {folder} does not hold it")
+    return [model, *(str(folder / n) for n in names)]
 
 
 def _softmax(logits: np.ndarray) -> np.ndarray:

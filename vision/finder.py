@@ -182,21 +182,6 @@ def model_card(name: str = "finder") -> dict[str, Any]:
     return dict(_card(str(path), st.st_mtime_ns, st.st_size))
 
 
-def members(model: str) -> list[str]:
-    """The readers ``model`` reads with: itself, then the files its card names under ``"ensemble"``
-    (beside the card): the face reader's (``vision.faces``) and the type reader's (``vision.types``). A card
-    naming a file that is not there is an error, not a quieter reader."""
-    names = model_card(model).get("ensemble", [])
-    if not isinstance(names, list) or not all(isinstance(n, str) and n.endswith(".onnx") for n in names):
-        raise ValueError(f"the card of {model}: \"ensemble\" must list .onnx file names, not {names!r}")
-    folder = model_path(model).parent
-    missing = [n for n in names if not (folder / n).is_file()]
-    if missing:
-        raise FileNotFoundError(f"the card of {model} names {', '.join(missing)} in its ensemble, "
-                                f"and {folder} does not hold it")
-    return [model, *(str(folder / n) for n in names)]
-
-
 @functools.lru_cache(maxsize=32)
 def _card(path: str, mtime_ns: int, size: int) -> dict[str, Any]:
     return dict(json.loads(Path(path).read_text(encoding="utf-8")))

@@ -19,7 +19,7 @@ import numpy as np
 
 from companion.dicesizes import DIE_SIDES
 from vision.faces import _softmax, crop
-from vision.finder import Found, members, model_card, turned_outputs
+from vision.finder import Found, model_card, turned_outputs
 
 TYPES = ("d4", "d6", "d8", "d10", "d12", "d20")
 SIDES = DIE_SIDES
@@ -57,9 +57,7 @@ def dihedral_outputs(crops: list[np.ndarray], model: str = "types", *, known: np
 def read_type_crops(crops: list[np.ndarray], *, model: str = "types", turns: int = 4) -> np.ndarray:
     """(N, len(TYPES)) probabilities of ``CROP`` x ``CROP`` BGR crops: the eight looks of
     ``dihedral_outputs`` averaged (``turns=1``: the crop as it is only), but for the crops whose first look
-    reads a type at ``ONE_TURN`` or more, which keep that look. When the card of ``model`` names other
-    readers under ``"ensemble"`` (``vision.finder.members``), the crops that are turned are read by each,
-    and their logits, each over its own temperature, are averaged."""
+    reads a type at ``ONE_TURN`` or more, which keep that look."""
     if turns not in (1, 4):
         raise ValueError(f"turns must be 1 or 4, not {turns}")
     if not crops:
@@ -69,12 +67,8 @@ def read_type_crops(crops: list[np.ndarray], *, model: str = "types", turns: int
     if turns > 1:
         unsure = np.flatnonzero(p.max(axis=1) < ONE_TURN)
         if len(unsure):
-            some = [crops[i] for i in unsure]
-            readers = members(model)
-            total = dihedral_outputs(some, model, known=first[unsure]) / temperature(model)
-            for other in readers[1:]:
-                total = total + dihedral_outputs(some, other) / temperature(other)
-            p[unsure] = _softmax(total / len(readers))
+            logits = dihedral_outputs([crops[i] for i in unsure], model, known=first[unsure])
+            p[unsure] = _probabilities(logits, model)
     return p
 
 
