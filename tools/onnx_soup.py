@@ -23,18 +23,18 @@ def soup(a_path: str, b_path: str, out_path: str, weight: float = 0.5) -> int:
 
     a, b = onnx.load(a_path), onnx.load(b_path)
     if [n.op_type for n in a.graph.node] != [n.op_type for n in b.graph.node]:
-        raise SystemExit(f"{a_path} and {b_path} are not the same network (their nodes differ)")
+        raise ValueError(f"{a_path} and {b_path} are not the same network (their nodes differ)")
     other = {t.name: numpy_helper.to_array(t) for t in b.graph.initializer}
     averaged = 0
     for t in a.graph.initializer:
         x, y = numpy_helper.to_array(t), other.get(t.name)
         if y is None or x.shape != y.shape:
-            raise SystemExit(f"{t.name}: not in {b_path} with the shape {x.shape}")
+            raise ValueError(f"{t.name}: not in {b_path} with the shape {x.shape}")
         if x.dtype.kind == "f":
             t.CopyFrom(numpy_helper.from_array(((1 - weight) * x + weight * y).astype(x.dtype), t.name))
             averaged += 1
         elif not np.array_equal(x, y):
-            raise SystemExit(f"{t.name}: a non-float tensor that differs; not the same network")
+            raise ValueError(f"{t.name}: a non-float tensor that differs; not the same network")
     onnx.save(a, out_path)
     return averaged
 
@@ -48,7 +48,11 @@ def main() -> None:
     args = ap.parse_args()
     if not 0.0 <= args.weight <= 1.0:
         ap.error("--weight must be between 0 and 1")
-    print(f"averaged {soup(args.a, args.b, args.out, args.weight)} tensors into {args.out}")
+    try:
+        n = soup(args.a, args.b, args.out, args.weight)
+    except (OSError, ValueError) as e:
+        ap.error(str(e))
+    print(f"averaged {n} tensors into {args.out}")
 
 
 if __name__ == "__main__":

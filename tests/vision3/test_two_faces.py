@@ -46,7 +46,6 @@ def test_dice_seen_from_above_stay_sure(photos):
     assert sure >= 20 and right == sure, (sure, right)
 
 
-
 @pytest.mark.parametrize("shift", [0.0, -0.15, 0.05])
 def test_the_counter_confirms_a_face_at_the_box_centre_or_above(shift):
     frame = synth.tray(320, 320, kind="felt")
