@@ -269,9 +269,10 @@ def _types_model(fold: str | None) -> str:
     """The type reader trained without ``fold`` (benchmarks/models, or ``CANDIDATE_TYPES`` where it has one),
     else the shipped one (in-sample); ``fold=None``: the shipped one."""
     name = "types" if fold is None else f"types-no-{fold}"
-    for folder in (CANDIDATE_TYPES, None if fold is None else MODELS):
-        if folder is not None and (folder / f"{name}.onnx").exists():
-            return str(folder / f"{name}.onnx")
+    folders = [CANDIDATE_TYPES] if fold is None else [CANDIDATE_TYPES, MODELS]
+    for path in (folder / f"{name}.onnx" for folder in folders if folder is not None):
+        if path.exists():
+            return str(path)
     return "types"
 
 

@@ -61,7 +61,7 @@ def held_out_logits(fold: str, finder: str) -> tuple[np.ndarray, np.ndarray]:
         f = min(found, key=lambda f: math.hypot(f.cx - w / 2, f.cy - h / 2))
         crops.append(crop(image, f, scale=CROP_SCALE, size=CROP))
         truth.append(SIDES.index(p.dice[0].sides))
-    model = str(ROOT / "benchmarks" / "models" / f"types-no-{fold}.onnx")
+    model = str(card_path(fold).with_suffix(".onnx"))
     return dihedral_outputs(crops, model), np.array(truth)
 
 
