@@ -66,3 +66,14 @@ def test_a_pi_hq_frame_finds_what_the_direct_average_finds(photos, monkeypatch):
                                                                           interpolation=cv2.INTER_AREA))
     direct = hits()
     assert halved >= direct >= 30, (halved, direct)
+
+
+def test_the_networks_input_is_opencvs_blob_to_the_bit(photos):
+    """``finder.blob`` replaces ``cv2.dnn.blobFromImages`` (a sixth of its time): the same numbers, laid out
+    contiguously (a strided array costs ``setInput`` a copy), for one frame and for a batch of crops."""
+    frame = photo_set("matteop65")[0].load()
+    crops = [np.ascontiguousarray(frame[y:y + 40, x:x + 40]) for x, y in ((0, 0), (31, 17), (200, 100))]
+    for images in ([frame], crops, [np.ascontiguousarray(np.rot90(c)) for c in crops]):
+        got = finder.blob(images)
+        assert got.dtype == np.float32 and got.flags["C_CONTIGUOUS"]
+        assert np.array_equal(got, cv2.dnn.blobFromImages(images, 1 / 255.0))
