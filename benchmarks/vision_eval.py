@@ -318,6 +318,10 @@ def nested_frame(photo: LabelledPhoto) -> np.ndarray:
 
 def time_frame(frame: np.ndarray, name: str, dice: int, reader: str = "learned",
                repeats: int = 5) -> dict[str, Any]:
+    """Milliseconds per read of ``frame``, after one read that is not timed: the camera loop reads frame
+    after frame, and a network's first run at a new input size sets up its buffers (the first read of a
+    640x480 frame took 87 ms where the next took 31), which the p95 of a few reads would report."""
+    read_table(frame, reader=reader)
     ms, cpu = [], []
     for _ in range(repeats):
         t0, c0 = time.perf_counter(), time.process_time()
