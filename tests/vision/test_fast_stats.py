@@ -5,7 +5,7 @@ counter's thresholds would decide differently on some blob."""
 import numpy as np
 import pytest
 
-from vision.pips import _grey_percentile, _grid, _mean, _std
+from vision.pips import _grey_percentile, _grid, _mean, _ray_reach, _std
 
 
 def test_grey_percentiles_are_numpys_to_the_bit():
@@ -39,3 +39,27 @@ def test_the_grid_is_ogrids():
     oy, ox = np.ogrid[3:11, 5:19]
     assert yy.shape == oy.shape and xx.shape == ox.shape and yy.dtype == oy.dtype
     assert np.array_equal(yy, oy) and np.array_equal(xx, ox)
+
+
+def _walked(other, gap, leaves):
+    """The die-top test's ray, walked a step at a time as it was first written."""
+    run, last = 0.0, 0.0
+    for d, off in enumerate(other.tolist()):
+        if off:
+            run += 1.0
+            if run > gap:
+                return max(last, 1.0)
+        else:
+            run, last = 0.0, float(d)
+    return None if leaves else max(last, 1.0)
+
+
+def test_a_rays_reach_at_once_is_the_step_by_step_walks():
+    rng = np.random.default_rng(11)
+    for k in range(5000):
+        n = int(rng.integers(0, 120))
+        other = rng.random(n) < rng.uniform(0.05, 0.95)
+        gap, leaves = float(rng.uniform(0.5, 9.0)), bool(k % 2)
+        assert _ray_reach(other, gap, leaves) == _walked(other, gap, leaves), (other.tolist(), gap, leaves)
+    assert _ray_reach(np.zeros(0, bool), 2.0, True) is None
+    assert _ray_reach(np.zeros(0, bool), 2.0, False) == 1.0
