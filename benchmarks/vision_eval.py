@@ -47,6 +47,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from vision import read_table
 from vision._cv import set_threads
 from vision.data import LabelledDie, LabelledPhoto, iter_split, match_boxes, photo_set
+from vision.finder import model_path
 from vision.learned import MODELS
 from vision.reading import Die
 
@@ -333,6 +334,22 @@ def time_frame(frame: np.ndarray, name: str, dice: int, reader: str = "learned",
             "cpu_ms_p95": round(percentile(cpu, 95), 2)}
 
 
+def machine_speed(repeats: int = 60) -> dict[str, Any]:
+    """The shipped finder's forward pass alone on a fixed 512x384 input, median ms on one thread: most of a
+    640x480 frame's time and the same work on every machine, so it tells a slower machine (or a busy one)
+    from slower code. The same code's 640x480 frame measured 23 to 31 ms on one machine within an hour
+    (thirty-fourth session), while this moved with it."""
+    net = cv2.dnn.readNet(str(model_path("finder")))
+    net.setInput(np.full((1, 3, 384, 512), 0.5, np.float32))
+    net.forward()
+    ms = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        net.forward()
+        ms.append((time.perf_counter() - t0) * 1000)
+    return {"finder_512x384_ms_median": round(statistics.median(ms), 2)}
+
+
 def print_sizes(t: dict[str, Any]) -> None:
     for v in t.values():
         print(f"== {v['source']} ({v['dice']} dice): median {v['ms_median']} ms, p95 {v['ms_p95']} ms "
@@ -453,6 +470,11 @@ def main(argv: list[str] | None = None) -> int:
     set_threads(1)
     results = []
     if args.time_only:
+        speed = machine_speed()
+        results.append({"set": "machine", **speed})
+        if not args.json:
+            print(f"== this machine: the finder's forward pass on a 512x384 input alone, median "
+                  f"{speed['finder_512x384_ms_median']} ms (compare frame times across machines by it)")
         crowded = max(photo_set("aws"), key=lambda p: len(p.dice))
         for photo, repeats in ((photo_set("matteop65")[50], 15), (crowded, 5)):
             t = time_sizes(photo, args.reader, repeats)
