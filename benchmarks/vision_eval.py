@@ -2,7 +2,8 @@
 
     python3 benchmarks/vision_eval.py [--set matteop65|chase|burks|all] [--split all|dev|held-out]
                                       [--sample N] [--errors] [--crops DIR] [--no-12mp] [--json]
-    python3 benchmarks/vision_eval.py --time-only     # time per frame at 640x480, 2028x1520 and 12 MP
+    python3 benchmarks/vision_eval.py --time-only     # time per frame at 640x480, 2028x1520 and 12 MP, and
+                                                      # the finder's forward pass alone (this machine's speed)
 
 Per photo set it prints: dice found / missed / phantom, values right / wrong, a confusion table of faces,
 and median and 95th-percentile milliseconds per frame (one OpenCV thread, ``cv2.setNumThreads(1)``;
