@@ -661,6 +661,11 @@ def _std(values: np.ndarray) -> float:
     return float(np.sqrt((d * d).sum() / values.size))
 
 
+#: numpy interpolates between two order statistics from the upper one when the weight is at least this (its
+#: ``_lerp``); ``_grey_percentile`` must round as it does
+_LERP_FROM_ABOVE: Final = 0.5
+
+
 def _grey_percentile(values: np.ndarray, q: float) -> float:
     """``np.percentile(values, q)`` (its default, linear method) of uint8 grey levels, to the bit, from their
     histogram: numpy's own sort and checks cost about 60 us a call, a third of the pip counter's smear
@@ -673,7 +678,7 @@ def _grey_percentile(values: np.ndarray, q: float) -> float:
     lo = math.floor(at)
     gamma = at - lo
     a, b = (float(np.searchsorted(counts, k, side="right")) for k in (lo, min(lo + 1, n - 1)))
-    return b - (b - a) * (1 - gamma) if gamma >= 0.5 else a + (b - a) * gamma
+    return b - (b - a) * (1 - gamma) if gamma >= _LERP_FROM_ABOVE else a + (b - a) * gamma
 
 
 def _measure(work: np.ndarray, gray: np.ndarray, blob: np.ndarray, mask: np.ndarray,
