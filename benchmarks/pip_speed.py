@@ -2,7 +2,7 @@
 
     python3 benchmarks/pip_speed.py [--per-set N] [--save FILE | --compare FILE]
 
-Builds the crops the learned reader's pip counter sees (``vision.learned.pip_count``: a square of
+Builds the crops the learned reader's pip counter sees (``vision.learned.pip_square``: a square of
 ``PIP_CROP`` times the die's side at ``PIP_WORK`` px) around every object the shipped finder finds, up to 25 a
 photo, in the first N photos of each labelled set (every set's own spread of photos), then reads each with
 ``find_pips`` and ``group_faces`` on one OpenCV thread and prints the milliseconds a crop. ``--save`` keeps
@@ -28,9 +28,8 @@ import numpy as np
 
 from vision._cv import set_threads
 from vision.data import SETS, photo_set
-from vision.faces import crop
 from vision.finder import find_objects
-from vision.learned import PIP_CROP, PIP_WORK
+from vision.learned import PIP_WORK, pip_square
 from vision.pips import find_pips, group_faces
 
 #: objects of one photo cropped at most (the strongest first, as the finder returns them)
@@ -45,7 +44,7 @@ def crops(per_set: int) -> list[np.ndarray]:
         photos = photo_set(name)
         for photo in photos[:: max(1, len(photos) // per_set)][:per_set]:
             image = photo.load()
-            out += [crop(image, f, scale=PIP_CROP, size=PIP_WORK) for f in find_objects(image)[:PER_PHOTO]]
+            out += [pip_square(image, f) for f in find_objects(image)[:PER_PHOTO]]
     return out
 
 

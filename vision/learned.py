@@ -178,12 +178,17 @@ FoundDie = tuple[tuple[int, int, int, int], int | None, int | None, float, bool]
 FoundToken = tuple[tuple[int, int, int, int], str | None, float]
 
 
+def pip_square(frame: np.ndarray, f: Found) -> np.ndarray:
+    """The square the pip counter reads around ``f``: ``PIP_CROP`` times its side, at ``PIP_WORK`` px."""
+    return crop(frame, f, scale=PIP_CROP, size=PIP_WORK)
+
+
 def pip_count(frame: np.ndarray, f: Found) -> int | None:
     """The pip counter's reading of the face at the centre of ``f``, or ``None`` when it sees none there, or
     when it sees, inside the die's box, a face of another value above that one: a die seen obliquely shows its
     top and the side facing the camera, and the top is the upper one (``TWO_FACES``); nor when the face lies
     lower in the box than a top does (``TOP_BELOW``)."""
-    square = crop(frame, f, scale=PIP_CROP, size=PIP_WORK)
+    square = pip_square(frame, f)
     faces = [x for x in group_faces(find_pips(square), square) if x.value is not None]
     if not faces:
         return None
