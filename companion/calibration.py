@@ -97,10 +97,12 @@ def learn(calibration: Any, frame: Frame, *, kind: Kind, label: str) -> tuple[An
 
 
 def summary(calibration: Any) -> dict[str, Any]:
-    """How many examples the calibration holds: ``{"tokens": {"alive": 3, ...}, "faces": {"6": 1}}``."""
-    out: dict[str, Any] = {"examples": 0, "tokens": {}, "faces": {}}
+    """How many examples the calibration holds: ``{"tokens": {"alive": 3, ...}, "faces": {"6": 1}}``, and
+    ``tuned``: whether ``goblin-companion tune`` fitted the table's head."""
+    out: dict[str, Any] = {"examples": 0, "tokens": {}, "faces": {}, "tuned": False}
     if calibration is None:
         return out
+    out["tuned"] = calibration.head is not None
     for example in calibration.examples:
         group = out["tokens"] if example.kind == "token" else out["faces"]
         group[example.label] = group.get(example.label, 0) + 1

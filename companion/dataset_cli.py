@@ -87,13 +87,17 @@ def run_tune(config: str | None, *, dry_run: bool = False) -> dict[str, Any]:
     data, cfg = _dataset(config)
     photos = []
     for entry in data.labels()["images"]:
-        dice: list[tuple[tuple[float, float, float, float], int]] = []
+        # pip d6s with their value; any other confirmed die by its box alone (vision.tune: neither fitted
+        # nor taken for "not a die")
+        dice: list[tuple[tuple[float, float, float, float], int | None]] = []
         for d in entry.get("dice", []):
             box = d.get("bbox")
-            if d.get("sides") in (6, None) and isinstance(d.get("value"), int) and isinstance(box, list) \
-                    and len(box) == 4:
-                dice.append(((float(box[0]), float(box[1]), float(box[2]), float(box[3])), int(d["value"])))
-        if dice:
+            if not (isinstance(box, list) and len(box) == 4 and all(isinstance(v, int | float) for v in box)):
+                continue
+            pip = d.get("sides") in (6, None) and isinstance(d.get("value"), int)
+            dice.append(((float(box[0]), float(box[1]), float(box[2]), float(box[3])),
+                         int(d["value"]) if pip else None))
+        if any(v is not None for _, v in dice):
             photos.append((read_image(data.root / entry["file"]), dice))
     if len(photos) < 5:
         raise InvalidInput(f"the table's set holds {len(photos)} photos with d6 dice; tune needs 5 at least "

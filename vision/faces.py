@@ -24,8 +24,9 @@ Images are BGR uint8 arrays of shape (H, W, 3); they are never modified.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, replace
-from functools import cache
+from functools import cache, lru_cache
 
 import cv2
 import numpy as np
@@ -97,6 +98,19 @@ def taught_cosine(model: str = "faces", default: float = 0.8) -> float:
     that near each other once in a hundred pairs), else ``default``. Each trained reader has its own
     embedding, so one number cannot serve them all."""
     return float(model_card(model).get("taught_cosine", default))
+
+
+def reader_id(model: str = "faces") -> str:
+    """The sha256 of ``model``'s ONNX file: what a table head (``vision.teach.TableHead``) was fitted on."""
+    path = model_path(model)
+    st = path.stat()
+    return _file_sha256(str(path), st.st_mtime_ns, st.st_size)
+
+
+@lru_cache(maxsize=8)
+def _file_sha256(path: str, mtime_ns: int, size: int) -> str:
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
 
 
 def crop(frame: np.ndarray, f: Found, *, scale: float = CROP_SCALE, size: int = CROP) -> np.ndarray:

@@ -22,11 +22,12 @@ pip die.)
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from vision.faces import CLASSES, FaceReading, crop, read_faces, sure_from, taught_cosine
+from vision.faces import CLASSES, FaceReading, crop, read_faces, reader_id, sure_from, taught_cosine
 from vision.finder import FIRST_KEPT, Found, find_objects
 from vision.pips import Face, find_pips, group_faces
 from vision.types import SIDES, read_types
@@ -206,13 +207,25 @@ def pip_count(frame: np.ndarray, f: Found) -> int | None:
     return best.value
 
 
+def adapted(readings: list[FaceReading], calibration: Calibration | None, model: str) -> list[FaceReading]:
+    """``readings`` as the table's head reads them (``goblin-companion tune``, ``vision.tune``), when the
+    calibration has one fitted on ``model``; unchanged otherwise (no head, or one fitted on another
+    reader: its weights mean nothing to this reader's embedding)."""
+    head = None if calibration is None else calibration.head
+    if head is None or not readings or head.reader != reader_id(model):
+        return readings
+    p = head.adapt(np.stack([r.probabilities for r in readings]), np.stack([r.embedding for r in readings]))
+    return [replace(r, probabilities=p[i]) for i, r in enumerate(readings)]
+
+
 def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
               models: tuple[str, ...] = MODELS) -> tuple[list[FoundDie], list[FoundToken]]:
     """Dice as (box, sides, value, confidence, percentile) and tokens as (box, face, confidence), boxes
     (x, y, w, h) in ``frame`` pixels. ``models``: the finder's, the face reader's and (optional) the type
     reader's names; without a type reader, ``vision.poly`` reads the type too (Vision II)."""
     found = find_objects(frame, model=models[0])
-    readings = read_faces(frame, found, model=models[1], screen=SCREEN, most=MAX_TURNED)
+    readings = adapted(read_faces(frame, found, model=models[1], screen=SCREEN, most=MAX_TURNED),
+                       calibration, models[1])
     taught_tokens = calibration is not None and calibration.has("token")
     labels = [_label(r, token=_token_read(r, taught_tokens)) for r in readings]
     sure_sides = [f.side for f, r in zip(found, readings, strict=True) if _sure_d6(r)]

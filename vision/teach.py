@@ -1,6 +1,8 @@
 """Teach mode: a per-table calibration of printed faces (goblin tokens, icon dice, logo faces).
 
-A calibration is a set of labelled examples taken from the table's own camera. Each example is the
+A calibration is a set of labelled examples taken from the table's own camera, and optionally the table's
+head (``TableHead``: the face reader's last layer adapted to this table by ``goblin-companion tune``,
+``vision.tune``). Each example is the
 object's crop, grey, scaled to 32x32 and masked to its inscribed circle (tokens and dice turn freely on
 the tray, so only the disc is compared, at 24 rotations). Reading compares a new crop with every
 example by normalised cross-correlation: the best label wins if it scores well and clearly beats the
@@ -32,6 +34,8 @@ NEAREST_MARGIN = 0.05
 FORMAT = "goblin-companion-calibration"
 #: length of the face reader's embedding (``vision.faces.EMBEDDING``)
 EMBEDDING = 64
+#: the face reader's classes (``vision.faces.CLASSES``): a table head has one row of weights for each
+HEAD_CLASSES = ("none", "1", "2", "3", "4", "5", "6", "emblem", "numeral", "token")
 
 _yy, _xx = np.mgrid[0:SIZE, 0:SIZE]
 _DISC = ((_xx - (SIZE - 1) / 2) ** 2 + (_yy - (SIZE - 1) / 2) ** 2) <= (SIZE / 2 - 1) ** 2
@@ -82,18 +86,68 @@ class Example:
         return f"Example(kind={self.kind!r}, label={self.label!r})"
 
 
+@dataclass(frozen=True, slots=True)
+class TableHead:
+    """The face reader's last layer adapted to one table (``vision.tune.fit_head``): the logits of a
+    reading become ``log(probabilities) + weights @ embedding + bias``, so a head of zeros changes nothing.
+
+    ``reader``: the sha256 of the face reader's ONNX file the head was fitted on (``vision.faces.reader_id``):
+    an embedding belongs to one reader, so ``vision.learned`` uses the head with that reader only (a
+    product update that ships a new reader leaves the old head unused until ``tune`` runs again)."""
+
+    weights: np.ndarray   # (len(HEAD_CLASSES), EMBEDDING) float
+    bias: np.ndarray      # (len(HEAD_CLASSES),) float
+    reader: str
+
+    def adapt(self, probabilities: np.ndarray, embeddings: np.ndarray) -> np.ndarray:
+        """The table's probabilities (n, classes) of readings given as ``probabilities`` (n, classes) and
+        unit ``embeddings`` (n, EMBEDDING)."""
+        z = np.log(probabilities + 1e-9) + embeddings @ self.weights.T + self.bias
+        z = np.exp(z - z.max(axis=1, keepdims=True))
+        out: np.ndarray = z / z.sum(axis=1, keepdims=True)
+        return out
+
+    def same(self, other: TableHead | None) -> bool:
+        return other is not None and self.reader == other.reader and np.array_equal(
+            self.weights, other.weights) and np.array_equal(self.bias, other.bias)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"reader": self.reader, "classes": list(HEAD_CLASSES),
+                "weights": base64.b64encode(self.weights.astype("<f4").tobytes()).decode("ascii"),
+                "bias": base64.b64encode(self.bias.astype("<f4").tobytes()).decode("ascii")}
+
+    @classmethod
+    def from_json(cls, obj: Any) -> TableHead:
+        if not isinstance(obj, dict) or not isinstance(obj.get("reader"), str) \
+                or obj.get("classes") != list(HEAD_CLASSES):
+            raise InvalidVisionInput(f"calibration: the head must name its reader and the classes "
+                                     f"{list(HEAD_CLASSES)}")
+        arrays = []
+        for key, size in (("weights", len(HEAD_CLASSES) * EMBEDDING), ("bias", len(HEAD_CLASSES))):
+            try:
+                a = np.frombuffer(base64.b64decode(obj[key], validate=True), dtype="<f4")
+            except (KeyError, TypeError, ValueError) as err:
+                raise InvalidVisionInput(f"calibration: the head's {key} are malformed ({err})") from None
+            if a.size != size or not np.all(np.isfinite(a)):
+                raise InvalidVisionInput(f"calibration: the head's {key} are not {size} finite numbers")
+            arrays.append(a.astype(np.float64))
+        return cls(arrays[0].reshape(len(HEAD_CLASSES), EMBEDDING), arrays[1], obj["reader"])
+
+
 class Calibration:
-    """Labelled examples of printed faces for one table; immutable (``teach`` returns a new one).
+    """Labelled examples of printed faces for one table, and the table's head when ``tune`` fitted one;
+    immutable (``teach`` and ``with_head`` return a new one).
 
     >>> cal = Calibration()
     >>> cal.has("token")
     False
     """
 
-    __slots__ = ("_bank", "examples")
+    __slots__ = ("_bank", "examples", "head")
 
-    def __init__(self, examples: tuple[Example, ...] = ()) -> None:
+    def __init__(self, examples: tuple[Example, ...] = (), head: TableHead | None = None) -> None:
         self.examples = tuple(examples)
+        self.head = head
         self._bank: dict[Kind, tuple[list[str], np.ndarray]] = {}
         for kind in KINDS:
             mine = [e for e in self.examples if e.kind == kind]
@@ -102,12 +156,14 @@ class Calibration:
                 self._bank[kind] = (labels, np.concatenate([_rotations(e.patch) for e in mine]))
 
     def __repr__(self) -> str:
-        return f"Calibration({list(self.examples)!r})"
+        return f"Calibration({list(self.examples)!r}{', head' if self.head is not None else ''})"
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Calibration):
             return NotImplemented
-        return len(self.examples) == len(other.examples) and all(
+        heads = (self.head is None and other.head is None) or (self.head is not None
+                                                                and self.head.same(other.head))
+        return heads and len(self.examples) == len(other.examples) and all(
             a.kind == b.kind and a.label == b.label and np.array_equal(a.patch, b.patch)
             for a, b in zip(self.examples, other.examples, strict=True))
 
@@ -115,6 +171,10 @@ class Calibration:
 
     def has(self, kind: Kind) -> bool:
         return kind in self._bank
+
+    def with_head(self, head: TableHead | None) -> Calibration:
+        """The same examples with ``head`` (``None``: without a head)."""
+        return Calibration(self.examples, head)
 
     def labels(self, kind: Kind) -> list[str]:
         return sorted({e.label for e in self.examples if e.kind == kind})
@@ -142,7 +202,7 @@ class Calibration:
         if kind == "face" and not label.isdigit():
             raise InvalidVisionInput(f"label: a taught die face stands for a value like '6', got {label!r}")
         crop = object_crop(image)
-        return Calibration((*self.examples, Example(kind, label.strip(), _patch(crop))))
+        return Calibration((*self.examples, Example(kind, label.strip(), _patch(crop))), self.head)
 
     def teach_found(self, frame: np.ndarray, *, kind: Kind, label: str,
                     models: tuple[str, str] = ("finder", "faces")) -> tuple[Calibration, int]:
@@ -164,7 +224,7 @@ class Calibration:
         readings = read_faces(frame, found, model=models[1])
         new = [Example(kind, label.strip(), _patch(square(frame, f, scale=1.0, size=SIZE * 2)), r.embedding)
                for f, r in zip(found, readings, strict=True) if r.p("none") < TEACH_NONE]
-        return Calibration((*self.examples, *new)), len(new)
+        return Calibration((*self.examples, *new), self.head), len(new)
 
     @staticmethod
     def _check(kind: object, label: object) -> None:
@@ -242,7 +302,10 @@ class Calibration:
             if e.embedding is not None:
                 item["embedding"] = base64.b64encode(e.embedding.astype("<f4").tobytes()).decode("ascii")
             examples.append(item)
-        return {"format": FORMAT, "version": 1, "size": SIZE, "examples": examples}
+        out = {"format": FORMAT, "version": 1, "size": SIZE, "examples": examples}
+        if self.head is not None:
+            out["head"] = self.head.to_json()
+        return out
 
     @classmethod
     def from_json(cls, obj: Any) -> Calibration:
@@ -272,7 +335,8 @@ class Calibration:
                         f"calibration: example {i}'s embedding is not {EMBEDDING} numbers")
                 embedding = embedding.astype(np.float64)
             examples.append(Example(kind, label, patch.reshape(SIZE, SIZE).copy(), embedding))
-        return cls(tuple(examples))
+        head = None if obj.get("head") is None else TableHead.from_json(obj["head"])
+        return cls(tuple(examples), head)
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the calibration as a JSON file (atomically: a temporary file, then a rename)."""

@@ -109,6 +109,7 @@ def test_tune_measures_before_and_after_on_held_back_photos(tmp_path: Path,
     assert got["taught_dice"] == sum(len(r["dice"]) for r in truth * 3) - held
     assert 0 <= got["right_before"] <= held and 0 <= got["right_after"] <= held
     assert got["saved"] is False and not (tmp_path / "state" / "calibration.json").exists()
+    assert got["method"] == "head" and got["not_dice"] >= 0 and got["unconfirmed_before"] >= 0
 
 
 def test_tune_says_when_the_set_is_too_small(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -52,6 +52,7 @@ def test_teach_alive_then_dead_and_read_the_state(client: FlaskClient, camera: C
     assert got.json["learned"] == 2
     state = client.get("/api/calibration").json
     assert state == {"calibrated": True, "examples": 5, "tokens": {"alive": 3, "dead": 2}, "faces": {},
+                     "tuned": False,
                      "file": str(calibration_file), "error": None,
                      "last": {"kind": "token", "label": "dead", "learned": 2}}
     assert Calibration.load(calibration_file).labels("token") == ["alive", "dead"]

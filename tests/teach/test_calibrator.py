@@ -19,7 +19,8 @@ def test_no_file_is_uncalibrated_and_teaching_writes_it(tmp_path: Path, camera: 
     path = tmp_path / "state" / "calibration.json"
     cal = Calibrator(path, frames=camera)
     assert cal.current() is None
-    assert cal.state() == {"calibrated": False, "examples": 0, "tokens": {}, "faces": {}, "file": str(path),
+    assert cal.state() == {"calibrated": False, "examples": 0, "tokens": {}, "faces": {}, "tuned": False,
+                           "file": str(path),
                            "error": None, "last": None}
     camera.frame = tray(["alive"] * 3, seed=1)
     got = cal.teach_from_camera(kind="token", label="alive")
@@ -119,7 +120,8 @@ def test_forget_removes_the_file_even_an_unreadable_one(tmp_path: Path, camera: 
     path.write_text("{", encoding="utf-8")
     cal = Calibrator(path, frames=camera)
     assert cal.state()["error"]
-    assert cal.forget() == {"calibrated": False, "examples": 0, "tokens": {}, "faces": {}, "file": str(path),
+    assert cal.forget() == {"calibrated": False, "examples": 0, "tokens": {}, "faces": {}, "tuned": False,
+                            "file": str(path),
                             "error": None, "last": None}
     assert not path.exists()
 

@@ -27,7 +27,7 @@ def test_teach_both_faces_then_scan_reads_the_table(tmp_path: Path, photos: dict
     line = json.loads(out)
     assert line == {"calibration": str(cal), "kind": "token", "label": "alive", "learned": 3,
                     "files": [{"file": str(photos["alive"]), "learned": 3}], "forgot": False,
-                    "examples": 3, "tokens": {"alive": 3}, "faces": {}}
+                    "examples": 3, "tokens": {"alive": 3}, "faces": {}, "tuned": False}
     assert out.count("\n") == 1
     status, out, _ = run(capsys, str(photos["dead"]), "--label", "dead", "--calibration", str(cal))
     assert status == 0 and json.loads(out)["tokens"] == {"alive": 3, "dead": 3}

@@ -12,13 +12,14 @@
   // ------------------------------------------------------------------ settings: teach the table
 
   function teachStateText(c) {
-    if (!c.calibrated) return t("teach.none");
+    const tuned = c.tuned ? ` ${t("teach.tuned")}` : "";
+    if (!c.calibrated) return t("teach.none") + tuned;
     const tokens = c.tokens || {};
     const lines = [t("teach.state", { alive: tokens.alive || 0, dead: tokens.dead || 0 })];
     const faces = Object.entries(c.faces || {}).map(([value, n]) => `${value} (${n})`);
     if (faces.length) lines.push(t("teach.faces", { faces: faces.join(", ") }));
     if (!tokens.alive !== !tokens.dead) lines.push(t("teach.one_side"));
-    return lines.join(" ");
+    return lines.join(" ") + tuned;
   }
 
   function renderTeach(c) {

@@ -1,0 +1,117 @@
+"""``goblin-companion tune`` fits the table's head (vision.tune): the face reader's last layer adapted to the
+table's confirmed photos, kept in the calibration file, used only with the reader it was fitted on."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision import Calibration, InvalidVisionInput
+from vision.data import photo_set
+from vision.faces import CLASSES, FaceReading, reader_id
+from vision.learned import adapted
+from vision.teach import EMBEDDING, TableHead
+from vision.tune import LEAST_EXAMPLES, MOST_FITTED, _thinned, fit_head, tune
+
+ROOT = Path(__file__).resolve().parents[2]
+EIGHT_BYTES = "AAAAAAAAAAA="   # base64 of two floats: too few for a head
+NELL_LEFT_OUT = (str(ROOT / "benchmarks" / "models" / "finder-no-nell.onnx"),
+                 str(ROOT / "benchmarks" / "models" / "faces-no-nell.onnx"), "types")
+
+
+def _unit(rng, n):
+    v = rng.normal(size=(n, EMBEDDING))
+    return v / np.linalg.norm(v, axis=1, keepdims=True)
+
+
+def _reading(label, p=0.7):
+    probs = np.full(len(CLASSES), (1 - p) / (len(CLASSES) - 1))
+    probs[CLASSES.index(label)] = p
+    return probs
+
+
+def test_a_head_learns_what_the_table_confirmed_where_the_reader_was_wrong():
+    rng = np.random.default_rng(3)
+    threes, fives = _unit(rng, 1)[0], _unit(rng, 1)[0]
+    # the table's "3"s (embeddings near one direction) read as 5 by the reader; its 5s read right
+    x = np.vstack([threes + 0.1 * _unit(rng, 40), fives + 0.1 * _unit(rng, 40)])
+    x /= np.linalg.norm(x, axis=1, keepdims=True)
+    p = np.stack([_reading("5")] * 80)
+    y = np.array([CLASSES.index("3")] * 40 + [CLASSES.index("5")] * 40)
+    head = fit_head(x, p, y, "reader")
+    assert head is not None
+    out = head.adapt(p, x)
+    assert [CLASSES[i] for i in out.argmax(axis=1)] == ["3"] * 40 + ["5"] * 40
+    # classes the set holds none of keep the reader's own logits: the head has no weights for them
+    for name in ("1", "2", "4", "6", "emblem", "numeral", "token"):
+        k = CLASSES.index(name)
+        assert not head.weights[k].any() and head.bias[k] == 0
+
+
+def test_a_class_with_too_few_confirmed_dice_is_not_adapted():
+    rng = np.random.default_rng(4)
+    x = _unit(rng, 30 + LEAST_EXAMPLES - 1)
+    y = np.array([CLASSES.index("2")] * 30 + [CLASSES.index("6")] * (LEAST_EXAMPLES - 1))
+    head = fit_head(x, np.stack([_reading("2")] * len(y)), y, "reader")
+    assert head is not None and head.weights[CLASSES.index("2")].any()
+    assert not head.weights[CLASSES.index("6")].any() and head.bias[CLASSES.index("6")] == 0
+    assert fit_head(x[:3], np.stack([_reading("2")] * 3), y[:3], "reader") is None
+
+
+def test_thinning_keeps_every_die_and_bounds_what_is_fitted():
+    classes = np.array([0] * 50_000 + [3] * 700)
+    kept = _thinned(classes)
+    assert len(kept) == MOST_FITTED and np.sum(classes[kept] == 3) == 700
+    assert np.array_equal(_thinned(np.array([0, 3, 0])), [0, 1, 2])
+
+
+def test_the_head_is_kept_in_the_calibration_file_and_read_back(tmp_path):
+    rng = np.random.default_rng(5)
+    head = TableHead(rng.normal(size=(len(CLASSES), EMBEDDING)), rng.normal(size=len(CLASSES)), "abc")
+    cal = Calibration().with_head(head)
+    cal.save(tmp_path / "c.json")
+    back = Calibration.load(tmp_path / "c.json")
+    assert back.head is not None and back.head.reader == "abc"
+    assert np.allclose(back.head.weights, head.weights, atol=1e-6)
+    assert back == Calibration.load(tmp_path / "c.json")
+    assert back != Calibration()
+
+
+BAD_HEADS = [({"reader": "abc"}, "classes"),
+             ({"classes": list(CLASSES), "weights": EIGHT_BYTES, "bias": EIGHT_BYTES, "reader": "abc"},
+              "weights are not"),
+             ({"classes": list(CLASSES), "weights": "%%", "bias": "", "reader": "abc"}, "malformed")]
+
+
+@pytest.mark.parametrize("bad, says", BAD_HEADS)
+def test_a_malformed_head_is_refused_saying_what_is_wrong(bad, says):
+    obj = Calibration().to_json()
+    obj["head"] = bad
+    with pytest.raises(InvalidVisionInput, match=says):
+        Calibration.from_json(obj)
+
+
+def test_a_head_fitted_on_another_reader_changes_nothing():
+    rng = np.random.default_rng(6)
+    readings = [FaceReading(_reading("4"), e) for e in _unit(rng, 3)]
+    big = np.zeros((len(CLASSES), EMBEDDING))
+    big[CLASSES.index("none")] = 50.0
+    elsewhere = Calibration().with_head(TableHead(big, np.zeros(len(CLASSES)), "another reader"))
+    assert all(a is b for a, b in zip(adapted(readings, elsewhere, "faces"), readings, strict=True))
+    mine = Calibration().with_head(TableHead(np.zeros((len(CLASSES), EMBEDDING)), np.zeros(len(CLASSES)),
+                                             reader_id("faces")))
+    zeros = adapted(readings, mine, "faces")        # a head of zeros reads as the reader reads
+    assert all(np.allclose(a.probabilities, b.probabilities) for a, b in zip(zeros, readings, strict=True))
+
+
+@pytest.mark.slow
+def test_tune_on_a_table_never_seen_reads_its_held_back_dice_better():
+    """nell read by the readers trained without it: 40 confirmed photos (8 held back by tune itself)."""
+    photos = []
+    for p in photo_set("nell")[:40]:
+        photos.append((p.load(), [(d.bbox, d.value) for d in p.dice]))
+    cal, report = tune(photos, models=NELL_LEFT_OUT)
+    assert report.kept and cal.head is not None and cal.head.reader == reader_id(NELL_LEFT_OUT[1])
+    assert report.right_after > report.right_before
+    assert report.sure_wrong_after <= report.sure_wrong_before
+    assert report.taught_dice > 200 and report.not_dice > 0
