@@ -21,7 +21,7 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 from companion.config import load_config
 from companion.dataset import FOLDER, TableDataset
@@ -79,13 +79,35 @@ def tune_main(argv: Sequence[str]) -> int:
     return 0
 
 
+class _Frames(Sequence[tuple[Any, Any]]):
+    """The table's photos as ``vision.tune.tune`` reads them, each frame read from its file when indexed:
+    400 photos of the Pi HQ camera decoded at once would be 3.7 GB."""
+
+    def __init__(self, photos: list[tuple[Path, Any]], read: Any) -> None:
+        self._photos, self._read = photos, read
+
+    def __len__(self) -> int:
+        return len(self._photos)
+
+    @overload
+    def __getitem__(self, i: int) -> tuple[Any, Any]: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[tuple[Any, Any]]: ...
+
+    def __getitem__(self, i: int | slice) -> Any:
+        if isinstance(i, slice):
+            return _Frames(self._photos[i], self._read)
+        path, dice = self._photos[i]
+        return self._read(path), dice
+
+
 def run_tune(config: str | None, *, dry_run: bool = False) -> dict[str, Any]:
     from companion.calibration import load_calibration, save_calibration
     from companion.scan import read_image
     from vision.tune import tune
 
     data, cfg = _dataset(config)
-    photos = []
+    photos: list[tuple[Path, Any]] = []
     for entry in data.labels()["images"]:
         # pip d6s with their value; any other confirmed die by its box alone (vision.tune: neither fitted
         # nor taken for "not a die")
@@ -98,13 +120,13 @@ def run_tune(config: str | None, *, dry_run: bool = False) -> dict[str, Any]:
             dice.append(((float(box[0]), float(box[1]), float(box[2]), float(box[3])),
                          int(d["value"]) if pip else None))
         if any(v is not None for _, v in dice):
-            photos.append((read_image(data.root / entry["file"]), dice))
+            photos.append((data.root / entry["file"], dice))
     if len(photos) < 5:
         raise InvalidInput(f"the table's set holds {len(photos)} photos with d6 dice; tune needs 5 at least "
                            f"(confirm some rolls first): {data.root}")
     path = cfg.calibration_path()
     calibration = load_calibration(path)
-    tuned, report = tune(photos, calibration)
+    tuned, report = tune(_Frames(photos, read_image), calibration)
     saved = report.kept and not dry_run
     if saved:
         save_calibration(tuned, path)

@@ -24,7 +24,7 @@ Images are BGR uint8 arrays of shape (H, W, 3); they are never modified.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -84,7 +84,7 @@ class TuneReport:
                 "unconfirmed_before": self.unconfirmed_before, "unconfirmed_after": self.unconfirmed_after}
 
 
-def _score(photos: Sequence[tuple[np.ndarray, LabelledDice]], calibration: Calibration | None,
+def _score(photos: Iterable[tuple[np.ndarray, LabelledDice]], calibration: Calibration | None,
            models: tuple[str, ...] = MODELS) -> tuple[int, int, int]:
     """(right, wrong and sure, unconfirmed) of ``read_table`` on the labelled dice of ``photos``, matched as
     the benchmark matches (``vision.data.match_boxes``)."""
@@ -104,7 +104,7 @@ def _score(photos: Sequence[tuple[np.ndarray, LabelledDice]], calibration: Calib
     return right, sure_wrong, unconfirmed
 
 
-def examples(photos: Sequence[tuple[np.ndarray, LabelledDice]], models: tuple[str, ...] = MODELS
+def examples(photos: Iterable[tuple[np.ndarray, LabelledDice]], models: tuple[str, ...] = MODELS
              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(embeddings (n, 64), probabilities (n, classes), class index (n,)) of the objects the finder finds in
     ``photos``, read as ``vision.learned`` reads them, each with the class the module docstring says."""
@@ -177,24 +177,32 @@ def fit_head(embeddings: np.ndarray, probabilities: np.ndarray, classes: np.ndar
     return TableHead(w, b, reader)
 
 
+def _part(photos: Sequence[tuple[np.ndarray, LabelledDice]], *, held: bool
+          ) -> Iterator[tuple[np.ndarray, LabelledDice]]:
+    """The photos fitted on (``held`` False) or held back (every ``HOLD_BACK``-th), one at a time."""
+    for i in range(len(photos)):
+        if (i % HOLD_BACK == HOLD_BACK - 1) == held:
+            yield photos[i]
+
+
 def tune(photos: Sequence[tuple[np.ndarray, LabelledDice]], calibration: Calibration | None = None, *,
          models: tuple[str, ...] = MODELS) -> tuple[Calibration, TuneReport]:
     """The table's calibration with a head fitted on its confirmed photos, and what was measured.
 
-    ``photos``: (frame, [(bbox, value), ...]) of the table's labelled set, oldest first. The returned
+    ``photos``: (frame, [(bbox, value), ...]) of the table's labelled set, oldest first; indexed one at a
+    time, so a sequence that reads each frame when indexed keeps one frame in memory. The returned
     calibration is the input one unchanged when the head did not read the held-back dice at least as well,
     with no more of them wrong and sure (``report.kept`` is False). Taught examples are kept as they were.
     """
     base = calibration or Calibration()
-    teach = [p for i, p in enumerate(photos) if i % HOLD_BACK != HOLD_BACK - 1]
-    held = [p for i, p in enumerate(photos) if i % HOLD_BACK == HOLD_BACK - 1]
-    x, p, y = examples(teach, models)
+    x, p, y = examples(_part(photos, held=False), models)
     head = fit_head(x, p, y, reader_id(models[1])) if len(y) else None
     tuned = base.with_head(head) if head is not None else base
-    before = _score(held, calibration, models)
-    after = _score(held, tuned, models) if head is not None else before
-    kept = head is not None and bool(held) and after[0] >= before[0] and after[1] <= before[1]
+    before = _score(_part(photos, held=True), calibration, models)
+    after = _score(_part(photos, held=True), tuned, models) if head is not None else before
+    held = sum(v is not None for _, d in _part(photos, held=True) for _, v in d)
+    kept = head is not None and held > 0 and after[0] >= before[0] and after[1] <= before[1]
     none = int(np.sum(y == CLASSES.index("none")))
-    report = TuneReport(len(photos), len(y) - none, sum(v is not None for _, d in held for _, v in d),
-                        before[0], after[0], before[1], after[1], kept, none, before[2], after[2])
+    report = TuneReport(len(photos), len(y) - none, held, before[0], after[0], before[1], after[1], kept,
+                        none, before[2], after[2])
     return (tuned if kept else base), report

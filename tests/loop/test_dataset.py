@@ -117,3 +117,16 @@ def test_tune_says_when_the_set_is_too_small(tmp_path: Path, capsys: pytest.Capt
     assert "tune needs 5" in capsys.readouterr().err
 
 
+
+
+def test_tune_reads_one_frame_at_a_time(tmp_path: Path) -> None:
+    """400 photos of the Pi HQ camera decoded at once would be 3.7 GB: tune reads each when it needs it."""
+    from companion.dataset_cli import _Frames
+
+    read: list[str] = []
+    frames = _Frames([(tmp_path / f"{i}.jpg", [((0, 0, 9, 9), 3)]) for i in range(400)],
+                     lambda path: read.append(path.name) or np.zeros((2, 2, 3), np.uint8))
+    assert len(frames) == 400 and read == []
+    image, dice = frames[7]
+    assert read == ["7.jpg"] and image.shape == (2, 2, 3) and dice == [((0, 0, 9, 9), 3)]
+    assert len(frames[10:20]) == 10 and read == ["7.jpg"]
