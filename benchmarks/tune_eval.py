@@ -4,6 +4,7 @@ trained without it (as ``vision_eval.py --leave-out``); half its photos play the
 after with the calibration ``tune`` returns.
 
     python3 benchmarks/tune_eval.py [--set aws|nell|chase|matteop65|all] [--split interleaved|halves]
+                                    [--confirmed N] [--json]
 
 ``interleaved``: every other photo is confirmed (a table whose light and dice stay the same all evening);
 ``halves``: the first half is confirmed, the second read (the labels' order: often other trays later).
@@ -53,9 +54,10 @@ def confirmed(photos: list[LabelledPhoto]) -> list[tuple[object, list[tuple[tupl
     return out
 
 
-def evaluate(name: str, how: str) -> dict[str, object]:
+def evaluate(name: str, how: str, most: int | None = None) -> dict[str, object]:
     models = ve.leave_out_models(name)
     fit, read = split(ve.labelled(name, False), how)
+    fit = fit[:most]
     t0 = time.perf_counter()
     calibration, report = tune(confirmed(fit), models=models)
     seconds = time.perf_counter() - t0
@@ -71,11 +73,13 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--set", default="all", choices=["all", *SETS])
     ap.add_argument("--split", default="interleaved", choices=["interleaved", "halves"])
+    ap.add_argument("--confirmed", type=int, default=None, metavar="N",
+                    help="confirm only the first N photos of the confirmed half (how many a table needs)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     set_threads(1)
     for name in SETS if args.set == "all" else [args.set]:
-        r = evaluate(name, args.split)
+        r = evaluate(name, args.split, args.confirmed)
         if args.json:
             print(json.dumps(r), flush=True)
             continue

@@ -150,10 +150,19 @@ class Calibrator:
         self._calibration: Any = None
         self._error: str | None = None
         self._learned: dict[str, Any] | None = None
+        self._loaded: tuple[int, int] | None = None
         self.reload()
+
+    def _stamp(self) -> tuple[int, int] | None:
+        try:
+            st = self.path.stat()
+        except OSError:
+            return None
+        return st.st_mtime_ns, st.st_size
 
     def reload(self) -> None:
         """Read the file again; a file that cannot be read leaves the table uncalibrated, with the reason."""
+        stamp = self._stamp()
         try:
             calibration, error = load_calibration(self.path), None
         except InvalidInput as problem:
@@ -161,15 +170,25 @@ class Calibrator:
             log.error("%s; the companion runs without a calibration (tokens are found, not told apart)",
                       problem)
         with self._lock:
-            self._calibration, self._error = calibration, error
+            self._calibration, self._error, self._loaded = calibration, error, stamp
+
+    def _follow(self) -> None:
+        """Read the file again when something else wrote it since (``goblin-companion tune`` or ``teach``
+        while the companion runs): the reader uses it at once, and teaching here builds on it instead of
+        writing over it."""
+        if self._stamp() != self._loaded:
+            self.reload()
 
     def current(self) -> Any:
-        """The calibration the reader uses now (a ``vision.Calibration``), or None."""
+        """The calibration the reader uses now (a ``vision.Calibration``), or None; the file's, when it
+        changed on disk since it was read (one ``stat`` a call)."""
+        self._follow()
         with self._lock:
             return self._calibration
 
     def state(self) -> dict[str, Any]:
         """What the page shows: ``calibrated``, the counts, the file, and ``error`` when it was unreadable."""
+        self._follow()
         with self._lock:
             calibration, error, learned = self._calibration, self._error, self._learned
         return {"calibrated": calibration is not None and bool(calibration.examples), **summary(calibration),
@@ -189,12 +208,13 @@ class Calibrator:
         checked = check_kind(kind)
         text = check_label(checked, label)
         with self._teaching:  # two phones teaching at once: one after the other, nothing lost
+            self._follow()
             with self._lock:
                 base = self._calibration if self._calibration is not None else Calibration()
             calibration, count = learn(base, frame, kind=checked, label=text)
             self._save(calibration)
             with self._lock:
-                self._calibration, self._error = calibration, None
+                self._calibration, self._error, self._loaded = calibration, None, self._stamp()
                 self._learned = {"kind": checked, "label": text, "learned": count}
         log.info("taught %d %s example(s) of %r; saved to %s", count, checked, text, self.path)
         return {"learned": count, "kind": checked, "label": text, **self.state()}
@@ -216,7 +236,7 @@ class Calibrator:
             except OSError as error:
                 raise InvalidInput(f"cannot remove the calibration file {str(self.path)!r}: "
                                    f"{error.strerror or error}") from None
-            self._calibration, self._error, self._learned = None, None, None
+            self._calibration, self._error, self._learned, self._loaded = None, None, None, None
         log.info("calibration forgotten (%s removed)", self.path)
         return self.state()
 

@@ -140,3 +140,27 @@ def test_a_die_face_is_taught_from_its_one_die() -> None:
     assert [d.value for d in read_table(emblem_die(2), calibration=calibration).dice] == [6]
     with pytest.raises(NothingToTeach, match="no die"):
         learn(Calibration(), synth.tray(seed=5), kind="face", label="6")
+
+
+def test_a_file_written_while_the_companion_runs_is_read_and_taught_on_not_over(tmp_path: Path,
+                                                                               camera: Camera) -> None:
+    """`goblin-companion tune` writes the table's head into the file while `serve` runs: the reader uses
+    it at once, and teaching a token afterwards keeps it."""
+    import numpy as np
+
+    from vision.teach import EMBEDDING, HEAD_CLASSES, TableHead
+
+    path = tmp_path / "calibration.json"
+    cal = Calibrator(path, frames=camera)
+    camera.frame = tray(["alive"] * 3, seed=1)
+    cal.teach_from_camera(kind="token", label="alive")
+    assert cal.current().head is None and cal.state()["tuned"] is False
+    head = TableHead(np.ones((len(HEAD_CLASSES), EMBEDDING)), np.zeros(len(HEAD_CLASSES)), "reader")
+    tuned = Calibration.load(path).with_head(head)
+    tuned.save(path)
+    os.utime(path, ns=(1, 1))   # a different stamp even on a file system of coarse times
+    assert cal.current() == tuned and cal.state()["tuned"] is True
+    camera.frame = tray(["dead"] * 2, seed=2)
+    got = cal.teach_from_camera(kind="token", label="dead")
+    assert got["tokens"] == {"alive": 3, "dead": 2} and got["tuned"] is True
+    assert Calibration.load(path).head is not None and Calibration.load(path).head.same(head)
