@@ -219,6 +219,22 @@ class Calibrator:
         log.info("taught %d %s example(s) of %r; saved to %s", count, checked, text, self.path)
         return {"learned": count, "kind": checked, "label": text, **self.state()}
 
+    def adopt_head(self, head: Any) -> dict[str, Any]:
+        """Put the table's head (``vision.tune``) into the calibration as it is now (examples taught while
+        tuning ran are kept), save, and return :meth:`state`."""
+        from vision import Calibration
+
+        with self._teaching:
+            self._follow()
+            with self._lock:
+                base = self._calibration if self._calibration is not None else Calibration()
+            calibration = base.with_head(head)
+            self._save(calibration)
+            with self._lock:
+                self._calibration, self._error, self._loaded = calibration, None, self._stamp()
+        log.info("the table's head saved to %s", self.path)
+        return self.state()
+
     def teach_from_camera(self, *, kind: object, label: object) -> dict[str, Any]:
         """:meth:`teach` from the camera's latest frame."""
         checked = check_kind(kind)

@@ -6,11 +6,13 @@ kept under ``<state dir>/dataset``).
 photos) and prints ``{"exported": N, "dir": DIR}``. ``dataset info`` prints ``{"photos": N, "dice": N,
 "dir": ...}``.
 
-``tune`` adapts the face reader to this table's dice (``vision.tune``: one prototype per confirmed d6
-value, from the photos not held back), measures it on the held-back photos before and after, and saves
-the table's calibration only if it read them at least as well (unless ``--dry-run``). One JSON line:
+``tune`` adapts the face reader to this table's dice (``vision.tune``: the table's head, fitted on the
+photos not held back), measures it on the held-back photos before and after, and saves it in the table's
+calibration only if it read them at least as well (unless ``--dry-run``). One JSON line:
 ``{"photos", "taught_dice", "held_back_dice", "right_before", "right_after", "right_before_pct",
-"right_after_pct", "sure_wrong_before", "sure_wrong_after", "kept", "saved", "calibration"}``.
+"right_after_pct", "sure_wrong_before", "sure_wrong_after", "kept", "saved", "calibration", "method",
+"not_dice", "unconfirmed_before", "unconfirmed_after"}`` (docs/cli.md). The settings page runs the same
+(``companion.tuner``).
 
 Bad input (no such set, an unreadable photo, a bad directory) is one stderr line and exit status 2.
 """
@@ -21,7 +23,7 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, overload
+from typing import Any
 
 from companion.config import load_config
 from companion.dataset import FOLDER, TableDataset
@@ -79,54 +81,16 @@ def tune_main(argv: Sequence[str]) -> int:
     return 0
 
 
-class _Frames(Sequence[tuple[Any, Any]]):
-    """The table's photos as ``vision.tune.tune`` reads them, each frame read from its file when indexed:
-    400 photos of the Pi HQ camera decoded at once would be 3.7 GB."""
-
-    def __init__(self, photos: list[tuple[Path, Any]], read: Any) -> None:
-        self._photos, self._read = photos, read
-
-    def __len__(self) -> int:
-        return len(self._photos)
-
-    @overload
-    def __getitem__(self, i: int) -> tuple[Any, Any]: ...
-    @overload
-    def __getitem__(self, i: slice) -> Sequence[tuple[Any, Any]]: ...
-
-    def __getitem__(self, i: int | slice) -> Any:
-        if isinstance(i, slice):
-            return _Frames(self._photos[i], self._read)
-        path, dice = self._photos[i]
-        return self._read(path), dice
-
-
 def run_tune(config: str | None, *, dry_run: bool = False) -> dict[str, Any]:
     from companion.calibration import load_calibration, save_calibration
-    from companion.scan import read_image
+    from companion.tuner import table_photos
     from vision.tune import tune
 
     data, cfg = _dataset(config)
-    photos: list[tuple[Path, Any]] = []
-    for entry in data.labels()["images"]:
-        # pip d6s with their value; any other confirmed die by its box alone (vision.tune: neither fitted
-        # nor taken for "not a die")
-        dice: list[tuple[tuple[float, float, float, float], int | None]] = []
-        for d in entry.get("dice", []):
-            box = d.get("bbox")
-            if not (isinstance(box, list) and len(box) == 4 and all(isinstance(v, int | float) for v in box)):
-                continue
-            pip = d.get("sides") in (6, None) and isinstance(d.get("value"), int)
-            dice.append(((float(box[0]), float(box[1]), float(box[2]), float(box[3])),
-                         int(d["value"]) if pip else None))
-        if any(v is not None for _, v in dice):
-            photos.append((data.root / entry["file"], dice))
-    if len(photos) < 5:
-        raise InvalidInput(f"the table's set holds {len(photos)} photos with d6 dice; tune needs 5 at least "
-                           f"(confirm some rolls first): {data.root}")
+    photos = table_photos(data)
     path = cfg.calibration_path()
     calibration = load_calibration(path)
-    tuned, report = tune(_Frames(photos, read_image), calibration)
+    tuned, report = tune(photos, calibration)
     saved = report.kept and not dry_run
     if saved:
         save_calibration(tuned, path)

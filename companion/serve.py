@@ -51,6 +51,7 @@ from companion.photos import MAX_PHOTO_BYTES, PhotoDesk
 from companion.reading import TableReading
 from companion.session import TableSession
 from companion.store import Store
+from companion.tuner import Tuner
 from companion.zones import ZoneKeeper
 
 log = logging.getLogger("companion.serve")
@@ -635,6 +636,7 @@ class Companion:
         self.capture: Any = None
         self.worker: VisionWorker | None = None
         self.photos: PhotoDesk | None = None
+        self.tuner: Tuner | None = None
         try:
             replay = config.camera.replay or DEMO_DIR
             spec = camera or config.camera.source
@@ -682,6 +684,7 @@ class Companion:
                                         max_images=max(1, config.camera.keep_max),
                                         enabled=config.camera.keep_confirmed)
             self.session.on_reading_confirmed = self._keep_confirmed
+            self.tuner = Tuner(self.dataset, self.calibrator)
             if config.buttons.enabled:
                 self.buttons = self._buttons(pin_factory, button_clock, button_poll)
             if config.led.enabled:
@@ -763,7 +766,7 @@ class Companion:
                                "SSE_MAX_STREAMS": max(1, self.config.threads // 2),
                                "LISTEN_HOST": self.config.host},
                               session=self.session, settings=settings, calibrator=self.calibrator,
-                              zones=self.zones, photos=self.photos, dice=self.dice)
+                              zones=self.zones, photos=self.photos, dice=self.dice, tuner=self.tuner)
 
     def start(self) -> Companion:
         self.capture.start()

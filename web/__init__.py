@@ -61,6 +61,7 @@ def create_app(
     photos: Any = None,
     clock: Callable[[], float] | None = None,
     dice: Any = None,
+    tuner: Any = None,
 ) -> Flask:
     """The companion's Flask app.
 
@@ -84,6 +85,9 @@ def create_app(
     dice:
         The table's ``companion.dice.DiceBook`` (the page "I vostri dadi", ``/api/dice``); None: one over
         the session's store, with no camera to teach dice from.
+    tuner:
+        The table's ``companion.tuner.Tuner`` (Settings -> "Adatta ai dadi del tavolo" and ``/api/tune``);
+        None: no such section, and those endpoints answer 404.
     clock:
         Seconds, for the PIN's wrong-try limits (default ``time.monotonic``; tests pass their own).
     """
@@ -114,6 +118,7 @@ def create_app(
     app.extensions[advice.EXTENSION] = advice.AdviceDesk(session)
     app.extensions["goblin.settings"] = public_settings(settings or {})
     app.extensions[calibration.EXTENSION] = calibrator
+    app.extensions[calibration.TUNER] = tuner
     app.extensions[zones_api.EXTENSION] = zones
     app.extensions[photo.EXTENSION] = photos
     app.extensions[dice_api.EXTENSION] = dice

@@ -1,4 +1,7 @@
-"""Teach mode from the phone: ``/api/calibration``, ``/api/teach``, ``/api/calibration/forget``.
+"""Teach mode from the phone: ``/api/calibration``, ``/api/teach``, ``/api/calibration/forget``; and the
+table's head from its confirmed photos: ``GET /api/tune`` (``companion.tuner.Tuner.state``) and
+``POST /api/tune`` (start a run in the background; 409 ``tune-running`` when one runs, 400 when the table's
+set is too small).
 
 The table's calibration (which token face is alive, which is dead) is taught from the camera's latest
 frame. Views call one ``companion.calibration.Calibrator`` method each; the two POSTs are control
@@ -19,6 +22,8 @@ bp = Blueprint("calibration", __name__, url_prefix="/api")
 
 EXTENSION = "goblin.calibration"
 """``app.extensions[EXTENSION]`` holds the ``Calibrator`` (or None)."""
+TUNER = "goblin.tuner"
+"""``app.extensions[TUNER]`` holds the ``companion.tuner.Tuner`` (or None)."""
 
 
 def calibrator() -> Any:
@@ -43,3 +48,18 @@ def teach(data: dict[str, Any]) -> Response:
 @control
 def forget(data: dict[str, Any]) -> Response:
     return jsonify(calibrator().forget())
+
+
+def tuner() -> Any:
+    return part(TUNER, "this companion cannot tune (it was started without the table's set of photos)")
+
+
+@bp.get("/tune")
+def tune_state() -> Response:
+    return jsonify(tuner().state())
+
+
+@bp.post("/tune")
+@control
+def tune_start(data: dict[str, Any]) -> tuple[Response, int]:
+    return jsonify(tuner().start()), 202

@@ -17,8 +17,10 @@ from waitress.server import create_server
 
 from companion.calibration import Calibrator
 from companion.config import Config
+from companion.dataset import TableDataset
 from companion.session import TableSession
 from companion.store import Store
+from companion.tuner import Tuner
 from companion.zones import ZoneKeeper
 from tests.helpers import Camera, phone_context
 from web import create_app, stop_streams
@@ -30,8 +32,10 @@ class Table:
     """The server under test: its base URL, app and session, and the camera teach mode looks through."""
 
     def __init__(self, base: str, app: Flask, session: TableSession, camera: Camera | None = None,
-                 calibration: Path | None = None, zones: ZoneKeeper | None = None) -> None:
+                 calibration: Path | None = None, zones: ZoneKeeper | None = None,
+                 tuner: Tuner | None = None) -> None:
         self.base, self.app, self.session = base, app, session
+        self.tuner = tuner
         self.camera = camera or Camera()
         self.calibration = calibration
         self.zones = zones
@@ -49,7 +53,8 @@ def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Table]:
         session = TableSession(store)
         app = create_app({"SSE_HEARTBEAT": 0.5, "SSE_MAX_SECONDS": 30.0}, session=session,
                          settings={"camera": {"source": "replay"}, "pins": {"confirm": 17, "next": 27}},
-                         calibrator=Calibrator(calibration, frames=camera), zones=zones)
+                         calibrator=(calibrator := Calibrator(calibration, frames=camera)), zones=zones,
+                         tuner=(tuner := Tuner(TableDataset(path.with_name("dataset")), calibrator)))
         server = create_server(app, host="127.0.0.1", port=0, threads=24)
         stop = threading.Event()
 
@@ -60,7 +65,7 @@ def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Table]:
         thread = threading.Thread(target=serve, daemon=True)
         thread.start()
         yield Table(f"http://127.0.0.1:{server.effective_port}", app, session,  # type: ignore[union-attr]
-                    camera, calibration, zones)
+                    camera, calibration, zones, tuner)
         # Stop as companion.serve.run does: end the phones' live streams, let waitress's threads finish
         # while the loop still runs, only then close. A thread left in a stream wakes the loop after each
         # ping by writing to the trigger pipe's fd number, and once closed that number is the next pipe

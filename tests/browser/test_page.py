@@ -504,6 +504,33 @@ def test_teach_the_table_from_the_settings_page(table: Table, phone: Page) -> No
         table.app.config["TABLE_PIN"] = None
 
 
+def test_adapt_to_the_tables_dice_from_the_settings_page(table: Table, phone: Page) -> None:
+    """Impostazioni → Adatta ai dadi del tavolo: refused with too few confirmed photos, then a run over the
+    demo photos confirmed three times, followed until it says what it measured."""
+    from tests.loop.test_tuner import fill
+
+    assert table.tuner is not None
+    phone.goto(table.url("/settings"))
+    expect(phone.locator("#tune h2")).to_have_text("Adatta ai dadi del tavolo")
+    expect(phone.locator("#tune-state")).to_have_text("Foto confermate: 0. Non ancora adattato.")
+    phone.locator("#tune-button").scroll_into_view_if_needed()
+    phone.click("#tune-button")
+    expect(phone.locator("#tune-result")).to_contain_text("Servono almeno 5 foto con dadi confermati")
+    expect(phone.locator("#tune-result")).to_have_class("teach-result failed")
+    fill(table.tuner.dataset)
+    phone.click("#tune-button")
+    expect(phone.locator("#tune-result")).to_contain_text("Sulle foto messe da parte:", timeout=90_000)
+    last = table.tuner.state()["last"]
+    expect(phone.locator("#tune-result")).to_have_text(
+        f"Sulle foto messe da parte: {last['right_before']} dadi letti giusti prima, "
+        f"{last['right_after']} dopo, su {last['held_back_dice']}. "
+        + ("Adattamento salvato." if last["saved"] else "Non salvato: non leggeva meglio."))
+    expect(phone.locator("#tune-state")).to_have_text(
+        "Foto confermate: 12. " + ("Adattato a questo tavolo." if last["saved"] else "Non ancora adattato."))
+    expect(phone.locator("#tune-button")).to_be_enabled()
+    shot(phone, "15-adapt-to-the-table")
+
+
 def test_the_tray_zones_are_set_from_the_settings_page(table: Table, phone: Page) -> None:
     """Impostazioni → Zone del vassoio: the camera hangs the other way, so the halves become top and
     bottom, with a toss zone; the drawing, the file and a reload agree; then back to the file's zones."""

@@ -121,7 +121,7 @@ def test_tune_says_when_the_set_is_too_small(tmp_path: Path, capsys: pytest.Capt
 
 def test_tune_reads_one_frame_at_a_time(tmp_path: Path) -> None:
     """400 photos of the Pi HQ camera decoded at once would be 3.7 GB: tune reads each when it needs it."""
-    from companion.dataset_cli import _Frames
+    from companion.tuner import Frames as _Frames
 
     read: list[str] = []
     frames = _Frames([(tmp_path / f"{i}.jpg", [((0, 0, 9, 9), 3)]) for i in range(400)],

@@ -12,14 +12,13 @@
   // ------------------------------------------------------------------ settings: teach the table
 
   function teachStateText(c) {
-    const tuned = c.tuned ? ` ${t("teach.tuned")}` : "";
-    if (!c.calibrated) return t("teach.none") + tuned;
+    if (!c.calibrated) return t("teach.none");
     const tokens = c.tokens || {};
     const lines = [t("teach.state", { alive: tokens.alive || 0, dead: tokens.dead || 0 })];
     const faces = Object.entries(c.faces || {}).map(([value, n]) => `${value} (${n})`);
     if (faces.length) lines.push(t("teach.faces", { faces: faces.join(", ") }));
     if (!tokens.alive !== !tokens.dead) lines.push(t("teach.one_side"));
-    return lines.join(" ") + tuned;
+    return lines.join(" ");
   }
 
   function renderTeach(c) {
@@ -75,6 +74,59 @@
       renderTeach(done);
       teachResult(t("teach.forgotten"), true);
     };
+  }
+
+  // ------------------------------------------------------------------ settings: adapt to the table's dice
+
+  const TUNE_POLL_MS = 2000;
+
+  function renderTune(s) {
+    const line = $("tune-state");
+    line.textContent = `${t("tune.photos", { photos: s.photos })} ${t(s.tuned ? "tune.tuned" : "tune.not_tuned")}`;
+    line.dataset.tuned = s.tuned ? "yes" : "no";
+    $("tune-button").disabled = s.running;
+  }
+
+  /** What the last run measured on the held-back photos, and whether it was kept. */
+  function tuneReport(last) {
+    const words = { before: last.right_before, after: last.right_after, dice: last.held_back_dice };
+    return `${t("tune.measured", words)} ${t(last.saved ? "tune.saved" : "tune.not_saved")}`;
+  }
+
+  async function followTune() {
+    for (;;) {
+      const response = await fetch("/api/tune");
+      if (!response.ok) return resultLine("tune-result", $("error").textContent, false);
+      const s = await response.json();
+      renderTune(s);
+      if (!s.running) {
+        if (s.error) return resultLine("tune-result", s.error, false);
+        return s.last ? resultLine("tune-result", tuneReport(s.last), true) : undefined;
+      }
+      await new Promise((done) => setTimeout(done, TUNE_POLL_MS));
+    }
+  }
+
+  async function initTune() {
+    if (!$("tune")) return;
+    $("tune-button").onclick = async () => {
+      $("tune-button").disabled = true;
+      const started = await act("tune", {});
+      if (!started) {
+        const code = G.lastError && G.lastError.error;
+        resultLine("tune-result", has(`tune.error.${code}`) ? t(`tune.error.${code}`) : $("error").textContent, false);
+        hideError();
+        $("tune-button").disabled = false;
+        return;
+      }
+      resultLine("tune-result", t("tune.busy"), true);
+      await followTune();
+    };
+    const response = await fetch("/api/tune");
+    if (response.ok && (await response.json()).running) {
+      resultLine("tune-result", t("tune.busy"), true);
+      await followTune();
+    }
   }
 
   // ------------------------------------------------------------------ settings: the tray's zones
@@ -247,6 +299,7 @@
   }
 
   initTeach();
+  initTune();
   initZones();
   initTray();
 })();

@@ -1,0 +1,158 @@
+"""The table's head from its own confirmed photos (``vision.tune``), for ``goblin-companion tune`` and for the
+settings page's "Adatta ai dadi del tavolo" (``Tuner``: one run at a time, in the background).
+
+The players are not asked to open a terminal: the page starts a run, shows that it runs, and then what it
+measured on the held-back photos before and after (``vision.tune.TuneReport``). A head that reads them
+worse is not kept. Tuning takes the CPU for a minute or more on a Pi (the camera reads slower meanwhile),
+so its thread runs at a lower priority; run it between games.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import threading
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, Final, overload
+
+from companion.dataset import TableDataset
+from companion.errors import GoblinError, IllegalAction
+
+log = logging.getLogger("companion.tuner")
+
+#: photos with d6 dice a table's set needs before tuning means anything (one in five is held back)
+LEAST_PHOTOS: Final = 5
+#: the tuning thread's niceness (Linux: per thread), so the camera's reading keeps the CPU first
+NICENESS: Final = 10
+
+Frame = Any
+"""A BGR uint8 HxWx3 numpy array."""
+Dice = list[tuple[tuple[float, float, float, float], int | None]]
+
+
+class TuneRunning(IllegalAction):
+    """A tuning run is already under way; this one was not started."""
+
+    code = "tune-running"
+
+
+class TooFewPhotos(IllegalAction):
+    """The table's set holds too few photos with confirmed d6 dice to tune on; nothing was started."""
+
+    code = "too-few-photos"
+
+
+class Frames(Sequence[tuple[Frame, Dice]]):
+    """The table's photos as ``vision.tune.tune`` reads them, each frame read from its file when indexed:
+    400 photos of the Pi HQ camera decoded at once would be 3.7 GB."""
+
+    def __init__(self, photos: list[tuple[Path, Dice]], read: Callable[[Path], Frame]) -> None:
+        self._photos, self._read = photos, read
+
+    def __len__(self) -> int:
+        return len(self._photos)
+
+    @overload
+    def __getitem__(self, i: int) -> tuple[Frame, Dice]: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[tuple[Frame, Dice]]: ...
+
+    def __getitem__(self, i: int | slice) -> Any:
+        if isinstance(i, slice):
+            return Frames(self._photos[i], self._read)
+        path, dice = self._photos[i]
+        return self._read(path), dice
+
+
+def table_photos(data: TableDataset) -> Frames:
+    """The set's photos that hold a confirmed pip d6: its pip d6s with their value, any other confirmed die
+    by its box alone (``vision.tune``: neither fitted nor taken for "not a die"). TooFewPhotos when there
+    are fewer than ``LEAST_PHOTOS``."""
+    from companion.scan import read_image
+
+    photos: list[tuple[Path, Dice]] = []
+    for entry in data.labels()["images"]:
+        dice: Dice = []
+        for d in entry.get("dice", []):
+            box = d.get("bbox")
+            if not (isinstance(box, list) and len(box) == 4 and all(isinstance(v, int | float) for v in box)):
+                continue
+            pip = d.get("sides") in (6, None) and isinstance(d.get("value"), int)
+            dice.append(((float(box[0]), float(box[1]), float(box[2]), float(box[3])),
+                         int(d["value"]) if pip else None))
+        if any(v is not None for _, v in dice) and isinstance(entry.get("file"), str):
+            photos.append((data.root / entry["file"], dice))
+    if len(photos) < LEAST_PHOTOS:
+        raise TooFewPhotos(f"the table's set holds {len(photos)} photos with d6 dice; tune needs "
+                           f"{LEAST_PHOTOS} at least (confirm some rolls first): {data.root}")
+    return Frames(photos, read_image)
+
+
+class Tuner:
+    """Tuning from the page: ``start`` a run in the background, ``state`` says how it went. Safe to share
+    between threads. ``calibrator``: the table's ``companion.calibration.Calibrator``; a kept head goes
+    into its file over whatever was taught meanwhile (``Calibrator.adopt_head``)."""
+
+    def __init__(self, dataset: TableDataset, calibrator: Any) -> None:
+        self.dataset = dataset
+        self.calibrator = calibrator
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._last: dict[str, Any] | None = None
+        self._error: str | None = None
+
+    def state(self) -> dict[str, Any]:
+        """``{"running", "photos", "tuned", "last", "error"}``: ``photos``, the set's photos; ``tuned``,
+        whether the calibration holds a head; ``last``, the last run's report (``vision.tune.TuneReport``
+        and ``saved``)."""
+        calibration = self.calibrator.current()
+        with self._lock:
+            running = self._thread is not None and self._thread.is_alive()
+            return {"running": running, "photos": len(self.dataset),
+                    "tuned": calibration is not None and calibration.head is not None,
+                    "last": self._last, "error": self._error}
+
+    def start(self) -> dict[str, Any]:
+        """Start a run and return ``state``; TuneRunning when one runs, TooFewPhotos when the set is too
+        small (nothing started)."""
+        with self._lock:
+            if self._thread is not None and self._thread.is_alive():
+                raise TuneRunning("the camera is already adapting to this table's dice: wait for it")
+            photos = table_photos(self.dataset)
+            self._error = None
+            self._thread = threading.Thread(target=self._run, args=(photos,), name="goblin-tune", daemon=True)
+            self._thread.start()
+        return self.state()
+
+    def wait(self, timeout: float | None = None) -> None:
+        """Until the run started last ends (tests, and a clean stop)."""
+        thread = self._thread
+        if thread is not None:
+            thread.join(timeout)
+
+    def _run(self, photos: Frames) -> None:
+        from vision.tune import tune
+
+        # not Linux, or not allowed: the run takes its share of the CPU
+        with contextlib.suppress(AttributeError, OSError):
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), NICENESS)
+        try:
+            tuned, report = tune(photos, self.calibrator.current())
+            if report.kept:
+                self.calibrator.adopt_head(tuned.head)
+            result, error = {**report.to_json(), "saved": report.kept}, None
+        except (GoblinError, ValueError, OSError) as exc:
+            result, error = None, f"tuning stopped: {exc}"
+            log.warning("%s", error)
+        except Exception as exc:  # a thread's error must reach the page, not vanish
+            result, error = None, f"tuning stopped: {type(exc).__name__}: {exc}"
+            log.exception("tuning failed")
+        with self._lock:
+            if result is not None:
+                self._last = result
+            self._error = error
+        if result is not None:
+            log.info("tuned on %d photos: held-back dice right %d -> %d, kept %s", result["photos"],
+                     result["right_before"], result["right_after"], result["kept"])

@@ -1,0 +1,85 @@
+"""Tuning from the settings page (companion.tuner): a run in the background over the table's real set of
+confirmed photos (the bundled demo photos, kept as three evenings of play), one run at a time, and
+``/api/tune`` through the Flask test client."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import pytest
+
+from companion.calibration import Calibrator
+from companion.dataset import TableDataset
+from companion.demo import DEMO_DIR
+from companion.session import TableSession
+from companion.tuner import LEAST_PHOTOS, TooFewPhotos, Tuner, TuneRunning
+from tests.loop import labelled
+from vision import Calibration
+from web import create_app
+
+PIN = {"X-Table-PIN": "2468"}
+
+
+def fill(data: TableDataset, evenings: int = 3) -> int:
+    """The demo photos confirmed ``evenings`` times over, as the companion keeps them; how many photos."""
+    truth = sorted(labelled.labels().values(), key=lambda r: r["file"])
+    for _ in range(evenings):
+        for r in truth:
+            frame = cv2.imread(str(DEMO_DIR / r["file"]))
+            data.add(cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes(), r,
+                     width=frame.shape[1], height=frame.shape[0])
+    return evenings * len(truth)
+
+
+@pytest.mark.slow
+def test_a_background_run_measures_and_keeps_the_head_only_when_it_reads_better(tmp_path: Path) -> None:
+    data = TableDataset(tmp_path / "dataset")
+    calibrator = Calibrator(tmp_path / "calibration.json")
+    tuner = Tuner(data, calibrator)
+    assert tuner.state() == {"running": False, "photos": 0, "tuned": False, "last": None, "error": None}
+    with pytest.raises(TooFewPhotos, match=f"tune needs {LEAST_PHOTOS}"):
+        tuner.start()
+    photos = fill(data)
+    started = tuner.start()
+    assert started["running"] is True and started["photos"] == photos
+    with pytest.raises(TuneRunning):
+        tuner.start()                       # a second phone's tap while the first run reads
+    tuner.wait(120)
+    state = tuner.state()
+    assert state["running"] is False and state["error"] is None
+    last = state["last"]
+    assert last["photos"] == photos and last["method"] == "head" and last["held_back_dice"] > 0
+    better = last["right_after"] >= last["right_before"]
+    kept = better and last["sure_wrong_after"] <= last["sure_wrong_before"]
+    assert last["kept"] is kept and last["saved"] is kept and state["tuned"] is kept
+    on_disk = Calibration.load(calibrator.path).head if calibrator.path.exists() else None
+    assert (on_disk is not None) is kept
+
+
+@pytest.mark.slow
+def test_the_page_starts_a_run_with_the_pin_and_follows_it(tmp_path: Path, session: TableSession) -> None:
+    data = TableDataset(tmp_path / "dataset")
+    tuner = Tuner(data, Calibrator(tmp_path / "calibration.json"))
+    client = create_app({"TESTING": True, "TABLE_PIN": "2468"}, session=session, tuner=tuner).test_client()
+    assert client.get("/api/tune").json["photos"] == 0
+    assert client.post("/api/tune", json={}).status_code == 403            # the table's PIN first
+    few = client.post("/api/tune", json={}, headers=PIN)
+    assert few.status_code == 409 and few.json["error"] == "too-few-photos"
+    fill(data)
+    got = client.post("/api/tune", json={}, headers=PIN)
+    assert got.status_code == 202 and got.json["running"] is True
+    busy = client.post("/api/tune", json={}, headers=PIN)
+    assert busy.status_code == 409 and busy.json["error"] == "tune-running"
+    tuner.wait(120)
+    assert client.get("/api/tune").json["last"]["photos"] == 12
+    page = client.get("/settings").get_data(as_text=True)
+    assert 'id="tune-button"' in page and "Adatta ai dadi del tavolo" in page
+    assert "Foto confermate: 12." in page
+
+
+def test_without_a_tuner_the_endpoints_say_so(session: TableSession) -> None:
+    client = create_app({"TESTING": True}, session=session).test_client()
+    got = client.get("/api/tune")
+    assert got.status_code == 404 and "cannot tune" in got.json["detail"]
+    assert 'id="tune"' not in client.get("/settings").get_data(as_text=True)
