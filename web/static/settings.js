@@ -90,6 +90,7 @@
   /** What the last run measured on the held-back photos, and whether it was kept. */
   function tuneReport(last) {
     const words = { before: last.right_before, after: last.right_after, dice: last.held_back_dice };
+    if (last.reason === "too-few-faces" || last.reason === "too-few-held-back") return t(`tune.reason.${last.reason}`);
     return `${t("tune.measured", words)} ${t(last.saved ? "tune.saved" : "tune.not_saved")}`;
   }
 
