@@ -85,8 +85,9 @@ def main(argv: list[str] | None = None) -> int:
             continue
         t = r["tune"]
         print(f"== {name} ({args.split}): tune on {r['confirmed_photos']} photos, read {r['read_photos']}; "
-              f"tune kept {t['kept']} (held back: right {t['right_before']} -> {t['right_after']} of "
-              f"{t['held_back_dice']}), {r['tune_seconds']} s", flush=True)
+              f"tune kept {t['kept']}{'' if t['kept'] else ' (' + str(t['reason']) + ')'} (held back: right "
+              f"{t['right_before']} -> {t['right_after']} of {t['held_back_dice']}), {r['tune_seconds']} s",
+              flush=True)
         for tag in ("before", "after"):
             print(f"   {tag:7s}" + "  ".join(f"{k} {r[tag][k]}" for k in KEYS), flush=True)
     return 0

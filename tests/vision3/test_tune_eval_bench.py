@@ -1,0 +1,39 @@
+"""benchmarks/tune_eval.py: how a table never trained on is split into the photos its players confirm and
+the photos read before and after ``tune``, and what the confirmed photos hand to ``tune``."""
+
+import importlib.util
+import sys
+from pathlib import Path
+
+from vision.data import photo_set
+
+BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "tune_eval.py"
+
+
+def _load():
+    spec = importlib.util.spec_from_file_location("tune_eval", BENCH)
+    module = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, str(BENCH.parent))
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_confirmed_and_the_read_photos_never_overlap_and_cover_the_set():
+    bench = _load()
+    photos = photo_set("nell")
+    for how in ("interleaved", "halves"):
+        fit, read = bench.split(photos, how)
+        assert {p.path for p in fit}.isdisjoint(p.path for p in read)
+        assert len(fit) + len(read) == len(photos)
+    fit, _ = bench.split(photos, "halves")
+    assert fit == photos[: len(photos) // 2]
+
+
+def test_a_crop_of_one_die_is_confirmed_as_the_whole_crop_and_boxed_dice_keep_their_boxes():
+    bench = _load()
+    crop = photo_set("chase")[0]
+    (image, dice), = bench.confirmed([crop])
+    assert dice == [((0.0, 0.0, float(image.shape[1]), float(image.shape[0])), crop.dice[0].value)]
+    nell = photo_set("nell")[0]
+    (_, boxed), = bench.confirmed([nell])
+    assert boxed == [(d.bbox, d.value) for d in nell.dice if d.value is not None]
