@@ -37,3 +37,15 @@ def test_a_crop_of_one_die_is_confirmed_as_the_whole_crop_and_boxed_dice_keep_th
     nell = photo_set("nell")[0]
     (_, boxed), = bench.confirmed([nell])
     assert boxed == [(d.bbox, d.value) for d in nell.dice if d.value is not None]
+
+
+def test_the_cost_benchmark_keeps_hq_photos_with_their_boxes_enlarged(tmp_path):
+    spec = importlib.util.spec_from_file_location("tune_cost", BENCH.with_name("tune_cost.py"))
+    cost = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(cost)
+    data = cost.build(tmp_path / "dataset", "nell", 3)
+    entries = data.labels()["images"]
+    first = photo_set("nell")[0]
+    assert len(entries) == 3 and (entries[0]["width"], entries[0]["height"]) == cost.HQ
+    kx = cost.HQ[0] / 640
+    assert [d["bbox"][0] for d in entries[0]["dice"]] == [round(d.bbox[0] * kx) for d in first.dice]
