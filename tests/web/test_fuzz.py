@@ -14,17 +14,20 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from companion.calibration import Calibrator
+from companion.dataset import TableDataset
 from companion.session import TableSession
 from companion.store import Store
+from companion.tuner import Tuner
 from companion.zones import ZoneKeeper
 from tests.web.conftest import D6_SETUP, FIRST_ROLL, camera_reading
 from web import create_app
 
 POSTS = ["/api/new-game", "/api/confirm", "/api/next", "/api/select", "/api/choose", "/api/correct",
          "/api/fix-die", "/api/undo", "/api/pin", "/api/zones", "/api/zones/reset", "/api/teach",
-         "/api/resume", "/api/matches", "/api/nothing"]
+         "/api/resume", "/api/matches", "/api/tune", "/api/nothing"]
 GETS = ["/api/state", "/api/export", "/api/games", "/api/zones", "/api/address", "/api/matches",
-        "/api/snapshot.jpg", "/"]
+        "/api/snapshot.jpg", "/api/tune", "/settings", "/"]
 KEYS = ["step", "position", "index", "game", "setup", "action", "type", "sides", "value", "remove", "zones",
         "preset", "toss", "pin", "players", "name", "bands", "models", "values", "archive", "game_id", "p0"]
 
@@ -63,7 +66,9 @@ def table(tmp_path: Path) -> Iterator[tuple[FlaskClient, TableSession, ZoneKeepe
     with Store(tmp_path / "companion.sqlite3") as store:
         session = TableSession(store)
         keeper = ZoneKeeper(tmp_path / "zones.json", {"p0": [[0, 0], [1, 0], [1, 1]]})
-        app: Flask = create_app({"TESTING": True, "SSE_MAX_SECONDS": 0.2}, session=session, zones=keeper)
+        tuner = Tuner(TableDataset(tmp_path / "dataset"), Calibrator(tmp_path / "calibration.json"))
+        app: Flask = create_app({"TESTING": True, "SSE_MAX_SECONDS": 0.2}, session=session, zones=keeper,
+                                tuner=tuner)
         session.new_game("button-goblin", D6_SETUP)
         session.offer_reading(camera_reading(FIRST_ROLL))
         yield app.test_client(), session, keeper
