@@ -245,15 +245,41 @@ class Calibrator:
         return self.teach(frame, kind=checked, label=label)
 
     def forget(self) -> dict[str, Any]:
-        """Forget every example: the file is removed (an unreadable one too) and reading is uncalibrated."""
-        with self._teaching, self._lock:
-            try:
-                self.path.unlink(missing_ok=True)
-            except OSError as error:
-                raise InvalidInput(f"cannot remove the calibration file {str(self.path)!r}: "
-                                   f"{error.strerror or error}") from None
-            self._calibration, self._error, self._learned, self._loaded = None, None, None, None
-        log.info("calibration forgotten (%s removed)", self.path)
+        """Forget every taught example: the file is removed (an unreadable one too) and reading is
+        uncalibrated, but for the table's head (``tune``, a separate choice: ``drop_head``), which stays
+        in the file alone."""
+        return self._forget(keep_head=True)
+
+    def drop_head(self) -> dict[str, Any]:
+        """Forget the table's head (``tune``), keep the taught examples."""
+        return self._forget(keep_head=False, keep_examples=True)
+
+    def _forget(self, *, keep_head: bool, keep_examples: bool = False) -> dict[str, Any]:
+        from vision import Calibration
+
+        with self._teaching:
+            self._follow()
+            with self._lock:
+                old = self._calibration
+            head = old.head if keep_head and old is not None else None
+            examples = old.examples if keep_examples and old is not None else ()
+            if head is None and not examples:
+                with self._lock:
+                    try:
+                        self.path.unlink(missing_ok=True)
+                    except OSError as error:
+                        raise InvalidInput(f"cannot remove the calibration file {str(self.path)!r}: "
+                                           f"{error.strerror or error}") from None
+                    self._calibration, self._error, self._loaded = None, None, None
+            else:
+                kept = Calibration(examples, head)
+                self._save(kept)
+                with self._lock:
+                    self._calibration, self._error, self._loaded = kept, None, self._stamp()
+            with self._lock:
+                self._learned = None
+        log.info("%s (%s)", "the table's head forgotten" if not keep_head else "calibration forgotten",
+                 self.path)
         return self.state()
 
     def __repr__(self) -> str:

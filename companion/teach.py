@@ -4,8 +4,8 @@
 Every token of each photo is an example of ``--label`` (``alive`` or ``dead``; the photos show tokens
 with that face up); ``--kind face`` teaches every die of each photo as the value ``--label`` (``6``).
 The calibration file is ``--calibration``, else the config's ``[camera] calibration``, else
-``<state dir>/calibration.json`` (where ``serve`` reads it at start). ``--forget`` starts from nothing
-(alone: removes the file).
+``<state dir>/calibration.json`` (where ``serve`` reads it). ``--forget`` starts from no taught example
+(alone: removes the file); the table's head that ``tune`` fitted stays.
 
 One JSON line on stdout: ``{"calibration": FILE, "kind", "label", "learned": N, "files": [{"file",
 "learned"}], "forgot": bool, "examples": N, "tokens": {...}, "faces": {...}}``. Any error (an image that
@@ -59,16 +59,20 @@ def run(images: Sequence[str], *, kind: str, label: str | None, forget: bool = F
         if label is None:
             raise InvalidInput("--label is needed: alive or dead for tokens, a value like 6 for a face")
         text = check_label(checked, label)
+    from vision import Calibration
+
     if forget:
-        taught: Any = None
+        try:   # the table's head (``tune``) is not a taught example: it stays when the file can be read
+            old = load_calibration(path)
+        except InvalidInput:
+            old = None
+        taught: Any = Calibration((), None if old is None else old.head)
     else:
         try:
             taught = load_calibration(path)
         except InvalidInput as error:
             raise InvalidInput(f"{error}; --forget starts a new calibration") from None
     if taught is None:
-        from vision import Calibration
-
         taught = Calibration()
     files = []
     for name in images:
@@ -79,7 +83,7 @@ def run(images: Sequence[str], *, kind: str, label: str | None, forget: bool = F
         except GoblinError as error:
             raise InvalidInput(f"{name!r}: {error}") from None
         files.append({"file": name, "learned": count})
-    if images:
+    if images or taught.head is not None:
         save_calibration(taught, path)
     else:
         try:

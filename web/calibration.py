@@ -1,7 +1,7 @@
 """Teach mode from the phone: ``/api/calibration``, ``/api/teach``, ``/api/calibration/forget``; and the
 table's head from its confirmed photos: ``GET /api/tune`` (``companion.tuner.Tuner.state``) and
-``POST /api/tune`` (start a run in the background; 409 ``tune-running`` when one runs, 400 when the table's
-set is too small).
+``POST /api/tune`` (start a run in the background; 409 ``tune-running`` when one runs, 409 ``too-few-photos``
+when the table's set is too small); ``POST /api/tune/forget`` drops the head (the taught examples stay).
 
 The table's calibration (which token face is alive, which is dead) is taught from the camera's latest
 frame. Views call one ``companion.calibration.Calibrator`` method each; the two POSTs are control
@@ -63,3 +63,12 @@ def tune_state() -> Response:
 @control
 def tune_start(data: dict[str, Any]) -> tuple[Response, int]:
     return jsonify(tuner().start()), 202
+
+
+@bp.post("/tune/forget")
+@control
+def tune_forget(data: dict[str, Any]) -> Response:
+    """The table's head forgotten (the taught examples stay): the tune section's state."""
+    tuning = tuner()
+    tuning.calibrator.drop_head()
+    return jsonify(tuning.state())

@@ -529,6 +529,13 @@ def test_adapt_to_the_tables_dice_from_the_settings_page(table: Table, phone: Pa
         "Foto confermate: 12. " + ("Adattato a questo tavolo." if last["saved"] else "Non ancora adattato."))
     expect(phone.locator("#tune-button")).to_be_enabled()
     shot(phone, "15-adapt-to-the-table")
+    if last["saved"]:
+        phone.once("dialog", lambda dialog: dialog.accept())
+        phone.click("#tune-forget")
+        expect(phone.locator("#tune-result")).to_have_text(
+            "Adattamento annullato: la fotocamera legge come prima.")
+        expect(phone.locator("#tune-state")).to_have_text("Foto confermate: 12. Non ancora adattato.")
+        expect(phone.locator("#tune-forget")).to_be_disabled()
 
 
 def test_the_tray_zones_are_set_from_the_settings_page(table: Table, phone: Page) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from companion.calibration import Calibrator
@@ -16,6 +17,7 @@ from companion.session import TableSession
 from companion.tuner import LEAST_PHOTOS, TooFewPhotos, Tuner, TuneRunning
 from tests.loop import labelled
 from vision import Calibration
+from vision.teach import EMBEDDING, HEAD_CLASSES, TableHead
 from web import create_app
 
 PIN = {"X-Table-PIN": "2468"}
@@ -76,6 +78,12 @@ def test_the_page_starts_a_run_with_the_pin_and_follows_it(tmp_path: Path, sessi
     page = client.get("/settings").get_data(as_text=True)
     assert 'id="tune-button"' in page and "Adatta ai dadi del tavolo" in page
     assert "Foto confermate: 12." in page
+    n = len(HEAD_CLASSES)
+    tuner.calibrator.adopt_head(TableHead(np.ones((n, EMBEDDING)), np.zeros(n), "reader"))
+    assert client.get("/api/tune").json["tuned"] is True
+    assert client.post("/api/tune/forget", json={}).status_code == 403
+    undone = client.post("/api/tune/forget", json={}, headers=PIN)
+    assert undone.status_code == 200 and undone.json["tuned"] is False and not tuner.calibrator.path.exists()
 
 
 def test_without_a_tuner_the_endpoints_say_so(session: TableSession) -> None:

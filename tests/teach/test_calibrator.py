@@ -164,3 +164,29 @@ def test_a_file_written_while_the_companion_runs_is_read_and_taught_on_not_over(
     got = cal.teach_from_camera(kind="token", label="dead")
     assert got["tokens"] == {"alive": 3, "dead": 2} and got["tuned"] is True
     assert Calibration.load(path).head is not None and Calibration.load(path).head.same(head)
+
+
+def test_forgetting_the_tokens_keeps_the_tables_head_and_dropping_the_head_keeps_the_tokens(
+        tmp_path: Path, camera: Camera) -> None:
+    import numpy as np
+
+    from vision.teach import EMBEDDING, HEAD_CLASSES, TableHead
+
+    head = TableHead(np.ones((len(HEAD_CLASSES), EMBEDDING)), np.zeros(len(HEAD_CLASSES)), "reader")
+    path = tmp_path / "calibration.json"
+    cal = Calibrator(path, frames=camera)
+    camera.frame = tray(["alive"] * 3, seed=1)
+    cal.teach_from_camera(kind="token", label="alive")
+    cal.adopt_head(head)
+    state = cal.forget()
+    assert state["examples"] == 0 and state["tuned"] is True
+    assert Calibration.load(path).head.same(head) and not Calibration.load(path).examples
+    cal.teach_from_camera(kind="token", label="alive")
+    state = cal.drop_head()
+    assert state["tokens"] == {"alive": 3} and state["tuned"] is False
+    assert Calibration.load(path).head is None
+    cal.forget()
+    assert not path.exists()
+    cal.adopt_head(head)
+    cal.drop_head()                         # nothing left: no file
+    assert not path.exists() and cal.current() is None

@@ -84,3 +84,18 @@ def test_an_unreadable_calibration_needs_forget(tmp_path: Path, photos: dict[str
     assert status == 0 and json.loads(out)["examples"] == 0 and not cal.exists()
     status, _, err = run(capsys, "--calibration", str(cal))
     assert status == 2 and "no image given" in err
+
+
+def test_forget_keeps_the_head_tune_fitted(tmp_path: Path, photos: dict[str, Path],
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    import numpy as np
+
+    from vision.teach import EMBEDDING, HEAD_CLASSES, TableHead
+
+    cal = tmp_path / "table.json"
+    head = TableHead(np.ones((len(HEAD_CLASSES), EMBEDDING)), np.zeros(len(HEAD_CLASSES)), "reader")
+    assert run(capsys, str(photos["alive"]), "--label", "alive", "--calibration", str(cal))[0] == 0
+    Calibration.load(cal).with_head(head).save(cal)
+    status, out, _ = run(capsys, "--forget", "--calibration", str(cal))
+    assert status == 0 and json.loads(out)["examples"] == 0 and json.loads(out)["tuned"] is True
+    assert Calibration.load(cal).head.same(head) and not Calibration.load(cal).examples

@@ -85,6 +85,7 @@
     line.textContent = `${t("tune.photos", { photos: s.photos })} ${t(s.tuned ? "tune.tuned" : "tune.not_tuned")}`;
     line.dataset.tuned = s.tuned ? "yes" : "no";
     $("tune-button").disabled = s.running;
+    $("tune-forget").disabled = s.running || !s.tuned;
   }
 
   /** What the last run measured on the held-back photos, and whether it was kept. */
@@ -122,6 +123,16 @@
       }
       resultLine("tune-result", t("tune.busy"), true);
       await followTune();
+    };
+    $("tune-forget").onclick = async () => {
+      if (!window.confirm(t("tune.forget_confirm"))) return;
+      const done = await act("tune/forget", {});
+      if (!done) {
+        resultLine("tune-result", $("error").textContent, false);
+        return hideError();
+      }
+      renderTune(done);
+      resultLine("tune-result", t("tune.forgotten"), true);
     };
     const response = await fetch("/api/tune");
     if (response.ok && (await response.json()).running) {
