@@ -17,6 +17,8 @@ Example (every value shown is the default; ``goblin-companion serve --print-conf
     calibration = ""          # the taught tokens and faces (teach mode); "" : <state dir>/calibration.json
     keep_confirmed = true     # keep each confirmed reading's frame in <state dir>/dataset (for `tune`)
     keep_max = 400            # photos kept at most there (oldest dropped first)
+    auto_tune = true          # every 50 confirmed photos, adapt the face reader to them (`tune`, in the
+                              # background; kept only if it reads the photos it set aside better)
     tray = []                 # the tray's outline, [[x, y], ...] in fractions of the frame: only what
                               # lies inside is read (a laptop or a cable beside it is not); [] : all
 
@@ -76,6 +78,7 @@ class CameraConfig:
     calibration: str = ""
     keep_confirmed: bool = True
     keep_max: int = 400
+    auto_tune: bool = True
     tray: tuple[tuple[float, float], ...] = ()
 
 

@@ -715,6 +715,8 @@ class Companion:
                                 height=int(frame.shape[0]))
         if name is not None:
             log.info("kept the confirmed reading as %s in the table's set", name)
+            if self.config.camera.auto_tune and self.tuner is not None:
+                self.tuner.note_confirmed()
 
     def _read_dice(self, frame: Frame) -> dict[str, Any]:
         """Where the dice are in ``frame``, as the table reads them (teaching a die's look)."""

@@ -1,5 +1,6 @@
-"""The table's head from its own confirmed photos (``vision.tune``), for ``goblin-companion tune`` and for the
-settings page's "Adatta ai dadi del tavolo" (``Tuner``: one run at a time, in the background).
+"""The table's head from its own confirmed photos (``vision.tune``), for ``goblin-companion tune``, for the
+settings page's "Adatta ai dadi del tavolo" (``Tuner``: one run at a time, in the background), and by
+itself every ``AUTO_EVERY`` confirmed photos (``[camera] auto_tune``, on by default).
 
 The players are not asked to open a terminal: the page starts a run, shows that it runs, and then what it
 measured on the held-back photos before and after (``vision.tune.TuneReport``). A head that reads them
@@ -26,6 +27,8 @@ log = logging.getLogger("companion.tuner")
 LEAST_PHOTOS: Final = 5
 #: the tuning thread's niceness (Linux: per thread), so the camera's reading keeps the CPU first
 NICENESS: Final = 10
+#: with ``[camera] auto_tune``, a run starts by itself after this many photos confirmed since the last one
+AUTO_EVERY: Final = 50
 
 Frame = Any
 """A BGR uint8 HxWx3 numpy array."""
@@ -102,6 +105,7 @@ class Tuner:
         self._thread: threading.Thread | None = None
         self._last: dict[str, Any] | None = None
         self._error: str | None = None
+        self._since = 0   # photos confirmed since the last run started
 
     def state(self) -> dict[str, Any]:
         """``{"running", "photos", "tuned", "last", "error"}``: ``photos``, the set's photos; ``tuned``,
@@ -121,10 +125,25 @@ class Tuner:
             if self._thread is not None and self._thread.is_alive():
                 raise TuneRunning("the camera is already adapting to this table's dice: wait for it")
             photos = table_photos(self.dataset)
-            self._error = None
+            self._error, self._since = None, 0
             self._thread = threading.Thread(target=self._run, args=(photos,), name="goblin-tune", daemon=True)
             self._thread.start()
         return self.state()
+
+    def note_confirmed(self) -> bool:
+        """One more photo kept in the table's set (``[camera] auto_tune``): after ``AUTO_EVERY`` of them a
+        run starts by itself. Whether one started; a set still too small, or a run under way, waits for
+        the next photo."""
+        with self._lock:
+            self._since += 1
+            if self._since < AUTO_EVERY:
+                return False
+        try:
+            self.start()
+        except (TooFewPhotos, TuneRunning):
+            return False
+        log.info("adapting to the table's dice by itself, after %d confirmed photos", AUTO_EVERY)
+        return True
 
     def wait(self, timeout: float | None = None) -> None:
         """Until the run started last ends (tests, and a clean stop)."""

@@ -14,7 +14,7 @@ from companion.calibration import Calibrator
 from companion.dataset import TableDataset
 from companion.demo import DEMO_DIR
 from companion.session import TableSession
-from companion.tuner import LEAST_PHOTOS, TooFewPhotos, Tuner, TuneRunning
+from companion.tuner import AUTO_EVERY, LEAST_PHOTOS, TooFewPhotos, Tuner, TuneRunning
 from tests.loop import labelled
 from vision import Calibration
 from vision.teach import EMBEDDING, HEAD_CLASSES, TableHead
@@ -91,3 +91,17 @@ def test_without_a_tuner_the_endpoints_say_so(session: TableSession) -> None:
     got = client.get("/api/tune")
     assert got.status_code == 404 and "cannot tune" in got.json["detail"]
     assert 'id="tune"' not in client.get("/settings").get_data(as_text=True)
+
+
+@pytest.mark.slow
+def test_every_fifty_confirmed_photos_a_run_starts_by_itself(tmp_path: Path) -> None:
+    data = TableDataset(tmp_path / "dataset")
+    tuner = Tuner(data, Calibrator(tmp_path / "calibration.json"))
+    assert not any(tuner.note_confirmed() for _ in range(AUTO_EVERY + 3))   # an empty set: nothing to tune
+    fill(data)
+    assert tuner.note_confirmed() is True                                   # the next photo starts it
+    tuner.wait(120)
+    assert tuner.state()["last"]["photos"] == 12
+    assert not any(tuner.note_confirmed() for _ in range(AUTO_EVERY - 1))  # the count starts again
+    assert tuner.note_confirmed() is True and tuner.state()["running"] is True
+    tuner.wait(120)
