@@ -780,6 +780,8 @@ class Companion:
 
     def close(self) -> None:
         """Stop every thread and release camera, pins and file. Idempotent."""
+        if self.tuner is not None:
+            self.tuner.stop()
         if self.worker is not None:
             self.worker.stop()
         if self.capture is not None:

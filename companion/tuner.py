@@ -47,12 +47,20 @@ class TooFewPhotos(IllegalAction):
     code = "too-few-photos"
 
 
+class TuneStopped(IllegalAction):
+    """The companion is stopping: a run ends at its next photo, and none starts (``Tuner.stop``)."""
+
+    code = "tune-stopped"
+
+
 class Frames(Sequence[tuple[Frame, Dice]]):
     """The table's photos as ``vision.tune.tune`` reads them, each frame read from its file when indexed:
-    400 photos of the Pi HQ camera decoded at once would be 3.7 GB."""
+    400 photos of the Pi HQ camera decoded at once would be 3.7 GB. ``stop``: once set, indexing raises
+    TuneStopped (a run in the background ends within one photo's reading)."""
 
-    def __init__(self, photos: list[tuple[Path, Dice]], read: Callable[[Path], Frame]) -> None:
-        self._photos, self._read = photos, read
+    def __init__(self, photos: list[tuple[Path, Dice]], read: Callable[[Path], Frame],
+                 stop: threading.Event | None = None) -> None:
+        self._photos, self._read, self._stop = photos, read, stop
 
     def __len__(self) -> int:
         return len(self._photos)
@@ -64,12 +72,14 @@ class Frames(Sequence[tuple[Frame, Dice]]):
 
     def __getitem__(self, i: int | slice) -> Any:
         if isinstance(i, slice):
-            return Frames(self._photos[i], self._read)
+            return Frames(self._photos[i], self._read, self._stop)
+        if self._stop is not None and self._stop.is_set():
+            raise TuneStopped("the companion is stopping")
         path, dice = self._photos[i]
         return self._read(path), dice
 
 
-def table_photos(data: TableDataset) -> Frames:
+def table_photos(data: TableDataset, stop: threading.Event | None = None) -> Frames:
     """The set's photos that hold a confirmed pip d6: its pip d6s with their value, any other confirmed die
     by its box alone (``vision.tune``: neither fitted nor taken for "not a die"). TooFewPhotos when there
     are fewer than ``LEAST_PHOTOS``."""
@@ -90,7 +100,7 @@ def table_photos(data: TableDataset) -> Frames:
     if len(photos) < LEAST_PHOTOS:
         raise TooFewPhotos(f"the table's set holds {len(photos)} photos with d6 dice; tune needs "
                            f"{LEAST_PHOTOS} at least (confirm some rolls first): {data.root}")
-    return Frames(photos, read_image)
+    return Frames(photos, read_image, stop)
 
 
 class Tuner:
@@ -106,6 +116,7 @@ class Tuner:
         self._last: dict[str, Any] | None = None
         self._error: str | None = None
         self._since = 0   # photos confirmed since the last run started
+        self._stop = threading.Event()
 
     def state(self) -> dict[str, Any]:
         """``{"running", "photos", "tuned", "last", "error"}``: ``photos``, the set's photos; ``tuned``,
@@ -124,7 +135,9 @@ class Tuner:
         with self._lock:
             if self._thread is not None and self._thread.is_alive():
                 raise TuneRunning("the camera is already adapting to this table's dice: wait for it")
-            photos = table_photos(self.dataset)
+            if self._stop.is_set():
+                raise TuneStopped("the companion is stopping")
+            photos = table_photos(self.dataset, self._stop)
             self._error, self._since = None, 0
             self._thread = threading.Thread(target=self._run, args=(photos,), name="goblin-tune", daemon=True)
             self._thread.start()
@@ -140,10 +153,16 @@ class Tuner:
                 return False
         try:
             self.start()
-        except (TooFewPhotos, TuneRunning):
+        except (TooFewPhotos, TuneRunning, TuneStopped):
             return False
         log.info("adapting to the table's dice by itself, after %d confirmed photos", AUTO_EVERY)
         return True
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """End a run under way at its next photo and wait for it (``companion.serve.Companion.close``): a
+        thread left inside OpenCV when the interpreter exits aborts the process. No run starts after."""
+        self._stop.set()
+        self.wait(timeout)
 
     def wait(self, timeout: float | None = None) -> None:
         """Until the run started last ends (tests, and a clean stop)."""
@@ -162,6 +181,9 @@ class Tuner:
             if report.kept:
                 self.calibrator.adopt_head(tuned.head)
             result, error = {**report.to_json(), "saved": report.kept}, None
+        except TuneStopped:
+            result, error = None, None
+            log.info("tuning stopped: the companion is stopping")
         except (GoblinError, ValueError, OSError) as exc:
             result, error = None, f"tuning stopped: {exc}"
             log.warning("%s", error)

@@ -14,7 +14,7 @@ from companion.calibration import Calibrator
 from companion.dataset import TableDataset
 from companion.demo import DEMO_DIR
 from companion.session import TableSession
-from companion.tuner import AUTO_EVERY, LEAST_PHOTOS, TooFewPhotos, Tuner, TuneRunning
+from companion.tuner import AUTO_EVERY, LEAST_PHOTOS, TooFewPhotos, Tuner, TuneRunning, TuneStopped
 from tests.loop import labelled
 from vision import Calibration
 from vision.teach import EMBEDDING, HEAD_CLASSES, TableHead
@@ -105,3 +105,17 @@ def test_every_fifty_confirmed_photos_a_run_starts_by_itself(tmp_path: Path) -> 
     assert not any(tuner.note_confirmed() for _ in range(AUTO_EVERY - 1))  # the count starts again
     assert tuner.note_confirmed() is True and tuner.state()["running"] is True
     tuner.wait(120)
+
+
+def test_stopping_the_companion_ends_a_run_at_its_next_photo(tmp_path: Path) -> None:
+    data = TableDataset(tmp_path / "dataset")
+    tuner = Tuner(data, Calibrator(tmp_path / "calibration.json"))
+    fill(data)
+    tuner.start()
+    tuner.stop(30)
+    state = tuner.state()
+    assert state["running"] is False and state["last"] is None and state["error"] is None
+    assert not (tmp_path / "calibration.json").exists()
+    with pytest.raises(TuneStopped):
+        tuner.start()
+    assert tuner.note_confirmed() is False
