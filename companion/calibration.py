@@ -195,11 +195,14 @@ class Calibrator:
                 "file": str(self.path), "error": error, "last": learned}
 
     def _save(self, calibration: Any) -> None:
+        """Write ``calibration`` (an unreadable file set aside first) and read by it from now on."""
         if self._error is not None:
             aside = set_aside(self.path, "calibration file")
             if aside is not None:
                 log.warning("the unreadable calibration file is kept as %s", aside)
         save_calibration(calibration, self.path)
+        with self._lock:
+            self._calibration, self._error, self._loaded = calibration, None, self._stamp()
 
     def teach(self, frame: Frame, *, kind: object, label: object) -> dict[str, Any]:
         """Learn from ``frame`` (see :func:`learn`), save, and return :meth:`state` with ``learned``."""
@@ -214,7 +217,6 @@ class Calibrator:
             calibration, count = learn(base, frame, kind=checked, label=text)
             self._save(calibration)
             with self._lock:
-                self._calibration, self._error, self._loaded = calibration, None, self._stamp()
                 self._learned = {"kind": checked, "label": text, "learned": count}
         log.info("taught %d %s example(s) of %r; saved to %s", count, checked, text, self.path)
         return {"learned": count, "kind": checked, "label": text, **self.state()}
@@ -230,8 +232,6 @@ class Calibrator:
                 base = self._calibration if self._calibration is not None else Calibration()
             calibration = base.with_head(head)
             self._save(calibration)
-            with self._lock:
-                self._calibration, self._error, self._loaded = calibration, None, self._stamp()
         log.info("the table's head saved to %s", self.path)
         return self.state()
 
@@ -274,8 +274,6 @@ class Calibrator:
             else:
                 kept = Calibration(examples, head)
                 self._save(kept)
-                with self._lock:
-                    self._calibration, self._error, self._loaded = kept, None, self._stamp()
             with self._lock:
                 self._learned = None
         log.info("%s (%s)", "the table's head forgotten" if not keep_head else "calibration forgotten",

@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 
 from vision.errors import InvalidVisionInput
+from vision.faces import CLASSES
 
 Kind = Literal["token", "face"]
 KINDS: tuple[Kind, ...] = ("token", "face")
@@ -34,8 +35,8 @@ NEAREST_MARGIN = 0.05
 FORMAT = "goblin-companion-calibration"
 #: length of the face reader's embedding (``vision.faces.EMBEDDING``)
 EMBEDDING = 64
-#: the face reader's classes (``vision.faces.CLASSES``): a table head has one row of weights for each
-HEAD_CLASSES = ("none", "1", "2", "3", "4", "5", "6", "emblem", "numeral", "token")
+#: the face reader's classes: a table head has one row of weights for each
+HEAD_CLASSES = CLASSES
 
 _yy, _xx = np.mgrid[0:SIZE, 0:SIZE]
 _DISC = ((_xx - (SIZE - 1) / 2) ** 2 + (_yy - (SIZE - 1) / 2) ** 2) <= (SIZE / 2 - 1) ** 2
@@ -335,8 +336,11 @@ class Calibration:
                         f"calibration: example {i}'s embedding is not {EMBEDDING} numbers")
                 embedding = embedding.astype(np.float64)
             examples.append(Example(kind, label, patch.reshape(SIZE, SIZE).copy(), embedding))
-        head = None if obj.get("head") is None else TableHead.from_json(obj["head"])
-        return cls(tuple(examples), head)
+        head = obj.get("head")
+        if isinstance(head, dict) and isinstance(head.get("classes"), list) \
+                and head["classes"] != list(HEAD_CLASSES):
+            head = None   # fitted for a reader of other classes (an update since): unused
+        return cls(tuple(examples), None if head is None else TableHead.from_json(head))
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the calibration as a JSON file (atomically: a temporary file, then a rename)."""

@@ -100,6 +100,17 @@ def test_a_malformed_head_is_refused_saying_what_is_wrong(bad, says):
         Calibration.from_json(obj)
 
 
+def test_a_head_of_a_reader_with_other_classes_is_left_unused_and_the_examples_stay(tmp_path):
+    rng = np.random.default_rng(7)
+    head = TableHead(rng.normal(size=(len(CLASSES), EMBEDDING)), rng.normal(size=len(CLASSES)), "abc")
+    obj = Calibration().with_head(head).to_json()
+    obj["examples"] = Calibration().teach(np.full((40, 40, 3), 200, np.uint8), kind="face",
+                                          label="6").to_json()["examples"]
+    obj["head"]["classes"] = [*CLASSES, "d20"]
+    back = Calibration.from_json(obj)
+    assert back.head is None and len(back.examples) == 1
+
+
 def test_a_head_fitted_on_another_reader_changes_nothing():
     rng = np.random.default_rng(6)
     readings = [FaceReading(_reading("4"), e) for e in _unit(rng, 3)]
