@@ -49,3 +49,14 @@ def test_the_cost_benchmark_keeps_hq_photos_with_their_boxes_enlarged(tmp_path):
     assert len(entries) == 3 and (entries[0]["width"], entries[0]["height"]) == cost.HQ
     kx = cost.HQ[0] / 640
     assert [d["bbox"][0] for d in entries[0]["dice"]] == [round(d.bbox[0] * kx) for d in first.dice]
+
+
+def test_noise_changes_that_share_of_the_values_and_never_the_boxes():
+    bench = _load()
+    photos = photo_set("nell")[:30]
+    clean, noisy = bench.confirmed(photos), bench.confirmed(photos, 0.1)
+    pairs = [(a, b) for (_, da), (_, db) in zip(clean, noisy, strict=True)
+             for a, b in zip(da, db, strict=True)]
+    changed = sum(a[1] != b[1] for a, b in pairs)
+    assert all(a[0] == b[0] for a, b in pairs) and all(1 <= b[1] <= 6 for _, b in pairs)
+    assert 0.05 * len(pairs) < changed < 0.15 * len(pairs)
