@@ -92,6 +92,7 @@ def run_tune(config: str | None, *, dry_run: bool = False) -> dict[str, Any]:
     calibration = load_calibration(path)
     tuned, report = tune(photos, calibration)
     saved = report.kept and not dry_run
-    if saved:
-        save_calibration(tuned, path)
+    if saved:   # onto the file as it is now: a token taught on the page while tune ran stays
+        latest = load_calibration(path)
+        save_calibration((latest if latest is not None else tuned).with_head(tuned.head), path)
     return {**report.to_json(), "saved": saved, "calibration": str(path)}

@@ -130,3 +130,30 @@ def test_tune_reads_one_frame_at_a_time(tmp_path: Path) -> None:
     image, dice = frames[7]
     assert read == ["7.jpg"] and image.shape == (2, 2, 3) and dice == [((0, 0, 9, 9), 3)]
     assert len(frames[10:20]) == 10 and read == ["7.jpg"]
+
+
+@pytest.mark.slow
+def test_tokens_taught_while_tune_runs_stay_in_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """`goblin-companion tune` in a terminal while the page teaches a token: the head goes onto the file
+    as it is when tune ends, not onto the one it read at its start."""
+    import companion.scan
+    from tests.loop.test_tuner import fill
+    from tests.teach.conftest import tray
+    from vision import Calibration
+
+    fill(TableDataset(tmp_path / "state" / "dataset"))
+    path = tmp_path / "state" / "calibration.json"
+    read = companion.scan.read_image
+
+    def teach_meanwhile(p: Path) -> np.ndarray:
+        if not path.exists():   # the page teaches three live tokens while tune reads its first photo
+            Calibration().teach_found(tray(["alive"] * 3, seed=1), kind="token", label="alive")[0].save(path)
+        return read(p)
+
+    monkeypatch.setattr(companion.scan, "read_image", teach_meanwhile)
+    assert cli(["tune", "--config", str(_config(tmp_path))]) == 0
+    got = json.loads(capsys.readouterr().out)
+    saved = Calibration.load(path)
+    assert got["saved"] is True and saved.head is not None   # the demo's set is read better tuned
+    assert saved.labels("token") == ["alive"]
