@@ -37,6 +37,9 @@ FORMAT = "goblin-companion-calibration"
 EMBEDDING = 64
 #: the face reader's classes: a table head has one row of weights for each
 HEAD_CLASSES = CLASSES
+#: a head's weights and biases lie within +-HEAD_LIMIT (fitted ones stay near 1: a file with larger numbers
+#: was not written by ``tune``, and numbers near float's limit would turn readings into NaN)
+HEAD_LIMIT = 1000.0
 
 _yy, _xx = np.mgrid[0:SIZE, 0:SIZE]
 _DISC = ((_xx - (SIZE - 1) / 2) ** 2 + (_yy - (SIZE - 1) / 2) ** 2) <= (SIZE / 2 - 1) ** 2
@@ -129,8 +132,9 @@ class TableHead:
                 a = np.frombuffer(base64.b64decode(obj[key], validate=True), dtype="<f4")
             except (KeyError, TypeError, ValueError) as err:
                 raise InvalidVisionInput(f"calibration: the head's {key} are malformed ({err})") from None
-            if a.size != size or not np.all(np.isfinite(a)):
-                raise InvalidVisionInput(f"calibration: the head's {key} are not {size} finite numbers")
+            if a.size != size or not np.all(np.isfinite(a)) or np.any(np.abs(a) > HEAD_LIMIT):
+                raise InvalidVisionInput(f"calibration: the head's {key} are not {size} numbers within "
+                                         f"+-{HEAD_LIMIT:g}")
             arrays.append(a.astype(np.float64))
         return cls(arrays[0].reshape(len(HEAD_CLASSES), EMBEDDING), arrays[1], obj["reader"])
 

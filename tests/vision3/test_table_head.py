@@ -1,6 +1,7 @@
 """``goblin-companion tune`` fits the table's head (vision.tune): the face reader's last layer adapted to the
 table's confirmed photos, kept in the calibration file, used only with the reader it was fitted on."""
 
+import base64
 from pathlib import Path
 
 import numpy as np
@@ -15,6 +16,7 @@ from vision.tune import LEAST_EXAMPLES, MOST_FITTED, _thinned, fit_head, tune
 
 ROOT = Path(__file__).resolve().parents[2]
 EIGHT_BYTES = "AAAAAAAAAAA="   # base64 of two floats: too few for a head
+HUGE = base64.b64encode(np.full(len(CLASSES) * EMBEDDING, 3e38, "<f4").tobytes()).decode()
 NELL_LEFT_OUT = (str(ROOT / "benchmarks" / "models" / "finder-no-nell.onnx"),
                  str(ROOT / "benchmarks" / "models" / "faces-no-nell.onnx"), "types")
 
@@ -89,7 +91,8 @@ def test_the_head_is_kept_in_the_calibration_file_and_read_back(tmp_path):
 BAD_HEADS = [({"reader": "abc"}, "classes"),
              ({"classes": list(CLASSES), "weights": EIGHT_BYTES, "bias": EIGHT_BYTES, "reader": "abc"},
               "weights are not"),
-             ({"classes": list(CLASSES), "weights": "%%", "bias": "", "reader": "abc"}, "malformed")]
+             ({"classes": list(CLASSES), "weights": "%%", "bias": "", "reader": "abc"}, "malformed"),
+             ({"classes": list(CLASSES), "weights": HUGE, "bias": HUGE[:16], "reader": "abc"}, "within")]
 
 
 @pytest.mark.parametrize("bad, says", BAD_HEADS)
