@@ -13,6 +13,8 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import shutil
+import tempfile
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -64,6 +66,23 @@ class Frames(Sequence[tuple[Frame, Dice]]):
 
     def __len__(self) -> int:
         return len(self._photos)
+
+    def pinned(self, folder: Path) -> Frames:
+        """The same photos, each hard-linked (copied where links are not possible) into ``folder``: the
+        table's set drops its oldest photo at every confirm once full, and a run that reads the held-back
+        photos twice must find them both times. A photo already gone is left out."""
+        kept = []
+        for i, (path, dice) in enumerate(self._photos):
+            target = folder / f"{i:06d}{path.suffix}"
+            try:
+                try:
+                    os.link(path, target)
+                except OSError:
+                    shutil.copyfile(path, target)
+            except FileNotFoundError:
+                continue
+            kept.append((target, dice))
+        return Frames(kept, self._read, self._stop)
 
     @overload
     def __getitem__(self, i: int) -> tuple[Frame, Dice]: ...
@@ -177,7 +196,8 @@ class Tuner:
         with contextlib.suppress(AttributeError, OSError):
             os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), NICENESS)
         try:
-            tuned, report = tune(photos, self.calibrator.current())
+            with tempfile.TemporaryDirectory(prefix="tuning-", dir=self.dataset.root) as folder:
+                tuned, report = tune(photos.pinned(Path(folder)), self.calibrator.current())
             if report.kept:
                 self.calibrator.adopt_head(tuned.head)
             result, error = {**report.to_json(), "saved": report.kept}, None

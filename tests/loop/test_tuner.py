@@ -14,7 +14,15 @@ from companion.calibration import Calibrator
 from companion.dataset import TableDataset
 from companion.demo import DEMO_DIR
 from companion.session import TableSession
-from companion.tuner import AUTO_EVERY, LEAST_PHOTOS, TooFewPhotos, Tuner, TuneRunning, TuneStopped
+from companion.tuner import (
+    AUTO_EVERY,
+    LEAST_PHOTOS,
+    TooFewPhotos,
+    Tuner,
+    TuneRunning,
+    TuneStopped,
+    table_photos,
+)
 from tests.loop import labelled
 from vision import Calibration
 from vision.teach import EMBEDDING, HEAD_CLASSES, TableHead
@@ -119,3 +127,26 @@ def test_stopping_the_companion_ends_a_run_at_its_next_photo(tmp_path: Path) -> 
     with pytest.raises(TuneStopped):
         tuner.start()
     assert tuner.note_confirmed() is False
+
+
+def test_a_run_reads_the_set_as_it_was_when_it_started(tmp_path: Path) -> None:
+    """Once the set is full every confirm drops its oldest photo; a run reads its held-back photos twice
+    (before and after), so it reads from links made when it started."""
+    data = TableDataset(tmp_path / "dataset", max_images=12)
+    fill(data)
+    frames = table_photos(data)
+    (tmp_path / "first").mkdir()
+    (tmp_path / "second").mkdir()
+    pinned = frames.pinned(tmp_path / "first")
+    min(data.root.glob("images/*.jpg")).unlink()           # the oldest photo dropped after the pinning
+    assert len(pinned) == 12 and pinned[0][0].shape == frames[1][0].shape
+    assert len(frames.pinned(tmp_path / "second")) == 11    # a photo already gone is left out
+
+    tuner = Tuner(TableDataset(tmp_path / "set", max_images=12), Calibrator(tmp_path / "calibration.json"))
+    fill(tuner.dataset)
+    tuner.start()
+    fill(tuner.dataset)                    # twelve more confirms drop every photo the run started with
+    tuner.wait(120)
+    state = tuner.state()
+    assert state["error"] is None and state["last"]["photos"] == 12
+    assert [p.name for p in (tmp_path / "set").iterdir() if p.name.startswith("tuning-")] == []
