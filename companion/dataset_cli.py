@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import sys
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -90,7 +91,8 @@ def run_tune(config: str | None, *, dry_run: bool = False) -> dict[str, Any]:
     photos = table_photos(data)
     path = cfg.calibration_path()
     calibration = load_calibration(path)
-    tuned, report = tune(photos, calibration)
+    with tempfile.TemporaryDirectory(prefix="tuning-", dir=data.root) as folder:   # serve may drop photos
+        tuned, report = tune(photos.pinned(Path(folder)), calibration)
     saved = report.kept and not dry_run
     if saved:   # onto the file as it is now: a token taught on the page while tune ran stays
         latest = load_calibration(path)
