@@ -102,7 +102,7 @@
       const s = await response.json();
       renderTune(s);
       if (!s.running) {
-        if (s.error) return resultLine("tune-result", s.error, false);
+        if (s.error) return resultLine("tune-result", t("tune.failed", { detail: s.error }), false);
         return s.last ? resultLine("tune-result", tuneReport(s.last), true) : undefined;
       }
       await new Promise((done) => setTimeout(done, TUNE_POLL_MS));
