@@ -134,10 +134,16 @@
       renderTune(done);
       resultLine("tune-result", t("tune.forgotten"), true);
     };
+    // a run started elsewhere (another phone, or by itself every 50 confirmed photos) is followed, and the
+    // last one's report is shown: the players see that the camera adapted itself
     const response = await fetch("/api/tune");
-    if (response.ok && (await response.json()).running) {
+    if (!response.ok) return;
+    const s = await response.json();
+    if (s.running) {
       resultLine("tune-result", t("tune.busy"), true);
       await followTune();
+    } else if (s.last) {
+      resultLine("tune-result", tuneReport(s.last), true);
     }
   }
 
