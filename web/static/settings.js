@@ -40,12 +40,15 @@
 
   const teachResult = (text, ok) => resultLine("teach-result", text, ok);
 
-  /** The error of a refused teach/forget, in this section's words when it has them. */
-  function teachFailed() {
+  /** The error of a refused action under its section's button, in the section's words (``prefix.error.CODE``)
+      when it has them. */
+  function failedLine(id, prefix) {
     const code = G.lastError && G.lastError.error;
-    teachResult(has(`teach.error.${code}`) ? t(`teach.error.${code}`) : $("error").textContent, false);
+    resultLine(id, has(`${prefix}.error.${code}`) ? t(`${prefix}.error.${code}`) : $("error").textContent, false);
     hideError();
   }
+
+  const teachFailed = () => failedLine("teach-result", "teach");
 
   async function initTeach() {
     if (!$("teach")) return;
@@ -115,9 +118,7 @@
       $("tune-button").disabled = true;
       const started = await act("tune", {});
       if (!started) {
-        const code = G.lastError && G.lastError.error;
-        resultLine("tune-result", has(`tune.error.${code}`) ? t(`tune.error.${code}`) : $("error").textContent, false);
-        hideError();
+        failedLine("tune-result", "tune");
         $("tune-button").disabled = false;
         return;
       }
@@ -127,10 +128,7 @@
     $("tune-forget").onclick = async () => {
       if (!window.confirm(t("tune.forget_confirm"))) return;
       const done = await act("tune/forget", {});
-      if (!done) {
-        resultLine("tune-result", $("error").textContent, false);
-        return hideError();
-      }
+      if (!done) return failedLine("tune-result", "tune");
       renderTune(done);
       resultLine("tune-result", t("tune.forgotten"), true);
     };
