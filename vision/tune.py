@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from vision.data import match_boxes
-from vision.faces import CLASSES, read_faces, reader_id
+from vision.faces import CLASSES, EMBEDDING, read_faces, reader_id
 from vision.finder import find_objects
 from vision.learned import MAX_TURNED, MODELS, SCREEN
 from vision.teach import Calibration, TableHead
@@ -96,13 +96,14 @@ class TuneReport:
 
 
 def _score(photos: Iterable[tuple[np.ndarray, LabelledDice]], calibration: Calibration | None,
-           models: tuple[str, ...] = MODELS) -> tuple[int, int, int]:
-    """(right, wrong and sure, unconfirmed) of ``read_table`` on the labelled dice of ``photos``, matched as
-    the benchmark matches (``vision.data.match_boxes``)."""
+           models: tuple[str, ...] = MODELS) -> tuple[int, int, int, int]:
+    """(right, wrong and sure, unconfirmed, dice with a value) of ``read_table`` on the labelled dice of
+    ``photos``, matched as the benchmark matches (``vision.data.match_boxes``)."""
     from vision.table import read_table
 
-    right = sure_wrong = unconfirmed = 0
+    right = sure_wrong = unconfirmed = valued = 0
     for image, dice in photos:
+        valued += sum(value is not None for _, value in dice)
         got = list(read_table(image, calibration=calibration, models=models).dice)
         pairs = match_boxes([box for box, _ in dice], [d.bbox for d in got])
         unconfirmed += len(got) - len(pairs)
@@ -112,7 +113,7 @@ def _score(photos: Iterable[tuple[np.ndarray, LabelledDice]], calibration: Calib
                 continue
             right += d.value == value
             sure_wrong += d.value != value and d.confidence >= SURE
-    return right, sure_wrong, unconfirmed
+    return right, sure_wrong, unconfirmed, valued
 
 
 def examples(photos: Iterable[tuple[np.ndarray, LabelledDice]], models: tuple[str, ...] = MODELS
@@ -143,7 +144,7 @@ def examples(photos: Iterable[tuple[np.ndarray, LabelledDice]], models: tuple[st
             probabilities.append(r.probabilities)
             classes.append(k)
     if not classes:
-        return np.zeros((0, 64)), np.zeros((0, len(CLASSES))), np.zeros(0, np.int64)
+        return np.zeros((0, EMBEDDING)), np.zeros((0, len(CLASSES))), np.zeros(0, np.int64)
     return np.array(embeddings), np.array(probabilities), np.array(classes)
 
 
@@ -212,7 +213,7 @@ def tune(photos: Sequence[tuple[np.ndarray, LabelledDice]], calibration: Calibra
     tuned = base.with_head(head) if head is not None else base
     before = _score(_part(photos, held=True), calibration, models)
     after = _score(_part(photos, held=True), tuned, models) if head is not None else before
-    held = sum(v is not None for _, d in _part(photos, held=True) for _, v in d)
+    held = before[3]   # counted while reading them: a third pass would decode every held-back frame again
     reason = ("too-few-faces" if head is None else "too-few-held-back" if held < LEAST_HELD_BACK
               else "reads-worse" if after[0] < before[0] or after[1] > before[1] else None)
     kept = reason is None
