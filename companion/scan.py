@@ -22,9 +22,9 @@ from typing import Any
 
 from companion.errors import GoblinError, InvalidInput
 from companion.jsoncli import Parser, read_json
-from hardware.imagefile import MAX_FILE_BYTES, MAX_PIXELS, ImageFileError, read_image_file
+from hardware.imagefile import MAX_FILE_BYTES, MAX_PIXELS, ImageFileError, read_photo_file
 
-__all__ = ["MAX_FILE_BYTES", "MAX_PIXELS", "main", "read_image"]
+__all__ = ["MAX_FILE_BYTES", "MAX_PIXELS", "main", "read_image", "read_photo"]
 
 
 def _parser() -> Parser:
@@ -42,15 +42,33 @@ def _parser() -> Parser:
 
 
 def read_image(path: Path) -> Any:
-    """Decode ``path`` to a BGR array, or raise ``InvalidInput`` saying why it cannot be read.
+    """Decode ``path`` to a BGR array, or raise ``InvalidInput`` saying why it cannot be read: the image of
+    ``read_photo`` (a JPEG over :data:`MAX_PIXELS` decoded smaller), for the callers that need no boxes in
+    the photo's own pixels (teach, tune)."""
+    return read_photo(path)[0]
+
+
+def read_photo(path: Path) -> tuple[Any, tuple[int, int]]:
+    """Decode ``path`` to a BGR array and the photo's own (width, height), or raise ``InvalidInput`` saying
+    why it cannot be read.
 
     Bounded: only a regular file (not ``/dev/zero``, a FIFO or a folder), at most :data:`MAX_FILE_BYTES`
     read, and at most :data:`MAX_PIXELS` pixels, checked in the header before anything is decoded
-    (``hardware.imagefile``)."""
+    (``hardware.imagefile``); a JPEG over that (a phone's 48 MP photo) is decoded at a half, a quarter or an
+    eighth of its size, as libjpeg can without ever holding the whole picture."""
     try:
-        return read_image_file(path, max_bytes=MAX_FILE_BYTES, max_pixels=MAX_PIXELS)
+        return read_photo_file(path, max_bytes=MAX_FILE_BYTES, max_pixels=MAX_PIXELS)
     except ImageFileError as error:
         raise InvalidInput(str(error)) from None
+
+
+def _in_photo(items: list[dict[str, Any]], sx: float, sy: float) -> list[dict[str, Any]]:
+    """``items`` (dice or tokens as JSON) with their boxes scaled from the decoded image to the photo."""
+    out = []
+    for item in items:
+        x, y, w, h = item["bbox"]
+        out.append({**item, "bbox": [round(x * sx), round(y * sy), round(w * sx), round(h * sy)]})
+    return out
 
 
 def _summary(result: dict[str, Any]) -> str:
@@ -89,15 +107,20 @@ def main(argv: Sequence[str]) -> int:
     for name in args.images:
         result: dict[str, Any] = {"file": name}
         try:
-            image = read_image(Path(name))
+            image, (width, height) = read_photo(Path(name))
             t0 = time.perf_counter()
             reading = read_table(image, calibration=calibration, zones=zones, tray=tray)
             ms = round((time.perf_counter() - t0) * 1000, 1)
             body = reading.to_json()
-            result.update(width=body["width"], height=body["height"], ms=ms, dice=body["dice"],
-                          tokens=body["tokens"])
+            sx, sy = width / body["width"], height / body["height"]
+            result.update(width=width, height=height, ms=ms, dice=_in_photo(body["dice"], sx, sy),
+                          tokens=_in_photo(body["tokens"], sx, sy))
+            if (sx, sy) != (1, 1):   # a photo over MAX_PIXELS, decoded smaller
+                result["read_at"] = [body["width"], body["height"]]
             if args.percentile:
-                result["percentile"] = [r.to_json() for r in percentile_rolls(reading.dice)]
+                result["percentile"] = [{**j, "tens": _in_photo([j["tens"]], sx, sy)[0],
+                                         "units": _in_photo([j["units"]], sx, sy)[0]}
+                                        for j in (r.to_json() for r in percentile_rolls(reading.dice))]
             if out_dir is not None:
                 target = out_dir / (Path(name).stem + ".annotated.jpg")
                 if not cv2.imwrite(str(target), annotate(image, reading, tray=tray)):

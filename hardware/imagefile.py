@@ -25,8 +25,13 @@ Image = np.ndarray[Any, np.dtype[np.uint8]]
 
 #: Files larger than this are refused unread (a 12 MP JPEG is 3-8 MB; a 12 MP PNG can reach ~40 MB).
 MAX_FILE_BYTES: Final = 64 * 1024 * 1024
-#: Decoded pixels at most: 16.8 MP (4096x4096) is 48 MB as BGR. The Pi cameras give 12 MP; a phone, 12 MP.
+#: Decoded pixels at most: 16.8 MP (4096x4096) is 48 MB as BGR. The Pi cameras give 12 MP; a phone, 12 MP
+#: by default, but 48-200 MP in its "high resolution" mode (an 8000x6000 JPEG): see ``shrink``.
 MAX_PIXELS: Final = 4096 * 4096
+#: How a JPEG of more than ``max_pixels`` pixels is decoded when asked to shrink it: libjpeg decodes at a
+#: half, a quarter or an eighth of the size in its transform, so the full picture never exists in memory
+#: (OpenCV's ``IMREAD_REDUCED_COLOR_*``). Other formats have no such decoding and are refused instead.
+REDUCED: Final = {2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4, 8: cv2.IMREAD_REDUCED_COLOR_8}
 
 
 class ImageFileError(HardwareError, ValueError):
@@ -164,6 +169,16 @@ def decode_image_bytes(data: bytes, *, name: str = "the image", max_bytes: int =
     ImageFileError
         Empty, a format whose size the header does not tell, or not decodable (corrupt, cut short).
     """
+    return decode_photo_bytes(data, name=name, max_bytes=max_bytes, max_pixels=max_pixels, shrink=False)[0]
+
+
+def decode_photo_bytes(data: bytes, *, name: str = "the image", max_bytes: int = MAX_FILE_BYTES,
+                       max_pixels: int = MAX_PIXELS, shrink: bool = True) -> tuple[Image, tuple[int, int]]:
+    """As :func:`decode_image_bytes`, and with ``shrink`` a JPEG of more than ``max_pixels`` pixels (a
+    phone's 48 MP photo) is decoded at the largest of a half, a quarter or an eighth of its size that holds
+    at most ``max_pixels`` (``REDUCED``) instead of refused. Returns the image and the photo's own (width,
+    height), turned as the image is (EXIF orientation), so that what is found in the image can be said in
+    the photo's pixels."""
     if len(data) > max_bytes:
         raise ImageTooLarge(f"{name} is too large ({len(data)} bytes; at most {max_bytes})")
     if not data:
@@ -173,17 +188,23 @@ def decode_image_bytes(data: bytes, *, name: str = "the image", max_bytes: int =
         raise ImageFileError(f"{name} is not an image OpenCV can decode safely: no JPEG, PNG, BMP, WebP, "
                              "TIFF or PNM header telling its size (corrupt, cut short or another format)")
     width, height = size
-    if width * height > max_pixels:
-        raise ImageTooLarge(f"{name} is too large ({width}x{height} pixels; at most {max_pixels}, "
-                            f"e.g. 4096x4096): scale it down first")
     if width == 0 or height == 0:
         raise ImageFileError(f"{name} says it is {width}x{height} pixels: corrupt")
-    image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_COLOR)
+    flags, factor = cv2.IMREAD_COLOR, 1
+    if width * height > max_pixels:
+        least = next((f for f in REDUCED if -(-width // f) * -(-height // f) <= max_pixels), None)
+        if not shrink or data[:2] != b"\xff\xd8" or least is None:
+            most = f"at most {max_pixels}, e.g. 4096x4096" + (
+                f"; a JPEG up to {64 * max_pixels}" if shrink else "")
+            raise ImageTooLarge(f"{name} is too large ({width}x{height} pixels; {most}): scale it down first")
+        flags, factor = REDUCED[least], least
+    image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), flags)
     if image is None or image.size == 0:
         raise ImageFileError(f"{name} is not an image OpenCV can decode (corrupt or another format)")
     if image.shape[0] * image.shape[1] > max_pixels:  # a header that lied
         raise ImageTooLarge(f"{name} is too large ({image.shape[1]}x{image.shape[0]} pixels)")
-    return np.asarray(image, dtype=np.uint8)
+    turned = image.shape[:2] != (-(-height // factor), -(-width // factor))   # EXIF: a quarter turn
+    return np.asarray(image, dtype=np.uint8), ((height, width) if turned else (width, height))
 
 
 def read_image_file(path: str | Path, *, max_bytes: int = MAX_FILE_BYTES,
@@ -196,5 +217,13 @@ def read_image_file(path: str | Path, *, max_bytes: int = MAX_FILE_BYTES,
         Saying why: not a regular file, more than ``max_bytes`` bytes, empty, a format whose size the
         header does not tell, more than ``max_pixels`` pixels (:class:`ImageTooLarge`), or not decodable.
     """
+    return read_photo_file(path, max_bytes=max_bytes, max_pixels=max_pixels, shrink=False)[0]
+
+
+def read_photo_file(path: str | Path, *, max_bytes: int = MAX_FILE_BYTES, max_pixels: int = MAX_PIXELS,
+                    shrink: bool = True) -> tuple[Image, tuple[int, int]]:
+    """As :func:`read_image_file`, but a JPEG of more than ``max_pixels`` pixels is decoded smaller instead
+    of refused (:func:`decode_photo_bytes`); returns the image and the photo's own (width, height)."""
     data = read_file_bytes(path, max_bytes=max_bytes)
-    return decode_image_bytes(data, name=repr(str(path)), max_bytes=max_bytes, max_pixels=max_pixels)
+    return decode_photo_bytes(data, name=repr(str(path)), max_bytes=max_bytes, max_pixels=max_pixels,
+                              shrink=shrink)

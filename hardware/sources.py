@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from hardware.errors import CameraError, ReplayGone
-from hardware.imagefile import ImageFileError, read_image_file
+from hardware.imagefile import ImageFileError, read_photo_file
 
 log = logging.getLogger(__name__)
 
@@ -151,11 +151,12 @@ def _stamp(path: Path) -> tuple[int, int] | None:
 class ReplaySource(_Source):
     """Replays a folder of photos (sorted by path, sub-folders included) or a video file, for demos and tests.
 
-    Unreadable photos (not an image, too large: :func:`hardware.imagefile.read_image_file`) are skipped
-    with one log line each. The folder is looked at again whenever a photo it listed is gone and at each
-    new round: when it is emptied or deleted, :meth:`read` raises :class:`CameraError` saying so (the
-    capture loop reports the camera lost with that reason and keeps retrying :meth:`open`, which finds
-    the photos when they come back). A photo that changes on disk is read again.
+    Unreadable photos (not an image, too large: :func:`hardware.imagefile.read_photo_file`; a JPEG over
+    ``MAX_PIXELS``, a phone's 48 MP photo, is decoded at a half, a quarter or an eighth of its size) are
+    skipped with one log line each. The folder is looked at again whenever a photo it listed is gone and at
+    each new round: when it is emptied or deleted, :meth:`read` raises :class:`CameraError` saying so (the
+    capture loop reports the camera lost with that reason and keeps retrying :meth:`open`, which finds the
+    photos when they come back). A photo that changes on disk is read again.
 
     Parameters
     ----------
@@ -303,7 +304,7 @@ class ReplaySource(_Source):
                 return self._cached[2]
             if path not in self._bad or self._bad[path] != stamp:
                 try:
-                    image = read_image_file(path)
+                    image = read_photo_file(path)[0]   # a 48 MP phone photo decoded smaller
                 except ImageFileError as error:
                     self._bad[path] = stamp
                     log.warning("replay: skipping photo %s: %s", path, error)

@@ -1,6 +1,7 @@
 """``goblin-companion scan`` in bounded time and memory: it refuses what is not a regular file
 (``/dev/zero``, a FIFO, a folder), caps the bytes it reads, and reads a photo's size from its header
-before decoding it (a 7000x7000 photo took 335 MB)."""
+before decoding it (a 7000x7000 photo took 335 MB): a JPEG over the cap (a phone's 48 MP photo) is
+decoded at a half, a quarter or an eighth of its size, any other format over it is refused."""
 
 from __future__ import annotations
 
@@ -15,7 +16,14 @@ import numpy as np
 import pytest
 
 from companion.cli import main
-from hardware.imagefile import MAX_PIXELS, ImageFileError, header_size, read_file_bytes, read_image_file
+from hardware.imagefile import (
+    MAX_PIXELS,
+    ImageFileError,
+    header_size,
+    read_file_bytes,
+    read_image_file,
+    read_photo_file,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -37,7 +45,8 @@ def scan(*files: str) -> tuple[int, list[dict[str, object]], float]:
 
 
 def big_jpeg(path: Path, side: int) -> None:
-    """A real JPEG of side x side pixels, written by a child process so this one stays small."""
+    """A real JPEG (or PNG, by ``path``'s suffix) of side x side pixels, written by a child process so
+    this one stays small."""
     code = (f"import cv2, numpy as np; a = np.zeros(({side}, {side}), np.uint8); a[::50] = 255; "
             f"cv2.imwrite({str(path)!r}, a)")
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
@@ -53,13 +62,31 @@ def test_devices_fifos_and_folders_are_refused_at_once(tmp_path: Path) -> None:
         f"{str(tmp_path)!r} is a folder, not a photo file"]
 
 
-def test_a_7000_by_7000_photo_is_refused_from_its_header_in_little_memory(tmp_path: Path) -> None:
-    photo = tmp_path / "huge.jpg"
+def test_a_7000_by_7000_png_is_refused_from_its_header_in_little_memory(tmp_path: Path) -> None:
+    photo = tmp_path / "huge.png"
     big_jpeg(photo, 7000)
     status, lines, peak = scan(str(photo))
     assert status == 2 and "7000x7000 pixels" in str(lines[0]["error"]), lines
     assert "at most 16777216" in str(lines[0]["error"])
     assert peak < 120, f"{peak:.0f} MB"  # measured 52 MB (335 MB before the cap)
+
+
+def test_a_7000_by_7000_jpeg_is_read_at_half_its_size_in_bounded_memory(tmp_path: Path) -> None:
+    photo = tmp_path / "huge.jpg"
+    big_jpeg(photo, 7000)
+    status, lines, peak = scan(str(photo))
+    assert status == 0, lines
+    assert (lines[0]["width"], lines[0]["height"], lines[0]["read_at"]) == (7000, 7000, [3500, 3500])
+    assert peak < 250, f"{peak:.0f} MB"  # measured 129 MB (the 4096x4096 photo below: 152)
+
+
+def test_a_jpeg_even_an_eighth_of_which_is_over_the_cap_is_refused(tmp_path: Path) -> None:
+    data = tmp_path / "x.jpg"
+    big_jpeg(data, 100)
+    with pytest.raises(ImageFileError, match=r"100x100 pixels; at most 150, e.g. 4096x4096; a JPEG up to 96"):
+        read_photo_file(data, max_pixels=150)   # an eighth is 13x13 = 169
+    image, size = read_photo_file(data, max_pixels=169)
+    assert image.shape[:2] == (13, 13) and size == (100, 100)
 
 
 def test_a_photo_at_the_cap_is_still_read(tmp_path: Path) -> None:

@@ -110,3 +110,19 @@ def test_a_skipped_photo_is_one_log_line_not_a_python_warning(tmp_path: Path,
     lines = [r.getMessage() for r in caplog.records]
     assert len(lines) == 2, lines
     assert "b.jpg" in lines[0] and "c.png" in lines[1] and "7000x7000 pixels" in lines[1]
+
+
+def test_a_phones_48_mp_photo_is_replayed_at_half_its_size(tmp_path: Path) -> None:
+    # 8000x6000: over the 16.8 MP a frame may hold, so decoded at half its size by libjpeg, never whole
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    big = np.zeros((6000, 8000, 3), np.uint8)
+    big[:] = RED
+    big[:, 4000:] = BLUE
+    assert cv2.imwrite(str(folder / "phone.jpg"), big)
+    del big
+    with ReplaySource(folder) as source:
+        frame = source.read()
+    assert frame.shape == (3000, 4000, 3)
+    assert np.abs(frame[1500, 1000].astype(int) - RED).max() < 8
+    assert np.abs(frame[1500, 3000].astype(int) - BLUE).max() < 8

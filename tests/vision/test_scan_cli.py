@@ -78,3 +78,52 @@ def test_scan_reads_only_the_tray_it_is_given(tmp_path, capsys):
     assert all(d["zone"] == "p0" and d["bbox"][0] + d["bbox"][2] / 2 < 640 for d in first["dice"])
     assert main(["scan", str(DEMO / "table_01.jpg"), "--tray", "[[0, 0], [0.01, 0], [0, 0.01]]"]) == 2
     assert "spans less than 0.05 of the frame" in capsys.readouterr().err
+
+
+def _exif_turned(jpeg: bytes) -> bytes:
+    """``jpeg`` with an EXIF segment saying "turn a quarter clockwise to show" (orientation 6), as a phone
+    held upright writes its photos."""
+    import struct
+
+    tiff = b"II*\x00" + struct.pack("<IH", 8, 1) + struct.pack("<HHIHH", 0x0112, 3, 1, 6, 0) + b"\0" * 4
+    app1 = b"Exif\x00\x00" + tiff
+    return jpeg[:2] + b"\xff\xe1" + struct.pack(">H", len(app1) + 2) + app1 + jpeg[2:]
+
+
+def test_a_phones_48_mp_photo_is_read_smaller_and_told_in_its_own_pixels(tmp_path, capsys):
+    """A phone's high-resolution photo (here the demo's real photo enlarged to 8000x3000, 24 MP, over the
+    16.8 MP cap) is decoded at half its size instead of refused: the same dice, boxes in its own pixels.
+    Turned by its EXIF orientation, its width and height and boxes are those of the photo as shown."""
+    small = tmp_path / "small.jpg"
+    shutil.copyfile(DEMO / "table_01.jpg", small)
+    image = cv2.imread(str(small))
+    big = cv2.resize(image, (8000, 3000), interpolation=cv2.INTER_CUBIC)
+    ok, encoded = cv2.imencode(".jpg", big, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    assert ok
+    (tmp_path / "big.jpg").write_bytes(encoded.tobytes())
+    (tmp_path / "upright.jpg").write_bytes(_exif_turned(encoded.tobytes()))
+    files = [str(tmp_path / n) for n in ("small.jpg", "big.jpg", "upright.jpg")]
+    assert main(["scan", "--json", *files]) == 0
+    first, second, third = (json.loads(line) for line in capsys.readouterr().out.splitlines())
+    assert "read_at" not in first and (first["width"], first["height"]) == (1280, 480)
+    assert (second["width"], second["height"], second["read_at"]) == (8000, 3000, [4000, 1500])
+    assert (third["width"], third["height"], third["read_at"]) == (3000, 8000, [1500, 4000])
+    k = 8000 / 1280
+
+    def centre(d):
+        x, y, w, h = d["bbox"]
+        return x + w / 2, y + h / 2
+
+    assert len(second["dice"]) == len(first["dice"]) == 8
+    for d in first["dice"]:
+        cx, cy = centre(d)
+        near = min(second["dice"], key=lambda e: (centre(e)[0] - cx * k) ** 2 + (centre(e)[1] - cy * k) ** 2)
+        assert (near["value"], near["sides"]) == (d["value"], d["sides"])
+        assert abs(centre(near)[0] - cx * k) < 0.2 * d["bbox"][2] * k
+        assert abs(centre(near)[1] - cy * k) < 0.2 * d["bbox"][3] * k
+        assert abs(near["bbox"][2] - d["bbox"][2] * k) < 0.3 * d["bbox"][2] * k
+        # turned a quarter clockwise: the photo's (x, y) is shown at (3000 - y, x)
+        turned = min(third["dice"], key=lambda e: (centre(e)[0] - (3000 - cy * k)) ** 2
+                     + (centre(e)[1] - cx * k) ** 2)
+        assert turned["value"] == d["value"]
+        assert abs(centre(turned)[0] - (3000 - cy * k)) < 0.2 * d["bbox"][3] * k
