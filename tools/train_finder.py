@@ -24,7 +24,7 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from v3_data import FINDER_SOURCES, Sample, load_source, pip3d_render, poly_render, render
+from v3_data import FINDER_SOURCES, Sample, donor_dice, load_source, pasted, pip3d_render, poly_render, render
 from v3_models import Finder
 from v3_train import budgeted_steps, load_fused_onnx
 
@@ -175,6 +175,10 @@ def main() -> None:
     ap.add_argument("--pip3d", type=int, default=0,
                     help="trays of pip d6s drawn in 3D, 0-60 degrees off the vertical, boxed sides and all "
                          "(v3_data.pip3d_render), drawn as often as the renders")
+    ap.add_argument("--pasted", type=int, default=0,
+                    help="trays of real dice cut from the training photos of aws and nell-byler (not "
+                         "the one left out) laid on Lurig's tables or drawn trays (v3_data.pasted), drawn as "
+                         "often as a real source")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--patterned", action="store_true", help="renders with marbled, speckled and translucent "
                     "bodies and drilled pips (v3_data.render)")
@@ -207,6 +211,9 @@ def main() -> None:
         pools["polyrender"] = [poly_render(i) for i in range(args.poly_renders)]
     if args.pip3d:
         pools["pip3d"] = [pip3d_render(i) for i in range(args.pip3d)]
+    if args.pasted:
+        donors = donor_dice([s for k in ("aws", "nell") for s in pools.get(k, [])])
+        pools["pasted"] = [pasted(i, donors, pools.get("lurig", [])) for i in range(args.pasted)]
     print({k: len(v) for k, v in pools.items()}, flush=True)
     model = Finder()
     if args.resume is not None and args.resume.suffix == ".onnx":

@@ -880,6 +880,132 @@ def render(seed: int, size: tuple[int, int] = (512, 384), patterned: bool = Fals
     return Sample("render", f"render-{seed}", out, objs, decoys=fakes)
 
 
+#: seed of ``pasted``'s trays (tray i from (PASTE_SEED, i))
+PASTE_SEED = 20263601
+#: the real sets whose boxes take in a whole die (``donor_dice``): aws and nell-byler in whole photos, chase
+#: crops; matteop65 boxes only the pip pattern, and Lurig and burks are numeral dice boxed by segmenting
+DONOR_SOURCES = ("aws", "nell", "chase")
+
+
+def donor_dice(samples: list[Sample]) -> list[tuple[np.ndarray, np.ndarray, int]]:
+    """(crop BGR, mask float32 0..1, label) of every boxed real die of ``samples`` from ``DONOR_SOURCES`` at
+    least 14 px across and wholly inside its photo (a chase crop is one die). The mask is the die cut from
+    what its box also holds of its own table (GrabCut from the box's edge, the largest part, filled);
+    where that keeps under a third of the box (a die filling its crop) a rounded square fills the box."""
+    out: list[tuple[np.ndarray, np.ndarray, int]] = []
+    for s in samples:
+        if s.source not in DONOR_SOURCES:
+            continue
+        h, w = s.image.shape[:2]
+        for cx, cy, bw, bh, label in s.objects:
+            x0, y0 = round(cx - bw / 2), round(cy - bh / 2)
+            x1, y1 = x0 + round(bw), y0 + round(bh)
+            if min(bw, bh) >= 14 and x0 >= 0 and y0 >= 0 and x1 <= w and y1 <= h:
+                crop = s.image[y0:y1, x0:x1].copy()
+                out.append((crop, _die_mask(crop), label))
+    return out
+
+
+def _rounded_mask(h: int, w: int, radius: float) -> np.ndarray:
+    """A float32 (h, w) mask of a rounded rectangle filling it, softened over a pixel or two."""
+    m = np.zeros((h * 4, w * 4), np.uint8)
+    r = round(radius * 4)
+    cv2.rectangle(m, (r, 0), (w * 4 - 1 - r, h * 4 - 1), 255, -1)
+    cv2.rectangle(m, (0, r), (w * 4 - 1, h * 4 - 1 - r), 255, -1)
+    for x, y in ((r, r), (w * 4 - 1 - r, r), (r, h * 4 - 1 - r), (w * 4 - 1 - r, h * 4 - 1 - r)):
+        cv2.circle(m, (x, y), r, 255, -1)
+    out: np.ndarray = cv2.resize(m, (w, h), interpolation=cv2.INTER_AREA).astype(np.float32) / 255
+    return out
+
+
+def _die_mask(crop: np.ndarray) -> np.ndarray:
+    h, w = crop.shape[:2]
+    gc = np.zeros((h, w), np.uint8)
+    bgd, fgd = np.zeros((1, 65), np.float64), np.zeros((1, 65), np.float64)
+    try:
+        cv2.grabCut(crop, gc, (1, 1, w - 2, h - 2), bgd, fgd, 3, cv2.GC_INIT_WITH_RECT)
+    except cv2.error:
+        return _rounded_mask(h, w, 0.15 * min(h, w))
+    fg = ((gc == cv2.GC_FGD) | (gc == cv2.GC_PR_FGD)).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(fg)
+    if n < 2:
+        return _rounded_mask(h, w, 0.15 * min(h, w))
+    big = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    pts = cv2.findNonZero((labels == big).astype(np.uint8))
+    hull = np.zeros((h, w), np.uint8)
+    cv2.fillConvexPoly(hull, cv2.convexHull(pts), 255)
+    if hull.mean() / 255 < 1 / 3:
+        return _rounded_mask(h, w, 0.15 * min(h, w))
+    out: np.ndarray = cv2.GaussianBlur(hull.astype(np.float32) / 255, (0, 0), 0.7)
+    return out
+
+
+def pasted(index: int, donors: list[tuple[np.ndarray, np.ndarray, int]], backgrounds: list[Sample],
+           size: tuple[int, int] = (512, 384), seed: int = PASTE_SEED) -> Sample:
+    """One tray of real dice on another table (thirty-sixth session: the left-out finders find 88.7% of
+    aws's dice where the finder that saw aws finds 95.7%; renders draw dice, and the real sets show their
+    dice on one or two tables each). One to twelve of ``donors`` (``donor_dice``: real dice cut from their
+    photos) are turned, scaled and laid, each with the shadow of one
+    lamp, on a Lurig photo of ``backgrounds`` (a real table, its own die kept as an object where no pasted
+    die covers it) or a drawn tray (``_texture``, natural ones included: mesh, granite, print). Boxed by the
+    pasted die's outline. From its own generator: (``seed``, ``index``)."""
+    rng = np.random.default_rng([seed, index])
+    w, h = size
+    objs: list[tuple[float, float, float, float, int]] = []
+    if backgrounds and rng.random() < 0.5:
+        bg = backgrounds[int(rng.integers(len(backgrounds)))]
+        k = max(w / bg.image.shape[1], h / bg.image.shape[0])
+        img = cv2.resize(bg.image, None, fx=k, fy=k,
+                         interpolation=cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR)
+        ox, oy = (img.shape[1] - w) // 2, (img.shape[0] - h) // 2
+        img = img[oy:oy + h, ox:ox + w].astype(np.float32)
+        own = [((cx * k - ox), (cy * k - oy), bw * k, bh * k, lab) for cx, cy, bw, bh, lab in bg.objects]
+    else:
+        img = _texture(rng, h, w, natural=True).astype(np.float32)
+        own = []
+    die = float(np.exp(rng.uniform(math.log(18), math.log(90))))
+    lamp = rng.uniform(0, 2 * math.pi)
+    shade = rng.uniform(0.25, 0.6)
+    n = int(rng.integers(1, 13))
+    placed: list[tuple[float, float, float]] = [(o[0], o[1], max(o[2], o[3])) for o in own]
+    for _ in range(n * 4):
+        if len(objs) >= n:
+            break
+        crop, cut, label = donors[int(rng.integers(len(donors)))]
+        sz = die * rng.uniform(0.85, 1.15)
+        cx, cy = rng.uniform(sz * 0.4, w - sz * 0.4), rng.uniform(sz * 0.4, h - sz * 0.4)
+        if any(math.hypot(cx - x, cy - y) < 0.55 * (sz + s2) for x, y, s2 in placed):
+            continue
+        ch, cw = crop.shape[:2]
+        f = sz / max(ch, cw)
+        angle = rng.uniform(0, 360)
+        m = cv2.getRotationMatrix2D((cw / 2, ch / 2), angle, f)
+        m[:, 2] += (cx - cw / 2, cy - ch / 2)
+        body = cv2.warpAffine(crop, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        mask = cv2.warpAffine(cut, m, (w, h), flags=cv2.INTER_LINEAR)
+        if mask.max() < 0.5:
+            continue
+        ys, xs = np.nonzero(mask > 0.5)
+        shadow = cv2.warpAffine(mask, np.float32([[1, 0, math.cos(lamp) * 0.18 * sz],
+                                                  [0, 1, math.sin(lamp) * 0.18 * sz]]), (w, h))
+        shadow = cv2.GaussianBlur(shadow, (0, 0), max(0.5, 0.06 * sz))
+        img *= 1 - shade * shadow[..., None]
+        gain = rng.uniform(0.8, 1.2)
+        img = img * (1 - mask[..., None]) + body.astype(np.float32) * gain * mask[..., None]
+        x0, x1, y0, y1 = xs.min(), xs.max() + 1, ys.min(), ys.max() + 1
+        objs.append(((x0 + x1) / 2, (y0 + y1) / 2, float(x1 - x0), float(y1 - y0), label))
+        placed.append((cx, cy, sz))
+    for o in own:   # the table's own die, unless a pasted one lies over it
+        if all(math.hypot(o[0] - q[0], o[1] - q[1]) > 0.5 * (max(o[2], o[3]) + max(q[2], q[3]))
+               for q in objs):
+            objs.append(o)
+    img += rng.normal(0, rng.uniform(0, 6), img.shape)
+    out = np.clip(img, 0, 255).astype(np.uint8)
+    q = int(rng.integers(50, 95))
+    out = cv2.imdecode(cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, q])[1], cv2.IMREAD_COLOR)
+    return Sample("pasted", f"pasted-{index}", out, objs)
+
+
 #: the die's side in a ``pip_transplant`` sample (the face reader's crop is 40 px: detail beyond is lost)
 TRANSPLANT_SIDE = 96
 
