@@ -9,7 +9,8 @@ no camera at all (``serve --camera none``) plays the whole loop this way.
 What a phone may send is bounded before any pixel is decoded:
 
 - at most :data:`MAX_PHOTO_BYTES` bytes (a 12 MP phone JPEG sent as it is: 3-8 MB; resized by the page:
-  0.3-1 MB) and :data:`MAX_PHOTO_PIXELS` pixels, read from the header (``hardware.imagefile``);
+  0.3-1 MB) and :data:`MAX_PHOTO_PIXELS` pixels, read from the header (``hardware.imagefile``); a JPEG
+  with more pixels is decoded at a half, a quarter or an eighth of its size (``decode_photo_bytes``);
 - one photo at a time for the whole table, and at most :data:`PHOTOS_PER_MINUTE` a minute: beyond them
   :class:`PhotoBusy` (429, ``retry_after``);
 - the request waits at most ``wait`` seconds for the reading (:data:`WAIT_SECONDS`); a slower reading
@@ -166,11 +167,11 @@ class PhotoDesk:
 
     def decode(self, data: bytes) -> Frame:
         """The photo's pixels (BGR uint8), its size checked from the header first."""
-        from hardware.imagefile import ImageFileError, ImageTooLarge, decode_image_bytes, header_size
+        from hardware.imagefile import ImageFileError, ImageTooLarge, decode_photo_bytes, header_size
 
-        try:
-            return decode_image_bytes(data, name="the photo", max_bytes=self.max_bytes,
-                                      max_pixels=self.max_pixels)
+        try:   # a JPEG over max_pixels (a phone's 48 MP photo sent as it is) is decoded smaller
+            return decode_photo_bytes(data, name="the photo", max_bytes=self.max_bytes,
+                                      max_pixels=self.max_pixels)[0]
         except ImageTooLarge:
             size = header_size(data)
             if len(data) > self.max_bytes or size is None:

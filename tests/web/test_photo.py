@@ -130,6 +130,21 @@ def test_too_many_pixels_is_refused_from_the_header(client: FlaskClient, session
     untouched(session)
 
 
+def test_a_jpeg_over_the_pixel_cap_is_read_at_half_its_size(client: FlaskClient, session: TableSession,
+                                                            worker: VisionWorker) -> None:
+    # a phone's high-resolution photo sent as it is (5000x5000, 25 MP, under 8 MB): decoded at half
+    # its size by libjpeg instead of refused, and read as the camera's frames are
+    photo = cv2.imdecode(np.frombuffer(real_photo("D20_A_5.jpg"), np.uint8), cv2.IMREAD_COLOR)
+    big = cv2.imencode(".jpg", cv2.resize(photo, (5000, 5000)), [cv2.IMWRITE_JPEG_QUALITY, 80])[1].tobytes()
+    assert len(big) < MAX_PHOTO_BYTES
+    answer = post(client, big, query="?step=0")
+    assert answer.status_code == 200, answer.get_json()
+    data = answer.get_json()
+    assert (data["photo"]["width"], data["photo"]["height"]) == (2500, 2500)
+    assert data["proposal"]["action"] == {"type": "reading", "values": {"p0": 5}}
+    assert worker.last_read_frame is not None and worker.last_read_frame.shape == (2500, 2500, 3)
+
+
 @pytest.mark.parametrize("data", [b"", b"GIF89a not a photo at all", b"\xff\xd8\xff\xe0" + b"\x17" * 500],
                          ids=["empty", "gif", "corrupt-jpeg"])
 def test_a_corrupt_or_non_image_upload_is_400(client: FlaskClient, session: TableSession,
