@@ -203,8 +203,12 @@ def decode_photo_bytes(data: bytes, *, name: str = "the image", max_bytes: int =
         raise ImageFileError(f"{name} is not an image OpenCV can decode (corrupt or another format)")
     if image.shape[0] * image.shape[1] > max_pixels:  # a header that lied
         raise ImageTooLarge(f"{name} is too large ({image.shape[1]}x{image.shape[0]} pixels)")
-    turned = image.shape[:2] != (-(-height // factor), -(-width // factor))   # EXIF: a quarter turn
-    return np.asarray(image, dtype=np.uint8), ((height, width) if turned else (width, height))
+    shown = image.shape[:2]
+    if shown == (-(-width // factor), -(-height // factor)) != (-(-height // factor), -(-width // factor)):
+        width, height = height, width   # turned a quarter by its EXIF orientation, as a phone held upright
+    elif shown != (-(-height // factor), -(-width // factor)):   # not the header's size either way
+        width, height = shown[1] * factor, shown[0] * factor
+    return np.asarray(image, dtype=np.uint8), (width, height)
 
 
 def read_image_file(path: str | Path, *, max_bytes: int = MAX_FILE_BYTES,

@@ -179,6 +179,10 @@ def main() -> None:
                     help="trays of real dice cut from the training photos of aws and nell-byler (not "
                          "the one left out) laid on Lurig's tables or drawn trays (v3_data.pasted), drawn as "
                          "often as a real source")
+    ap.add_argument("--table-half", default="", metavar="SET",
+                    help="a diagnostic: every other photo of SET (the confirmed half of "
+                         "benchmarks/tune_eval.py's interleaved split) as a source of its own, as a table's "
+                         "confirmed photos would be")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--patterned", action="store_true", help="renders with marbled, speckled and translucent "
                     "bodies and drilled pips (v3_data.render)")
@@ -211,6 +215,8 @@ def main() -> None:
         pools["polyrender"] = [poly_render(i) for i in range(args.poly_renders)]
     if args.pip3d:
         pools["pip3d"] = [pip3d_render(i) for i in range(args.pip3d)]
+    if args.table_half:
+        pools[f"{args.table_half}-table"] = load_source(args.table_half)[::2]
     if args.pasted:
         donors = donor_dice([s for k in ("aws", "nell") for s in pools.get(k, [])])
         pools["pasted"] = [pasted(i, donors, pools.get("lurig", [])) for i in range(args.pasted)]
