@@ -183,6 +183,9 @@ def main() -> None:
                     help="a diagnostic: every other photo of SET (the confirmed half of "
                          "benchmarks/tune_eval.py's interleaved split) as a source of its own, as a table's "
                          "confirmed photos would be")
+    ap.add_argument("--last-layer", action="store_true",
+                    help="a diagnostic: train only the heatmap's last 1x1 layer (33 numbers), the rest "
+                         "frozen as resumed (batch norms too): what a table could fit without torch")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--patterned", action="store_true", help="renders with marbled, speckled and translucent "
                     "bodies and drilled pips (v3_data.render)")
@@ -229,7 +232,15 @@ def main() -> None:
         model.train()
     elif args.resume is not None:
         model.load_state_dict(torch.load(args.resume))
-    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    trained = list(model.parameters())
+    if args.last_layer:
+        model.eval()
+        for q in trained:
+            q.requires_grad_(False)
+        trained = list(model.hm[-1].parameters())
+        for q in trained:
+            q.requires_grad_(True)
+    opt = torch.optim.AdamW(trained, lr=args.lr, weight_decay=1e-4)
     args.out.mkdir(parents=True, exist_ok=True)
     tag = args.tag or f"finder{'-no-' + args.leave_out if args.leave_out else ''}"
     t0 = time.time()
