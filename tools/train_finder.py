@@ -186,6 +186,9 @@ def main() -> None:
     ap.add_argument("--last-layer", action="store_true",
                     help="a diagnostic: train only the heatmap's last 1x1 layer (33 numbers), the rest "
                          "frozen as resumed (batch norms too): what a table could fit without torch")
+    ap.add_argument("--neck", action="store_true",
+                    help="a diagnostic: train only the neck and heads (17,861 of 110,565 numbers), the "
+                         "backbone frozen as resumed (batch norms too)")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--patterned", action="store_true", help="renders with marbled, speckled and translucent "
                     "bodies and drilled pips (v3_data.render)")
@@ -233,11 +236,13 @@ def main() -> None:
     elif args.resume is not None:
         model.load_state_dict(torch.load(args.resume))
     trained = list(model.parameters())
-    if args.last_layer:
+    if args.last_layer or args.neck:
         model.eval()
         for q in trained:
             q.requires_grad_(False)
-        trained = list(model.hm[-1].parameters())
+        parts = ("l32", "l16", "l8", "l4", "m16", "m8", "m4", "hm", "box") if args.neck else ()
+        trained = (list(model.hm[-1].parameters()) if args.last_layer else
+                   [q for name in parts for q in getattr(model, name).parameters()])
         for q in trained:
             q.requires_grad_(True)
     opt = torch.optim.AdamW(trained, lr=args.lr, weight_decay=1e-4)
