@@ -48,7 +48,7 @@ from companion.dataset import TableDataset
 from companion.dice import DiceBook
 from companion.errors import GoblinError
 from companion.photos import MAX_PHOTO_BYTES, PhotoDesk
-from companion.reading import TableReading
+from companion.reading import BBox, TableReading
 from companion.session import TableSession
 from companion.store import Store
 from companion.tuner import Tuner
@@ -684,6 +684,7 @@ class Companion:
                                         max_images=max(1, config.camera.keep_max),
                                         enabled=config.camera.keep_confirmed)
             self.session.on_reading_confirmed = self._keep_confirmed
+            self.session.place_die = self._place_die
             self.tuner = Tuner(self.dataset, self.calibrator)
             if config.buttons.enabled:
                 self.buttons = self._buttons(pin_factory, button_clock, button_poll)
@@ -694,6 +695,29 @@ class Companion:
         except BaseException:
             self.close()
             raise
+
+    def _place_die(self, reading: TableReading, px: float, py: float) -> tuple[BBox | None, str | None]:
+        """Where a die a person added at (``px``, ``py``) of ``reading`` lies (``TableSession.add_die``): the
+        box of what the finder sees there in the frame read (``vision.finder.found_at``; None when it sees
+        nothing, or the frame is gone), and the zone in force there."""
+        vision = _vision("Zones")
+        if vision is None:
+            return None, None
+        zones = dict(self.worker.zones()) if self.worker is not None else {}
+        zone = (vision.Zones.from_json(zones) if zones else vision.Zones.halves()).zone_of(
+            px / reading.width, py / reading.height)
+        frame = self.worker.last_read_frame if self.worker is not None else None
+        if frame is None or abs(frame.shape[1] * reading.height - frame.shape[0] * reading.width) > \
+                max(frame.shape[:2]):  # not the frame of this reading
+            return None, zone
+        k = frame.shape[1] / reading.width
+        sides = sorted(max(d.bbox[2:]) for d in reading.dice)
+        from vision.finder import found_at
+        found = found_at(frame, px * k, py * k, side=sides[len(sides) // 2] * k if sides else None)
+        if found is None:
+            return None, zone
+        x, y, w, h = found.box(frame.shape)
+        return (round(x / k), round(y / k), max(1, round(w / k)), max(1, round(h / k))), zone
 
     def _watchdog(self) -> None:
         self.notifier.watchdog()

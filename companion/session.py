@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -36,7 +37,7 @@ from companion.errors import GoblinError, IllegalAction, InvalidInput
 from companion.flow import Action, Choice, Expectation, Flow
 from companion.games import available_games, find_game
 from companion.messages import speaker, word
-from companion.reading import TableReading
+from companion.reading import MAX_OBJECTS, BBox, Die, TableReading
 from companion.store import Event, GameRecord, Source, Store
 
 log = logging.getLogger(__name__)
@@ -55,6 +56,9 @@ MESSAGES: Final[Mapping[str, str]] = {
     "error.input.no_die": "no die {index}: the camera saw {n} dice{range}",
     "error.input.die_sides": "a die has {options} sides, not {value}",
     "error.input.die_value": "a d{sides} shows 1..{sides}, not {value}",
+    "error.input.die_place": "a die's place is two numbers from 0 to 1 (\"x\", \"y\": fractions of the "
+                             "picture's width and height), not {value}",
+    "error.input.no_room": "the reading holds {most} dice already: no more can be added",
     "error.input.name": "{what} {value}: a name has at most {most} characters of valid Unicode",
     "error.session.no_game": "no game is being played: start one first",
     "error.session.stale_step": "step {step} is stale: the table is at step {current}",
@@ -156,6 +160,38 @@ def _check_int(value: object, what: str) -> int:
     return value
 
 
+def _die_face(sides: object, value: object) -> tuple[int, int]:
+    """A die's type and value as a person gave them, checked."""
+    sides = _check_int(sides, "sides")
+    value = _check_int(value, "value")
+    if sides not in DIE_SIDES:
+        raise InvalidInput(_say("error.input.die_sides", options=", ".join(map(str, DIE_SIDES)), value=sides))
+    if not 1 <= value <= sides:
+        raise InvalidInput(_say("error.input.die_value", sides=sides, value=value))
+    return sides, value
+
+
+def _place(value: object) -> float:
+    """One coordinate of a tapped place: a finite number from 0 to 1."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0.0 <= value <= 1.0:
+        raise InvalidInput(_say("error.input.die_place", value=repr(value)))
+    return float(value)
+
+
+def _placed_like(reading: TableReading, px: float, py: float) -> tuple[BBox, str | None]:
+    """A die at (``px``, ``py``) like ``reading``'s others: a square there of their median long side (a
+    twelfth of the frame's short side when there are none), inside the frame, in the zone of the die
+    nearest to it (none when there are none)."""
+    sides = sorted(max(d.bbox[2], d.bbox[3]) for d in reading.dice)
+    side = sides[len(sides) // 2] if sides else min(reading.width, reading.height) / 12
+    side = max(1, min(round(side), reading.width, reading.height))
+    x0 = min(max(0, round(px - side / 2)), reading.width - side)
+    y0 = min(max(0, round(py - side / 2)), reading.height - side)
+    nearest = min(reading.dice, default=None, key=lambda d: math.hypot(d.bbox[0] + d.bbox[2] / 2 - px,
+                                                                      d.bbox[1] + d.bbox[3] / 2 - py))
+    return (x0, y0, side, side), nearest.zone if nearest is not None else None
+
+
 def _plain(value: Any) -> Any:
     """A JSON-plain deep copy (tuples become lists, mappings dicts)."""
     return json.loads(json.dumps(value, allow_nan=False))
@@ -237,6 +273,9 @@ class TableSession:
         #: called with the camera's reading (as confirmed, corrections included) after each confirmed
         #: proposal: ``serve`` keeps it with its frame in the table's own set (``companion.dataset``)
         self.on_reading_confirmed: Callable[[dict[str, Any]], None] | None = None
+        #: where a die a person added lies (``add_die``): ``(reading, x, y) -> (bbox or None, zone)`` with
+        #: x, y in the reading's pixels; ``serve`` looks at the frame read there and the zones in force
+        self.place_die: Callable[[TableReading, float, float], tuple[BBox | None, str | None]] | None = None
         with self._lock:
             record = store.load()
             if record is not None:
@@ -683,11 +722,7 @@ class TableSession:
         at all (``remove``). The reading is proposed again as if the camera had read it so, and CONFIRM
         then logs it as manual. Nothing is confirmed here."""
         with self._lock:
-            self._check_step(step, position)
-            self._need_game()
-            if self._seen is None:
-                raise IllegalAction(_say("error.session.nothing_to_fix"))
-            reading = self._seen
+            reading = self._reading_to_fix(step, position)
             dice = list(reading.dice)
             index = _check_int(index, "die index")
             if not 0 <= index < len(dice):
@@ -696,15 +731,43 @@ class TableSession:
             if remove:
                 del dice[index]
             else:
-                sides = _check_int(sides, "sides")
-                value = _check_int(value, "value")
-                if sides not in DIE_SIDES:
-                    raise InvalidInput(_say("error.input.die_sides", options=", ".join(map(str, DIE_SIDES)),
-                                              value=sides))
-                if not 1 <= value <= sides:
-                    raise InvalidInput(_say("error.input.die_value", sides=sides, value=value))
-                dice[index] = dice[index].fixed(sides, value)
+                dice[index] = dice[index].fixed(*_die_face(sides, value))
             self._propose(replace(reading, dice=tuple(dice)), image=self._seen_image, fixed=True)
+            self._bump()
+            return self.snapshot()
+
+    def _reading_to_fix(self, step: int | None, position: str | None) -> TableReading:
+        """The camera's last reading, which a person fixes at ``step`` (the lock held)."""
+        self._check_step(step, position)
+        self._need_game()
+        if self._seen is None:
+            raise IllegalAction(_say("error.session.nothing_to_fix"))
+        return self._seen
+
+    def add_die(self, x: float, y: float, *, sides: int, value: int, step: int | None = None,
+                position: str | None = None) -> Snapshot:
+        """A person adds a die the camera missed in its last reading: the die lies at ``x``, ``y``
+        (fractions 0..1 of the picture's width and height, where they tapped it) and shows ``value`` on a
+        ``sides``-sided die. Its box is what ``place_die`` finds there, else a square the size of the
+        reading's other dice. The reading is proposed again with it, as ``fix_die`` does; the added die is
+        manual, and a confirmed reading keeps its box in the table's own set. Nothing is confirmed here."""
+        with self._lock:
+            reading = self._reading_to_fix(step, position)
+            if len(reading.dice) >= MAX_OBJECTS:
+                raise InvalidInput(_say("error.input.no_room", most=MAX_OBJECTS))
+            fx, fy = _place(x), _place(y)
+            face = _die_face(sides, value)
+            px, py = fx * reading.width, fy * reading.height
+            bbox, zone = _placed_like(reading, px, py)
+            if self.place_die is not None:
+                try:
+                    found, zone = self.place_die(reading, px, py)
+                except Exception:  # looking closer must never lose what the person says
+                    log.exception("placing an added die failed: it gets a box of the dice's size")
+                else:
+                    bbox = found or bbox
+            die = Die(bbox, None, None, 1.0, zone).fixed(*face)
+            self._propose(replace(reading, dice=(*reading.dice, die)), image=self._seen_image, fixed=True)
             self._bump()
             return self.snapshot()
 

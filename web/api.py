@@ -376,6 +376,17 @@ def fix_die(data: dict[str, Any]) -> Response:
                                    position=position_of(data)))
 
 
+@bp.post("/add-die")
+@control
+def add_die(data: dict[str, Any]) -> Response:
+    """A die the camera missed: ``{"x", "y"}`` where it lies (fractions 0..1 of the picture's width and
+    height), ``"sides"`` and ``"value"``."""
+    sides = _int_field(data, "sides", required=True)
+    value = _int_field(data, "value", required=True)
+    return answer(table().add_die(data.get("x"), data.get("y"), sides=sides, value=value,
+                                  step=step_of(data), position=position_of(data)))
+
+
 @bp.post("/undo")
 @control
 def undo(data: dict[str, Any]) -> Response:

@@ -232,6 +232,38 @@ def test_a_misread_die_type_is_fixed_on_the_correction_page(table: Table, phone:
     assert last["manual"] is True and last["action"] == {"type": "reading", "values": VALUES}
 
 
+def test_a_die_the_camera_missed_is_added_by_a_tap_on_the_picture(table: Table, phone: Page) -> None:
+    from tests.web.test_add_die import missing_last
+    from tests.web.test_fix_die import MIXED_SETUP, VALUES
+
+    table.session.new_game("button-goblin", MIXED_SETUP, archive=True)
+    picture = cv2.imencode(".jpg", np.full((480, 640, 3), 200, np.uint8))[1].tobytes()
+    table.session.offer_reading(missing_last(), image=picture)  # Bruno's d6 at (145, 315) missed
+    phone.goto(table.url("/correct"))
+    expect(phone.locator("#seen-dice li")).to_have_count(7)
+    expect(phone.locator("#add-sides")).to_have_value("8")  # the first slot's type
+    phone.select_option("#add-sides", "6")
+    phone.select_option("#add-value", "2")
+    phone.click("#add-die-button")
+    expect(phone.locator("#add-die-tap")).to_be_visible()
+    shot(phone, "06c-add-die-tap")
+    box = phone.locator("#snapshot").bounding_box()
+    assert box is not None
+    phone.mouse.click(box["x"] + box["width"] * 145 / 640, box["y"] + box["height"] * 315 / 480)
+    expect(phone.locator("#seen-7")).to_contain_text("Dado 8: d6 2")
+    expect(phone.locator("#add-die-tap")).to_be_hidden()
+    expect(phone.locator("#slot-p1\\.4")).to_have_value("2")  # the roll fits now
+    added = table.session.snapshot()["proposal"]["reading"]["dice"][7]
+    assert added["zone"] == "p1" and added["manual"] is True
+    x, y, w, h = added["bbox"]
+    assert abs(x + w / 2 - 145) <= 3 and abs(y + h / 2 - 315) <= 3, added["bbox"]
+    assert table.session.step == 0, "adding confirms nothing"
+    phone.click("#correct-save")
+    phone.wait_for_url(table.url("/"))
+    last = table.session.snapshot()["history"][-1]
+    assert last["manual"] is True and last["action"] == {"type": "reading", "values": VALUES}
+
+
 def test_control_needs_the_pin_and_the_page_asks_for_it(table: Table, phone: Page) -> None:
     table.session.new_game("button-goblin", D6_SETUP, archive=True)
     table.session.offer_reading(camera_reading(FIRST_ROLL))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -17,7 +18,7 @@ from companion.config import Config, LedConfig
 from companion.dataset import TableDataset
 from companion.demo import DEMO_DIR, DEMO_SETUP
 from companion.serve import Companion
-from tests.helpers import Clock
+from tests.helpers import Clock, wait_until
 from tests.loop import labelled
 from tests.loop.conftest import still
 from tests.loop.test_loop import Table
@@ -25,10 +26,11 @@ from tests.loop.test_loop import Table
 CLOCK = Clock()
 
 
-def _companion(tmp_path: Path, mock_factory: MockFactory, **camera: object) -> Companion:
+def _companion(tmp_path: Path, mock_factory: MockFactory, reader: Any = labelled.read,
+               **camera: object) -> Companion:
     config = replace(Config(), state_dir=str(tmp_path / "state"), led=LedConfig(pin=23),
                      camera=replace(Config().camera, frame_interval=0.02, photo_seconds=1000.0, **camera))
-    return Companion(config, camera=f"replay:{DEMO_DIR}", reader=labelled.read, settle=still,
+    return Companion(config, camera=f"replay:{DEMO_DIR}", reader=reader, settle=still,
                      pin_factory=mock_factory, button_clock=CLOCK, button_poll=None, web=False)
 
 
@@ -62,6 +64,49 @@ def test_a_confirmed_reading_is_kept_with_its_frame(tmp_path: Path, mock_factory
     assert cli(["dataset", "export", str(out), "--config", str(_config(tmp_path))]) == 0
     assert json.loads((out / "labels.json").read_text())["images"] == labels["images"]
     assert (out / entry["file"]).read_bytes() == (root / entry["file"]).read_bytes()
+
+
+def test_a_die_the_camera_missed_is_added_where_the_finder_sees_it_and_kept(
+        tmp_path: Path, mock_factory: MockFactory) -> None:
+    """The camera missed the first photo's first die; a player taps near it on the page: the real finder
+    looking there in the real frame gives its box, the zones in force its zone, and the confirmed reading
+    keeps it, manual, in the table's set."""
+    truth = next(r for r in labelled.labels().values() if r["file"] == "table_01.jpg")
+    missed = truth["dice"][0]
+
+    def read_missing_one(frame: np.ndarray) -> dict[str, Any]:
+        reading = labelled.read(frame)
+        return {**reading, "dice": [d for d in reading["dice"] if d is not missed]}
+
+    companion = _companion(tmp_path, mock_factory, reader=read_missing_one)
+    try:
+        table = Table(companion.start(), mock_factory, CLOCK)
+        table.session.new_game("button-goblin", DEMO_SETUP)
+        wait_until(lambda: table.session.snapshot()["reading"] is not None)
+        assert table.session.snapshot()["proposal"] is None       # a die short: nothing fits
+        x, y, w, h = missed["bbox"]
+        tapped = ((x + 0.8 * w) / truth["width"], (y + 0.3 * h) / truth["height"])  # off its centre
+        snap = table.session.add_die(*tapped, sides=missed["sides"], value=missed["value"])
+        added = snap["proposal"]["reading"]["dice"][-1]
+        assert added["zone"] == missed["zone"] and added["manual"] is True
+        assert iou(added["bbox"], missed["bbox"]) >= 0.5, (added["bbox"], missed["bbox"])
+        # centred on the die, not on the tap (0.3 of its width and 0.2 of its height off)
+        ax, ay, aw, ah = added["bbox"]
+        assert abs(ax + aw / 2 - (x + w / 2)) <= 0.15 * w and abs(ay + ah / 2 - (y + h / 2)) <= 0.15 * h
+        table.press("confirm")
+        assert table.session.snapshot()["step"] == 1
+    finally:
+        companion.close()
+    [entry] = json.loads((tmp_path / "state" / "dataset" / "labels.json").read_text())["images"]
+    kept = [d for d in entry["dice"] if d.get("manual")]
+    assert kept == [{"sides": missed["sides"], "value": missed["value"], "bbox": added["bbox"],
+                     "manual": True}]
+
+
+def iou(a: list[int], b: list[float]) -> float:
+    ix = max(0.0, min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1]))
+    return ix * iy / (a[2] * a[3] + b[2] * b[3] - ix * iy)
 
 
 def test_keeping_can_be_turned_off(tmp_path: Path, mock_factory: MockFactory) -> None:

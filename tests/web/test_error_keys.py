@@ -81,6 +81,7 @@ REQUESTS: list[tuple[str, dict[str, Any] | None, bool, str, dict[str, Any]]] = [
     ("error.input.no_die", BUTTON, True, "/api/fix-die", {"index": 99, "sides": 6, "value": 1}),
     ("error.input.die_sides", BUTTON, True, "/api/fix-die", {"index": 0, "sides": 7, "value": 1}),
     ("error.input.die_value", BUTTON, True, "/api/fix-die", {"index": 0, "sides": 10, "value": 11}),
+    ("error.input.die_place", BUTTON, True, "/api/add-die", {"x": 2, "y": 0.5, "sides": 6, "value": 1}),
     ("error.session.no_game", None, False, "/api/confirm", {}),
     ("error.session.nothing_read", BUTTON, False, "/api/confirm", {}),
     ("error.session.no_choices_camera", BUTTON, False, "/api/next", {}),
@@ -222,7 +223,8 @@ def test_every_shape_of_the_catalogue_is_raised_somewhere() -> None:
     tested = {r[0] for r in REQUESTS} | {k for k, _ in PARSERS} | {  # and the tests above
         "error.input.int", "error.session.nothing_selected", "error.session.no_game_yet",
         "error.session.no_choices", "error.session.no_such_game",
-        "error.session.game_in_progress", "error.session.not_resumable"}  # (test_matches.py)
+        "error.session.game_in_progress", "error.session.not_resumable",  # (test_matches.py)
+        "error.input.no_room"}  # (test_add_die.py)
     assert sorted(shapes - tested) == []
 
 

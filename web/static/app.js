@@ -759,12 +759,35 @@
 
   /** The dice the camera saw, each with its type and value: a misread type or value is fixed here (or a
       phantom taken away), and the reading is proposed again with the fix. */
+  /** A die's type and value selects (ids ``<id>-sides``, ``<id>-value``), set to ``die``'s; the values
+      follow the type, keeping the one chosen. */
+  function dieSelects(id, die) {
+    const sides = el("select", { id: `${id}-sides`, "aria-label": t("correct.seen_type") },
+      el("option", { value: "", text: "d?" }));
+    for (const n of DIE_SIDES) sides.append(el("option", { value: n, text: `d${n}`, selected: die.sides === n ? true : null }));
+    const value = el("select", { id: `${id}-value`, "aria-label": t("correct.seen_value") });
+    const values = () => {
+      const high = Number(sides.value) || 20;
+      const keep = value.value || (die.value ?? "");
+      value.replaceChildren(el("option", { value: "", text: "?" }));
+      for (let n = 1; n <= high; n++) value.append(el("option", { value: n, text: n, selected: String(n) === String(keep) ? true : null }));
+    };
+    sides.onchange = values;
+    values();
+    return { sides, value };
+  }
+
   function renderSeen(s) {
     const list = $("seen-dice");
-    const seen = (s.expects && s.expects.kind === "dice" && s.reading && s.reading.seen) || [];
+    const read = !!(s.expects && s.expects.kind === "dice" && s.reading);
+    const seen = (read && s.reading.seen) || [];
     const card = $("seen-card");
-    show(card, seen.length > 0);
-    if (!seen.length) return;
+    show(card, read);  // with no die seen, still there: a die the camera missed is added here
+    if (!read) {
+      armAdd(false);
+      return;
+    }
+    renderAdd(s);
     const key = `${s.step}:${JSON.stringify(seen)}`;
     if (list.dataset.key === key) return;
     if (list.dataset.step !== String(s.step)) card.open = !s.reading.fits || !!s.reading.fixed;  // open when it matters
@@ -773,18 +796,7 @@
     list.replaceChildren();
     for (const die of seen) {
       const id = `seen-${die.index}`;
-      const sides = el("select", { id: `${id}-sides`, "aria-label": t("correct.seen_type") },
-        el("option", { value: "", text: "d?" }));
-      for (const n of DIE_SIDES) sides.append(el("option", { value: n, text: `d${n}`, selected: die.sides === n ? true : null }));
-      const value = el("select", { id: `${id}-value`, "aria-label": t("correct.seen_value") });
-      const values = () => {
-        const high = Number(sides.value) || 20;
-        const keep = value.value || (die.value ?? "");
-        value.replaceChildren(el("option", { value: "", text: "?" }));
-        for (let n = 1; n <= high; n++) value.append(el("option", { value: n, text: n, selected: String(n) === String(keep) ? true : null }));
-      };
-      sides.onchange = values;
-      values();
+      const { sides, value } = dieSelects(id, die);
       const what = die.sides ? `d${die.sides} ${die.value ?? "?"}` : `${t("correct.seen_unknown")} ${die.value ?? "?"}`;
       list.append(el("li", { id, class: die.manual ? "manual" : null },
         el("span", { class: "seen-read", text: `${t("correct.seen_die", { n: die.index + 1 })}: ${what}` }),
@@ -801,6 +813,45 @@
     }
   }
 
+  /** The row that adds a die the camera missed: its type (the first slot's, at first) and value; "Add" arms
+      the camera picture, where a tap says where the die lies (``/api/add-die``). */
+  function renderAdd(s) {
+    const row = $("add-die-fields");
+    if (row.dataset.step === String(s.step)) return;
+    row.dataset.step = String(s.step);
+    armAdd(false);
+    const slot = (s.expects.slots || []).find((x) => x.sides);
+    const { sides, value } = dieSelects("add", { sides: slot ? slot.sides : 6, value: null });
+    row.replaceChildren(sides, value);
+  }
+
+  function armAdd(on) {
+    const figure = $("camera-figure");
+    if (!figure || !$("add-die-tap")) return;
+    show($("add-die-tap"), on);
+    figure.classList.toggle("tap-to-add", on);
+    if (on) figure.scrollIntoView({ block: "center" });
+  }
+
+  function initAdd() {
+    $("add-die-button").onclick = () => {
+      if (!$("add-sides").value || !$("add-value").value) {
+        showError({ error: "invalid-input", detail: t("correct.seen_missing") });
+        return;
+      }
+      armAdd(true);
+    };
+    $("add-die-cancel").onclick = () => armAdd(false);
+    $("snapshot").onclick = (event) => {
+      if (!$("camera-figure").classList.contains("tap-to-add")) return;
+      const box = event.currentTarget.getBoundingClientRect();
+      const at = (v) => Math.min(1, Math.max(0, v));
+      armAdd(false);
+      act("add-die", { x: at((event.clientX - box.left) / box.width), y: at((event.clientY - box.top) / box.height),
+        sides: Number($("add-sides").value), value: Number($("add-value").value) });
+    };
+  }
+
   /** Which die a slot is, in words a player can match with the tray: the game's view may say (Button
       Goblin's name the die's place in the button and its skills); else the label as the flow wrote it. */
   function slotLabel(s, slot) {
@@ -810,6 +861,7 @@
   }
 
   function initCorrect() {
+    initAdd();
     listeners.push(renderSeen);
     listeners.push(renderCorrect);
     listeners.push((s) => renderSnapshotImage(s, false));
