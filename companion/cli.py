@@ -23,6 +23,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "teach": ("companion.teach:main", "teach the table's tokens (alive/dead) from photos"),
     "dataset": ("companion.dataset_cli:dataset_main", "the table's own labelled set: export DIR, info"),
     "tune": ("companion.dataset_cli:tune_main", "adapt the face reader to this table's confirmed dice"),
+    "finder": ("companion.tablefinder:main", "the table's own die finder: install FILE, info, forget"),
     "dice-report": ("companion.dicecli:main", "how fair each named die of the table is, as JSON"),
 }
 

@@ -84,6 +84,7 @@ def tune_main(argv: Sequence[str]) -> int:
 
 def run_tune(config: str | None, *, dry_run: bool = False) -> dict[str, Any]:
     from companion.calibration import load_calibration, save_calibration
+    from companion.tablefinder import TableModels
     from companion.tuner import table_photos
     from vision.tune import tune
 
@@ -92,7 +93,8 @@ def run_tune(config: str | None, *, dry_run: bool = False) -> dict[str, Any]:
     path = cfg.calibration_path()
     calibration = load_calibration(path)
     with tempfile.TemporaryDirectory(prefix="tuning-", dir=data.root) as folder:   # serve may drop photos
-        tuned, report = tune(photos.pinned(Path(folder)), calibration)
+        tuned, report = tune(photos.pinned(Path(folder)), calibration,
+                             models=TableModels(cfg.state_path())())
     saved = report.kept and not dry_run
     if saved:   # onto the file as it is now: a token taught on the page while tune ran stays
         latest = load_calibration(path)

@@ -51,6 +51,7 @@ from companion.photos import MAX_PHOTO_BYTES, PhotoDesk
 from companion.reading import BBox, TableReading
 from companion.session import TableSession
 from companion.store import Store
+from companion.tablefinder import TableModels
 from companion.tuner import Tuner
 from companion.zones import ZoneKeeper
 
@@ -137,10 +138,12 @@ def still_frames(state: StillState | None, frame: Frame) -> StillState:
 
 def vision_reader(config: Config, calibration: Callable[[], Any] | None = None,
                   zones: Callable[[], Mapping[str, Any]] | None = None,
-                  tray: Callable[[], Any] | None = None) -> tuple[Reader, Annotator]:
-    """``vision.read_table`` with the zones, the tray and the table's calibration in force at the time of
-    each reading (``calibration() -> vision.Calibration or None``; ``zones() -> {name: polygon}``, default
-    the configured ones; ``tray() -> [[x, y], ...] or None``, default ``camera.tray``), and
+                  tray: Callable[[], Any] | None = None,
+                  models: Callable[[], tuple[str, ...]] | None = None) -> tuple[Reader, Annotator]:
+    """``vision.read_table`` with the zones, the tray, the table's calibration and models in force at the
+    time of each reading (``calibration() -> vision.Calibration or None``; ``zones() -> {name: polygon}``,
+    default the configured ones; ``tray() -> [[x, y], ...] or None``, default ``camera.tray``; ``models()
+    -> read_table's models``, default the shipped ones; ``companion.tablefinder.TableModels``), and
     ``vision.annotate`` drawing that tray."""
     vision = _vision("read_table", "annotate", "Zones")
     if vision is None:
@@ -154,7 +157,8 @@ def vision_reader(config: Config, calibration: Callable[[], Any] | None = None,
         now = dict(zones()) if zones is not None else config.zones
         if now != parsed[0]:
             parsed[:] = [now, vision.Zones.from_json(now)]
-        return vision.read_table(frame, zones=parsed[1], calibration=taught, tray=outline())
+        chosen = {"models": models()} if models is not None else {}
+        return vision.read_table(frame, zones=parsed[1], calibration=taught, tray=outline(), **chosen)
 
     def annotate(frame: Frame, reading: Any) -> Frame:
         shown: Frame = vision.annotate(frame, reading, max_side=SHOWN_LONG_SIDE, tray=outline())
@@ -250,6 +254,7 @@ class VisionWorker:
         calibration: Callable[[], Any] | None = None,
         zones: Callable[[], Mapping[str, Any]] | None = None,
         tray: Callable[[], Any] | None = None,
+        models: Callable[[], tuple[str, ...]] | None = None,
         timeout: float = 1.0,
     ) -> None:
         self.session = session
@@ -259,9 +264,10 @@ class VisionWorker:
         photo_reader, photo_annotator = reader, annotator
         if reader is None:
             if _vision("read_table", "annotate", "Zones") is not None:
-                reader, default_annotator = vision_reader(self.config, calibration, self.zones, tray)
+                reader, default_annotator = vision_reader(self.config, calibration, self.zones, tray, models)
                 # a phone's photo is framed by the phone, not by the camera the tray was drawn on
-                photo_reader, whole = vision_reader(self.config, calibration, self.zones, lambda: None)
+                photo_reader, whole = vision_reader(self.config, calibration, self.zones, lambda: None,
+                                                    models)
                 photo_annotator = annotator or whole
                 annotator = annotator or default_annotator
             else:
@@ -629,6 +635,7 @@ class Companion:
         self.calibrator = Calibrator(config.calibration_path(), frames=self._latest_frame)
         self.dice = DiceBook(self.store, frames=self._latest_frame, reader=self._read_dice)
         self.zones = ZoneKeeper(config.zones_path(), config.zones, config.camera.tray)
+        self.models = TableModels(self.state_dir)   # the table's own finder when one is installed
         self.buttons: Any = None
         self.led: Any = None
         self.led_follower: LedFollower | None = None
@@ -678,14 +685,15 @@ class Companion:
                                                 **({"replay": True} if replaying else {})})
             self.worker = VisionWorker(self.session, self.holder, reader=reader, annotator=annotator,
                                        settle=settle, config=config, calibration=self.calibrator.current,
-                                       zones=self.zones.current, tray=self.zones.tray)
+                                       zones=self.zones.current, tray=self.zones.tray,
+                                       models=self.models)
             self.photos = PhotoDesk(self.session, self.worker)
             self.dataset = TableDataset(self.state_dir / DATASET_FOLDER,
                                         max_images=max(1, config.camera.keep_max),
                                         enabled=config.camera.keep_confirmed)
             self.session.on_reading_confirmed = self._keep_confirmed
             self.session.place_die = self._place_die
-            self.tuner = Tuner(self.dataset, self.calibrator)
+            self.tuner = Tuner(self.dataset, self.calibrator, models=self.models)
             if config.buttons.enabled:
                 self.buttons = self._buttons(pin_factory, button_clock, button_poll)
             if config.led.enabled:

@@ -125,11 +125,14 @@ def table_photos(data: TableDataset, stop: threading.Event | None = None) -> Fra
 class Tuner:
     """Tuning from the page: ``start`` a run in the background, ``state`` says how it went. Safe to share
     between threads. ``calibrator``: the table's ``companion.calibration.Calibrator``; a kept head goes
-    into its file over whatever was taught meanwhile (``Calibrator.adopt_head``)."""
+    into its file over whatever was taught meanwhile (``Calibrator.adopt_head``). ``models``: what the
+    table reads with (``companion.tablefinder.TableModels``; default the shipped models)."""
 
-    def __init__(self, dataset: TableDataset, calibrator: Any) -> None:
+    def __init__(self, dataset: TableDataset, calibrator: Any,
+                 models: Callable[[], tuple[str, ...]] | None = None) -> None:
         self.dataset = dataset
         self.calibrator = calibrator
+        self.models = models
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
         self._last: dict[str, Any] | None = None
@@ -197,7 +200,8 @@ class Tuner:
             os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), NICENESS)
         try:
             with tempfile.TemporaryDirectory(prefix="tuning-", dir=self.dataset.root) as folder:
-                tuned, report = tune(photos.pinned(Path(folder)), self.calibrator.current())
+                chosen = {"models": self.models()} if self.models is not None else {}
+                tuned, report = tune(photos.pinned(Path(folder)), self.calibrator.current(), **chosen)
             if report.kept:
                 self.calibrator.adopt_head(tuned.head)
             result, error = {**report.to_json(), "saved": report.kept}, None

@@ -183,6 +183,12 @@ def main() -> None:
                     help="a diagnostic: every other photo of SET (the confirmed half of "
                          "benchmarks/tune_eval.py's interleaved split) as a source of its own, as a table's "
                          "confirmed photos would be")
+    ap.add_argument("--table-split", default="interleaved", choices=["interleaved", "halves"],
+                    help="which photos of --table-half's set are the table's: every other one, or the first "
+                         "half (benchmarks/tune_eval.py's splits)")
+    ap.add_argument("--table-only", action="store_true",
+                    help="a diagnostic: train on --table-half's photos alone (no other source, no render), "
+                         "as a table's own fit would on its machine, where the other sets are not")
     ap.add_argument("--last-layer", action="store_true",
                     help="a diagnostic: train only the heatmap's last 1x1 layer (33 numbers), the rest "
                          "frozen as resumed (batch norms too): what a table could fit without torch")
@@ -210,19 +216,24 @@ def main() -> None:
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     rng = np.random.default_rng(args.seed)
+    if args.table_only and not args.table_half:
+        ap.error("--table-only needs --table-half")
     pools: dict[str, list[Sample]] = {}
     for src in FINDER_SOURCES:
-        if src != args.leave_out:
+        if src != args.leave_out and not args.table_only:
             pools[src] = [s for s in load_source(src)]
-    pools["render"] = [render(args.seed * 10_000 + i, patterned=args.patterned, decoys=args.decoys,
-                              dotted=args.dotted)
-                       for i in range(args.renders)]
+    if not args.table_only:
+        pools["render"] = [render(args.seed * 10_000 + i, patterned=args.patterned, decoys=args.decoys,
+                                  dotted=args.dotted)
+                           for i in range(args.renders)]
     if args.poly_renders:
         pools["polyrender"] = [poly_render(i) for i in range(args.poly_renders)]
     if args.pip3d:
         pools["pip3d"] = [pip3d_render(i) for i in range(args.pip3d)]
     if args.table_half:
-        pools[f"{args.table_half}-table"] = load_source(args.table_half)[::2]
+        photos = load_source(args.table_half)
+        pools[f"{args.table_half}-table"] = (photos[::2] if args.table_split == "interleaved" else
+                                             photos[:len(photos) // 2])
     if args.pasted:
         donors = donor_dice([s for k in ("aws", "nell") for s in pools.get(k, [])])
         pools["pasted"] = [pasted(i, donors, pools.get("lurig", [])) for i in range(args.pasted)]

@@ -1,0 +1,174 @@
+"""The table's own die finder: a finder fitted on this table's confirmed photos
+(``tools/fit_table_finder.py``, where torch is) and installed here; the table then reads with it instead
+of the shipped one.
+
+``goblin-companion finder install FILE [--config FILE]`` checks the file (at most ``MAX_BYTES``, read by
+``cv2.dnn``, the finder's five maps at a quarter of its input, and it finds the dice of the bundled demo
+photos) and keeps it, with its card (``FILE.json``) when there is one, under ``<state dir>/models``;
+``finder info`` says which finder the table reads with; ``finder forget`` goes back to the shipped one.
+Each prints one JSON line; bad input is one stderr line and exit status 2, and the finder in use stays.
+
+The installed file is named by its content (``finder-<sha256[:12]>.onnx``), so a new one is a new path
+and the readers' network cache (by path) never serves the old one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Final
+
+from companion.config import load_config
+from companion.errors import GoblinError, InvalidInput
+from companion.jsoncli import Parser
+
+FOLDER: Final = "models"
+#: a finder file bigger than this is refused (the issue's budget for all models is 10 MB; ours is 0.5 MB)
+MAX_BYTES: Final = 10_000_000
+#: an installed finder must find at least this share of the demo photos' labelled dice (the shipped one
+#: finds them all): a file that is a network but no die finder is refused
+DEMO_FOUND: Final = 0.75
+
+
+def installed(state_dir: Path) -> Path | None:
+    """The table's finder under ``state_dir``, or None (the shipped one is read)."""
+    found = sorted((Path(state_dir) / FOLDER).glob("finder-*.onnx"))
+    return found[-1] if found else None
+
+
+class TableModels:
+    """``() -> models`` for ``vision.read_table``: the table's finder when one is installed, else the shipped
+    models; the folder is listed again only when it changed (once per frame is a ``stat``)."""
+
+    def __init__(self, state_dir: Path) -> None:
+        self.folder = Path(state_dir) / FOLDER
+        self._seen: tuple[int, ...] | None = None
+        self._models: tuple[str, ...] = ()
+
+    def __call__(self) -> tuple[str, ...]:
+        from vision.learned import MODELS
+
+        try:
+            st = self.folder.stat()
+            key: tuple[int, ...] = (st.st_mtime_ns, st.st_ino)
+        except OSError:
+            key = ()
+        if key != self._seen:
+            path = installed(self.folder.parent) if key else None
+            self._models = MODELS if path is None else (str(path), *MODELS[1:])
+            self._seen = key
+        return self._models
+
+
+def check_finder(path: Path) -> dict[str, Any]:
+    """What ``install`` checks; ``InvalidInput`` saying what is wrong. Returns the demo dice it found."""
+    import cv2
+    import numpy as np
+
+    from companion.demo import DEMO_DIR
+    from vision.data import match_boxes
+    from vision.finder import find_objects
+
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise InvalidInput(f"cannot read {str(path)!r}: {exc.strerror or exc}") from None
+    if size > MAX_BYTES:
+        raise InvalidInput(f"{path.name} is {size} bytes: a finder is at most {MAX_BYTES}")
+    try:
+        net = cv2.dnn.readNet(str(path))
+        net.setInput(np.zeros((1, 3, 256, 320), np.float32))
+        out = net.forward()
+    except cv2.error as exc:
+        said = str(exc).strip()[-160:]
+        raise InvalidInput(f"{path.name} is not a network cv2.dnn can run: {said}") from None
+    if tuple(out.shape) != (1, 5, 64, 80) or not np.isfinite(out).all():
+        raise InvalidInput(f"{path.name} is no die finder: a 256x320 input gives maps of shape "
+                           f"{tuple(out.shape)}, not (1, 5, 64, 80)")
+    labels = json.loads((DEMO_DIR / "labels.json").read_text(encoding="utf-8"))["images"]
+    dice = found = 0
+    for entry in labels:
+        frame = cv2.imread(str(DEMO_DIR / entry["file"]), cv2.IMREAD_COLOR)
+        assert frame is not None, entry["file"]   # bundled with the package
+        boxes = [f.box(frame.shape) for f in find_objects(frame, model=str(path))]
+        dice += len(entry["dice"])
+        found += len(match_boxes([tuple(d["bbox"]) for d in entry["dice"]], boxes))
+    if found < DEMO_FOUND * dice:
+        raise InvalidInput(f"{path.name} finds {found} of the demo photos' {dice} dice (at least "
+                           f"{DEMO_FOUND:.0%} are needed): it is not installed")
+    return {"demo_dice": dice, "demo_found": found}
+
+
+def install(state_dir: Path, path: Path) -> dict[str, Any]:
+    """Check ``path`` and keep it (and its card) as the table's finder, replacing the one before."""
+    path = Path(path)
+    checked = check_finder(path)
+    data = path.read_bytes()
+    digest = hashlib.sha256(data).hexdigest()
+    card_path = Path(str(path) + ".json")
+    card: Any = None
+    if card_path.is_file():
+        try:
+            card = json.loads(card_path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise InvalidInput(f"the card {card_path.name} is not JSON: {exc}") from None
+    folder = Path(state_dir) / FOLDER
+    folder.mkdir(parents=True, exist_ok=True)
+    target = folder / f"finder-{digest[:12]}.onnx"
+    tmp = folder / (target.name + ".tmp")
+    tmp.write_bytes(data)
+    if card is not None:
+        target.with_suffix(".json").write_text(json.dumps(card, indent=1), encoding="utf-8")
+    os.replace(tmp, target)
+    for old in folder.glob("finder-*"):
+        if old.stem != target.stem:
+            old.unlink(missing_ok=True)
+    return {"installed": str(target), "sha256": digest, "bytes": len(data), **checked, "card": card}
+
+
+def info(state_dir: Path) -> dict[str, Any]:
+    path = installed(state_dir)
+    if path is None:
+        return {"finder": "shipped"}
+    card_path = path.with_suffix(".json")
+    try:
+        card = json.loads(card_path.read_text(encoding="utf-8")) if card_path.is_file() else None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        card = None
+    return {"finder": "table", "path": str(path), "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
+            "card": card}
+
+
+def forget(state_dir: Path) -> dict[str, Any]:
+    folder = Path(state_dir) / FOLDER
+    gone = [p for p in folder.glob("finder-*")] if folder.is_dir() else []
+    for p in gone:
+        p.unlink(missing_ok=True)
+    return {"finder": "shipped", "forgot": sum(p.suffix == ".onnx" for p in gone)}
+
+
+def main(argv: Sequence[str]) -> int:
+    p = Parser(prog="goblin-companion finder", description="the table's own die finder")
+    p.add_argument("action", choices=["install", "info", "forget"])
+    p.add_argument("file", nargs="?", metavar="FILE", help="the fitted finder (.onnx) to install")
+    p.add_argument("--config", metavar="FILE", help="TOML settings (default: $GOBLIN_CONFIG)")
+    try:
+        args = p.parse_args(list(argv))
+        state = load_config(args.config).state_path()
+        if args.action == "install":
+            if not args.file:
+                raise InvalidInput("finder install needs a file: goblin-companion finder install FILE")
+            result = install(state, Path(args.file))
+        elif args.action == "info":
+            result = info(state)
+        else:
+            result = forget(state)
+    except (GoblinError, ValueError, OSError) as exc:
+        print(f"goblin-companion finder: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(result))
+    return 0
