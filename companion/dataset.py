@@ -13,9 +13,10 @@ import json
 import logging
 import shutil
 import threading
+import zipfile
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, BinaryIO, Final
 
 log = logging.getLogger("companion.dataset")
 
@@ -98,6 +99,26 @@ class TableDataset:
             tmp.write_text(json.dumps(data, indent=1), encoding="utf-8")
             tmp.replace(self.root / LABELS)
             return name
+
+    def write_zip(self, out: BinaryIO) -> int:
+        """The set as a zip (``labels.json`` and its photos, stored: JPEGs do not shrink) written to ``out``;
+        returns how many photos. The labels are read under the lock, the photos after it (a confirm is not
+        held up); a photo dropped meanwhile is left out, with its labels."""
+        with self._lock:
+            data = self.labels()
+        kept = []
+        with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as archive:
+            for entry in data["images"]:
+                src = self.root / str(entry.get("file", ""))
+                if src.resolve().parent != (self.root / "images").resolve():
+                    continue
+                try:
+                    archive.write(src, str(entry["file"]))
+                except OSError:
+                    continue
+                kept.append(entry)
+            archive.writestr(LABELS, json.dumps({**data, "images": kept}, indent=1))
+        return len(kept)
 
     def export(self, dest: Path) -> int:
         """Copy the set (labels.json and its photos) to ``dest``; returns how many photos."""

@@ -51,7 +51,7 @@ from companion.photos import MAX_PHOTO_BYTES, PhotoDesk
 from companion.reading import BBox, TableReading
 from companion.session import TableSession
 from companion.store import Store
-from companion.tablefinder import TableModels
+from companion.tablefinder import TableFinder, TableModels
 from companion.tuner import Tuner
 from companion.zones import ZoneKeeper
 
@@ -800,7 +800,8 @@ class Companion:
                                "SSE_MAX_STREAMS": max(1, self.config.threads // 2),
                                "LISTEN_HOST": self.config.host},
                               session=self.session, settings=settings, calibrator=self.calibrator,
-                              zones=self.zones, photos=self.photos, dice=self.dice, tuner=self.tuner)
+                              zones=self.zones, photos=self.photos, dice=self.dice, tuner=self.tuner,
+                              finder=TableFinder(self.state_dir, self.dataset))
 
     def start(self) -> Companion:
         self.capture.start()

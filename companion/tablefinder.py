@@ -18,6 +18,7 @@ import hashlib
 import json
 import os
 import sys
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final
@@ -149,6 +150,34 @@ def forget(state_dir: Path) -> dict[str, Any]:
     for p in gone:
         p.unlink(missing_ok=True)
     return {"finder": "shipped", "forgot": sum(p.suffix == ".onnx" for p in gone)}
+
+
+class TableFinder:
+    """The settings page's side of the table's finder: which one is read, a fitted one installed from its
+    bytes (the page's upload), the finder forgotten; the table's set as a zip to fit it from."""
+
+    def __init__(self, state_dir: Path, dataset: Any) -> None:
+        self.state_dir = Path(state_dir)
+        self.dataset = dataset
+
+    def state(self) -> dict[str, Any]:
+        return {**info(self.state_dir), "photos": len(self.dataset)}
+
+    def install_bytes(self, data: bytes) -> dict[str, Any]:
+        """``data`` checked and installed as ``install`` does (``InvalidInput`` saying what is wrong, and
+        the finder in use stays): the state, with what was installed."""
+        if len(data) > MAX_BYTES:
+            raise InvalidInput(f"the file is {len(data)} bytes: a finder is at most {MAX_BYTES}")
+        self.state_dir.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(prefix="finder-", dir=self.state_dir) as folder:
+            path = Path(folder) / "uploaded.onnx"
+            path.write_bytes(data)
+            done = install(self.state_dir, path)
+        return {**self.state(), "installed": done}
+
+    def forget(self) -> dict[str, Any]:
+        forget(self.state_dir)
+        return self.state()
 
 
 def main(argv: Sequence[str]) -> int:

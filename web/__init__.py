@@ -33,6 +33,7 @@ from flask.json.provider import DefaultJSONProvider
 
 from web import advice, api, calibration, errors, guard, i18n, limits, pages, photo, pin, stream
 from web import dice as dice_api
+from web import finder as finder_api
 from web import zones as zones_api
 from web.stream import stop_streams
 
@@ -62,6 +63,7 @@ def create_app(
     clock: Callable[[], float] | None = None,
     dice: Any = None,
     tuner: Any = None,
+    finder: Any = None,
 ) -> Flask:
     """The companion's Flask app.
 
@@ -88,6 +90,9 @@ def create_app(
     tuner:
         The table's ``companion.tuner.Tuner`` (Settings -> "Adatta ai dadi del tavolo" and ``/api/tune``);
         None: no such section, and those endpoints answer 404.
+    finder:
+        The table's ``companion.tablefinder.TableFinder`` (Settings -> the table's own finder,
+        ``/api/finder`` and ``/api/dataset.zip``); None: no such part, and those endpoints answer 404.
     clock:
         Seconds, for the PIN's wrong-try limits (default ``time.monotonic``; tests pass their own).
     """
@@ -119,6 +124,7 @@ def create_app(
     app.extensions["goblin.settings"] = public_settings(settings or {})
     app.extensions[calibration.EXTENSION] = calibrator
     app.extensions[calibration.TUNER] = tuner
+    app.extensions[finder_api.EXTENSION] = finder
     app.extensions[zones_api.EXTENSION] = zones
     app.extensions[photo.EXTENSION] = photos
     app.extensions[dice_api.EXTENSION] = dice
@@ -135,4 +141,5 @@ def create_app(
     app.register_blueprint(zones_api.bp)
     app.register_blueprint(photo.bp)
     app.register_blueprint(dice_api.bp)
+    app.register_blueprint(finder_api.bp)
     return app

@@ -55,6 +55,10 @@ HOSTS: Final = "goblin.allowed-hosts"
 JSON_TYPES: Final = frozenset({"application/json"})
 PHOTO_PATH: Final = "/api/photo"
 PHOTO_TYPES: Final = frozenset({"image/jpeg", "image/png", "image/webp"})
+#: the table's fitted finder is posted as its bytes, this type only (``web.finder``): a type no other site's
+#: page can send without a CORS preflight the table never grants
+FINDER_PATH: Final = "/api/finder"
+FINDER_TYPE: Final = "application/octet-stream"
 """What ``POST /api/photo`` takes instead of JSON: the photo's own bytes (``web.photo``)."""
 
 
@@ -132,6 +136,12 @@ def check_request() -> Response | None:
         return _refuse(415, "unsupported-media-type",
                        "a photo is sent as its own bytes with Content-Type: "
                        f"{', '.join(sorted(PHOTO_TYPES))}; "
+                       f"not {request.headers.get('Content-Type', 'no type')[:100]!r}")
+    if request.path == FINDER_PATH and request.method == "POST":
+        if kind == FINDER_TYPE:
+            return None
+        return _refuse(415, "unsupported-media-type",
+                       f"a finder is sent as its own bytes with Content-Type: {FINDER_TYPE}; "
                        f"not {request.headers.get('Content-Type', 'no type')[:100]!r}")
     if kind not in JSON_TYPES and sent:
         return _refuse(415, "unsupported-media-type",

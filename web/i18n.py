@@ -31,7 +31,7 @@ PAGE_ONLY: Final = {"setup.": "setup", "matches.": "setup", "dice.": "dice", "pa
                     "settings.": "settings", "join.": "join", "correct.seen": "correct",
                     "correct.hint": "correct", "correct.nothing": "correct", "correct.save": "correct",
                     "correct.bg_die": "correct", "correct.camera_read": "correct",
-                    "correct.missing": "correct"}
+                    "correct.missing": "correct", "correct.add": "correct", "finder.": "settings"}
 
 
 GAME_WORDS: Final = Path(__file__).with_name("static") / "games"

@@ -12,6 +12,7 @@ from markupsafe import Markup
 from web.api import table, table_url
 from web.calibration import EXTENSION as CALIBRATION
 from web.calibration import TUNER
+from web.finder import EXTENSION as FINDER
 from web.i18n import translate
 from web.photo import EXTENSION as PHOTOS
 from web.zones import EXTENSION as ZONES
@@ -69,6 +70,8 @@ def correct() -> str:
 def settings() -> str:
     keeper = current_app.extensions.get(ZONES)
     tuner = current_app.extensions.get(TUNER)
+    finder = current_app.extensions.get(FINDER)
     return _page("settings", settings=current_app.extensions["goblin.settings"], url=table_url(),
                  zone_state=keeper.state() if keeper is not None else None,
-                 tune_state=tuner.state() if tuner is not None else None)
+                 tune_state=tuner.state() if tuner is not None else None,
+                 finder_state=finder.state() if finder is not None else None)

@@ -20,6 +20,7 @@ from companion.config import Config
 from companion.dataset import TableDataset
 from companion.session import TableSession
 from companion.store import Store
+from companion.tablefinder import TableFinder
 from companion.tuner import Tuner
 from companion.zones import ZoneKeeper
 from tests.helpers import Camera, phone_context
@@ -54,7 +55,8 @@ def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Table]:
         app = create_app({"SSE_HEARTBEAT": 0.5, "SSE_MAX_SECONDS": 30.0}, session=session,
                          settings={"camera": {"source": "replay"}, "pins": {"confirm": 17, "next": 27}},
                          calibrator=(calibrator := Calibrator(calibration, frames=camera)), zones=zones,
-                         tuner=(tuner := Tuner(TableDataset(path.with_name("dataset")), calibrator)))
+                         tuner=(tuner := Tuner(TableDataset(path.with_name("dataset")), calibrator)),
+                         finder=TableFinder(path.parent, tuner.dataset))
         server = create_server(app, host="127.0.0.1", port=0, threads=24)
         stop = threading.Event()
 

@@ -572,6 +572,52 @@ def test_adapt_to_the_tables_dice_from_the_settings_page(table: Table, phone: Pa
         expect(phone.locator("#tune-forget")).to_be_disabled()
 
 
+def test_the_tables_own_finder_from_the_settings_page(table: Table, phone: Page, tmp_path: Path) -> None:
+    """Impostazioni → Il cercatore di dadi del tavolo: the table's photos download as a zip, a fitted
+    finder is uploaded (a file that is none is refused, saying why) and read with, then forgotten."""
+    from companion.tablefinder import TableModels, install
+
+    root = Path(__file__).resolve().parents[2]
+    state = Path(table.app.extensions["goblin.finder"].state_dir)
+    phone.goto(table.url("/settings"))
+    expect(phone.locator("#finder h2")).to_have_text("Il cercatore di dadi del tavolo")
+    expect(phone.locator("#finder-state")).to_have_text("Il tavolo usa il cercatore di serie.")
+    with phone.expect_download() as download:
+        phone.click("#finder-download")
+    assert download.value.suggested_filename == "goblin-table-set.zip"
+
+    bad = tmp_path / "faces.onnx"
+    bad.write_bytes((root / "vision" / "models" / "faces.onnx").read_bytes())
+    phone.set_input_files("#finder-file", str(bad))
+    expect(phone.locator("#finder-result")).to_contain_text("is no die finder")
+    expect(phone.locator("#finder-result")).to_have_class("teach-result failed")
+    assert TableModels(state)()[0] == "finder"
+
+    fitted = root / "benchmarks" / "models" / "finder-no-aws.onnx"
+    phone.set_input_files("#finder-file", str(fitted))
+    expect(phone.locator("#finder-result")).to_contain_text("Cercatore installato: trova")
+    expect(phone.locator("#finder-state")).to_have_text("Il tavolo usa il suo cercatore adattato.")
+    assert Path(TableModels(state)()[0]).read_bytes() == fitted.read_bytes()
+    shot(phone, "16-table-finder")
+
+    # installed with its card (goblin-companion finder install): the page says what the fit measured
+    card = tmp_path / "fitted.onnx"
+    card.write_bytes(fitted.read_bytes())
+    card.with_name("fitted.onnx.json").write_text(json.dumps({
+        "photos": 145, "before": {"found_pct": 89.66, "phantom_per_photo": 0.524},
+        "after": {"found_pct": 93.19, "phantom_per_photo": 0.097}}))
+    install(state, card)
+    phone.reload()
+    expect(phone.locator("#finder-state")).to_contain_text(
+        "dadi trovati 89.66% → 93.19%, fantasmi per foto 0.524 → 0.097")
+
+    phone.once("dialog", lambda dialog: dialog.accept())
+    phone.click("#finder-forget")
+    expect(phone.locator("#finder-result")).to_have_text("Il tavolo usa di nuovo il cercatore di serie.")
+    expect(phone.locator("#finder-forget")).to_be_disabled()
+    assert TableModels(state)()[0] == "finder"
+
+
 def test_the_tray_zones_are_set_from_the_settings_page(table: Table, phone: Page) -> None:
     """Impostazioni → Zone del vassoio: the camera hangs the other way, so the halves become top and
     bottom, with a toss zone; the drawing, the file and a reload agree; then back to the file's zones."""

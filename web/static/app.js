@@ -142,7 +142,7 @@
   // el, show, showError and act are for the setup page's list of matches (static/matches.js); has, hideError and
   // lastError for the settings page's sections (static/settings.js); the rest for photo.js
   window.goblin = { log, get state() { return state; }, t, loadGameMessages, loadWords, rerender() { if (state) for (const l of listeners) l(state); },
-                    el, show, showError, act: (path, payload) => act(path, payload), apply, askPin, refresh, listeners,
+                    el, show, showError, act: (path, payload) => act(path, payload), upload, apply, askPin, refresh, listeners,
                     has, hideError, get lastError() { return lastError; } };
 
   function apply(snapshot) {
@@ -191,6 +191,31 @@
     return ask("archive", "archive-ok", () => true);
   }
 
+  /** ``send(headers)`` (a fetch) with the table PIN, asked for again while it is refused: {response, data},
+      or null after a network error (shown). */
+  async function withPin(send) {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const headers = {};
+      const pin = localStorage.getItem(PIN_KEY);
+      if (pin) headers["X-Table-PIN"] = pin;
+      let response;
+      let data;
+      try {
+        response = await send(headers);
+        data = await response.json();
+      } catch (error) {
+        showError({ error: "network", detail: String(error) });
+        return null;
+      }
+      if (response.status === 403 && (data.error === "pin-required" || data.error === "wrong-pin")) {
+        if (data.error === "wrong-pin") localStorage.removeItem(PIN_KEY);
+        if (await askPin(data.error === "wrong-pin")) continue;
+      }
+      return { response, data };
+    }
+    return null;
+  }
+
   /** POST a control action; returns the new snapshot, or null after showing the error. A match in
       progress is archived only after the players said yes (409 game-in-progress, then "archive": true). */
   async function act(path, payload) {
@@ -200,24 +225,10 @@
       body.position = state.position;
     }
     for (let attempt = 0; attempt < 5; attempt++) {
-      const headers = { "Content-Type": "application/json" };
-      const pin = localStorage.getItem(PIN_KEY);
-      if (pin) headers["X-Table-PIN"] = pin;
-      let response;
-      let data;
-      try {
-        response = await fetch(`/api/${path}`, { method: "POST", headers, body: JSON.stringify(body) });
-        data = await response.json();
-      } catch (error) {
-        showError({ error: "network", detail: String(error) });
-        return null;
-      }
-      if (response.status === 403 && (data.error === "pin-required" || data.error === "wrong-pin")) {
-        if (data.error === "wrong-pin") localStorage.removeItem(PIN_KEY);
-        if (await askPin(data.error === "wrong-pin")) continue;
-        showError(data);
-        return null;
-      }
+      const got = await withPin((headers) => fetch(`/api/${path}`, { method: "POST",
+        headers: { ...headers, "Content-Type": "application/json" }, body: JSON.stringify(body) }));
+      if (!got) return null;
+      const { response, data } = got;
       if (response.status === 409 && data.error === "game-in-progress" && !body.archive) {
         if (!(await askArchive(data.params))) return null;
         body.archive = true;
@@ -233,6 +244,19 @@
       return data;
     }
     return null;
+  }
+
+  /** POST a file's own bytes (``type``) with the table PIN; the answer, or null after showing the error. */
+  async function upload(path, blob, type) {
+    const got = await withPin((headers) => fetch(`/api/${path}`, { method: "POST",
+      headers: { ...headers, "Content-Type": type }, body: blob }));
+    if (!got) return null;
+    if (!got.response.ok) {
+      showError(got.data);
+      return null;
+    }
+    hideError();
+    return got.data;
   }
 
   async function refresh() {

@@ -145,6 +145,46 @@
     }
   }
 
+  // ------------------------------------------------------------------ settings: the table's own finder
+
+  function renderFinder(s) {
+    const line = $("finder-state");
+    const card = s.card || {};
+    const before = card.before || {};
+    const after = card.after || {};
+    let text = t(s.finder === "table" ? "finder.table" : "finder.shipped");
+    if (s.finder === "table" && after.found_pct !== undefined) {
+      text += ` ${t("finder.measured", { photos: card.photos, found_before: before.found_pct, found_after: after.found_pct,
+        phantoms_before: before.phantom_per_photo, phantoms_after: after.phantom_per_photo })}`;
+    }
+    line.textContent = text;
+    line.dataset.finder = s.finder;
+    $("finder-forget").disabled = s.finder !== "table";
+  }
+
+  async function initFinder() {
+    if (!$("finder")) return;
+    const response = await fetch("/api/finder");
+    if (response.ok) renderFinder(await response.json());
+    $("finder-file").onchange = async (event) => {
+      const file = event.target.files[0];
+      if (!file) return;
+      resultLine("finder-result", t("finder.busy"), true);
+      const done = await G.upload("finder", file, "application/octet-stream");
+      event.target.value = "";
+      if (!done) return failedLine("finder-result", "finder");
+      renderFinder(done);
+      resultLine("finder-result", t("finder.installed", { found: done.installed.demo_found, dice: done.installed.demo_dice }), true);
+    };
+    $("finder-forget").onclick = async () => {
+      if (!window.confirm(t("finder.forget_confirm"))) return;
+      const done = await act("finder/forget", {});
+      if (!done) return failedLine("finder-result", "finder");
+      renderFinder(done);
+      resultLine("finder-result", t("finder.forgotten"), true);
+    };
+  }
+
   // ------------------------------------------------------------------ settings: the tray's zones
 
   const SVG = "http://www.w3.org/2000/svg";
@@ -316,6 +356,7 @@
 
   initTeach();
   initTune();
+  initFinder();
   initZones();
   initTray();
 })();

@@ -1,0 +1,94 @@
+"""The table's own finder from the settings page: the state, the table's set as a zip, a fitted finder
+uploaded (checked; refused with what was wrong, the finder in use staying), the PIN, and forgetting it."""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+import zipfile
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from flask.testing import FlaskClient
+
+from companion.dataset import TableDataset
+from companion.session import TableSession
+from companion.tablefinder import MAX_BYTES, TableFinder, TableModels
+from tests.web.test_api import error_of
+from web import create_app
+
+ROOT = Path(__file__).resolve().parents[2]
+OTHER = ROOT / "benchmarks" / "models" / "finder-no-aws.onnx"   # a real finder, not the shipped one
+PIN = "2468"
+ONNX = {"Content-Type": "application/octet-stream", "X-Table-PIN": PIN}
+
+
+@pytest.fixture
+def state(tmp_path: Path) -> Path:
+    return tmp_path / "state"
+
+
+@pytest.fixture
+def app_client(session: TableSession, state: Path) -> FlaskClient:
+    data = TableDataset(state / "dataset")
+    jpeg = cv2.imencode(".jpg", np.full((48, 64, 3), 90, np.uint8))[1].tobytes()
+    for v in (2, 5):
+        data.add(jpeg, {"dice": [{"bbox": [4, 4, 10, 10], "sides": 6, "value": v}]}, width=64, height=48)
+    app = create_app({"TESTING": True, "TABLE_PIN": PIN}, session=session, finder=TableFinder(state, data))
+    return app.test_client()
+
+
+def test_a_fitted_finder_is_uploaded_read_with_and_forgotten(app_client: FlaskClient, state: Path) -> None:
+    assert app_client.get("/api/finder").json == {"finder": "shipped", "photos": 2}
+    got = app_client.post("/api/finder", data=OTHER.read_bytes(), headers=ONNX)
+    assert got.status_code == 200, got.json
+    assert got.json["finder"] == "table" and got.json["photos"] == 2
+    assert got.json["installed"]["demo_found"] >= 0.75 * got.json["installed"]["demo_dice"]
+    assert TableModels(state)()[0] == got.json["path"]
+    assert Path(got.json["path"]).read_bytes() == OTHER.read_bytes()
+    assert not list(state.glob("finder-*")), "the upload's temporary folder is gone"
+    forgot = app_client.post("/api/finder/forget", json={}, headers={"X-Table-PIN": PIN})
+    assert forgot.json == {"finder": "shipped", "photos": 2}
+    assert TableModels(state)()[0] == "finder"
+
+
+def test_the_tables_set_downloads_as_a_zip(app_client: FlaskClient, state: Path) -> None:
+    files = sorted(state.rglob("*"))
+    got = app_client.get("/api/dataset.zip")
+    assert got.status_code == 200 and got.mimetype == "application/zip"
+    assert "goblin-table-set.zip" in got.headers["Content-Disposition"]
+    archive = zipfile.ZipFile(io.BytesIO(got.data))
+    labels = json.loads(archive.read("labels.json"))
+    assert [e["dice"][0]["value"] for e in labels["images"]] == [2, 5]
+    for entry in labels["images"]:
+        assert archive.read(entry["file"]) == (state / "dataset" / entry["file"]).read_bytes()
+    got.close()
+    assert sorted(state.rglob("*")) == files, "no temporary zip is left behind"
+
+
+@pytest.mark.parametrize(("body", "headers", "status", "code", "says"), [
+    (b"\x08\x07not a network", ONNX, 400, "invalid-input", "not a network cv2.dnn can run"),
+    ((ROOT / "vision" / "models" / "faces.onnx").read_bytes(), ONNX, 400, "invalid-input",
+     "is no die finder"),
+    (b"\0" * (MAX_BYTES + 1), ONNX, 413, "payload-too-large", ""),
+    (OTHER.read_bytes(), {**ONNX, "Content-Type": "application/json"}, 415, "unsupported-media-type",
+     "application/octet-stream"),
+    (OTHER.read_bytes(), {"Content-Type": "application/octet-stream"}, 403, "pin-required", "PIN"),
+])
+def test_what_is_no_finder_is_refused_and_the_finder_in_use_stays(
+        app_client: FlaskClient, state: Path, body: bytes, headers: dict[str, str], status: int, code: str,
+        says: str) -> None:
+    shutil.copyfile(OTHER, state / "good.onnx")
+    assert app_client.post("/api/finder", data=OTHER.read_bytes(), headers=ONNX).status_code == 200
+    before = app_client.get("/api/finder").json
+    assert says in error_of(app_client.post("/api/finder", data=body, headers=headers), status, code)
+    assert app_client.get("/api/finder").json == before
+
+
+def test_an_app_without_the_tables_set_has_no_finder(session: TableSession) -> None:
+    client = create_app({"TESTING": True}, session=session).test_client()
+    assert client.get("/api/finder").status_code == 404
+    assert client.get("/api/dataset.zip").status_code == 404

@@ -1,0 +1,68 @@
+"""The table's own die finder from the settings page: ``GET /api/finder`` (which finder the table reads
+with, and how many confirmed photos its set holds), ``GET /api/dataset.zip`` (the table's set, to fit a
+finder on where torch is: ``tools/fit_table_finder.py``), ``POST /api/finder`` (the fitted ``.onnx`` as
+the body, raw, ``Content-Type: application/octet-stream``, the PIN in ``X-Table-PIN``; checked as
+``goblin-companion finder install`` checks it) and ``POST /api/finder/forget`` (back to the shipped one).
+
+A body that is no die finder is 400 ``invalid-input`` saying why, and the finder in use stays; over
+``MAX_BYTES`` it is 413 before a byte is read. Without a ``companion.tablefinder.TableFinder`` (an app
+built without the table's set) every endpoint answers 404.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, request, send_file
+from werkzeug.exceptions import RequestEntityTooLarge
+
+from companion.tablefinder import MAX_BYTES
+from web.api import check_pin, control, part
+
+bp = Blueprint("finder", __name__, url_prefix="/api")
+
+EXTENSION = "goblin.finder"
+"""``app.extensions[EXTENSION]`` holds the ``TableFinder`` (or None)."""
+
+
+def finder() -> Any:
+    return part(EXTENSION, "this companion has no table finder (it was started without the table's set)")
+
+
+@bp.get("/finder")
+def finder_state() -> Response:
+    return jsonify(finder().state())
+
+
+@bp.post("/finder")
+def finder_install() -> Response:
+    table = finder()
+    if request.content_length is not None and request.content_length > MAX_BYTES:
+        raise RequestEntityTooLarge(f"a finder is at most {MAX_BYTES} bytes, not {request.content_length}")
+    check_pin({})
+    request.max_content_length = MAX_BYTES  # a body with no Content-Length is cut here too
+    return jsonify(table.install_bytes(request.get_data(cache=False)))
+
+
+@bp.post("/finder/forget")
+@control
+def finder_forget(data: dict[str, Any]) -> Response:
+    return jsonify(finder().forget())
+
+
+@bp.get("/dataset.zip")
+def dataset_zip() -> Response:
+    """The set zipped into an anonymous file in the state directory (400 photos are 200 MB: not in memory),
+    which the response closes, and so removes, once sent."""
+    table = finder()
+    table.state_dir.mkdir(parents=True, exist_ok=True)
+    out = tempfile.TemporaryFile(dir=table.state_dir)  # noqa: SIM115 - send_file closes it
+    try:
+        table.dataset.write_zip(out)
+        out.seek(0)
+    except BaseException:
+        out.close()
+        raise
+    return send_file(out, mimetype="application/zip", as_attachment=True,
+                     download_name="goblin-table-set.zip")
