@@ -5,17 +5,19 @@ the body, raw, ``Content-Type: application/octet-stream``, the PIN in ``X-Table-
 ``goblin-companion finder install`` checks it) and ``POST /api/finder/forget`` (back to the shipped one).
 
 A body that is no die finder is 400 ``invalid-input`` saying why, and the finder in use stays; over
-``MAX_BYTES`` it is 413 before a byte is read. Without a ``companion.tablefinder.TableFinder`` (an app
-built without the table's set) every endpoint answers 404.
+``MAX_BYTES`` it is 413 before a byte is read. One zip is made at a time (each is a copy of the set, up to
+200 MB, on the state directory's card): another download meanwhile is 429 ``too-many-requests``. Without
+a ``companion.tablefinder.TableFinder`` (an app built without the table's set) every endpoint answers 404.
 """
 
 from __future__ import annotations
 
 import tempfile
+import threading
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request, send_file
-from werkzeug.exceptions import RequestEntityTooLarge
+from werkzeug.exceptions import RequestEntityTooLarge, TooManyRequests
 
 from companion.tablefinder import MAX_BYTES
 from web.api import check_pin, control, part
@@ -23,6 +25,7 @@ from web.api import check_pin, control, part
 bp = Blueprint("finder", __name__, url_prefix="/api")
 
 EXTENSION = "goblin.finder"
+_ZIPPING = threading.Lock()
 """``app.extensions[EXTENSION]`` holds the ``TableFinder`` (or None)."""
 
 
@@ -38,10 +41,10 @@ def finder_state() -> Response:
 @bp.post("/finder")
 def finder_install() -> Response:
     table = finder()
+    request.max_content_length = MAX_BYTES  # the 413's limit, and a body with no Content-Length is cut there
     if request.content_length is not None and request.content_length > MAX_BYTES:
-        raise RequestEntityTooLarge(f"a finder is at most {MAX_BYTES} bytes, not {request.content_length}")
+        raise RequestEntityTooLarge()
     check_pin({})
-    request.max_content_length = MAX_BYTES  # a body with no Content-Length is cut here too
     return jsonify(table.install_bytes(request.get_data(cache=False)))
 
 
@@ -56,13 +59,18 @@ def dataset_zip() -> Response:
     """The set zipped into an anonymous file in the state directory (400 photos are 200 MB: not in memory),
     which the response closes, and so removes, once sent."""
     table = finder()
-    table.state_dir.mkdir(parents=True, exist_ok=True)
-    out = tempfile.TemporaryFile(dir=table.state_dir)  # noqa: SIM115 - send_file closes it
+    if not _ZIPPING.acquire(blocking=False):  # one at a time: each is a copy of the set on the card
+        raise TooManyRequests("the table's set is being zipped for another download: try again when it ends")
     try:
-        table.dataset.write_zip(out)
-        out.seek(0)
-    except BaseException:
-        out.close()
-        raise
+        table.state_dir.mkdir(parents=True, exist_ok=True)
+        out = tempfile.TemporaryFile(dir=table.state_dir)  # noqa: SIM115 - send_file closes it
+        try:
+            table.dataset.write_zip(out)
+            out.seek(0)
+        except BaseException:
+            out.close()
+            raise
+    finally:
+        _ZIPPING.release()
     return send_file(out, mimetype="application/zip", as_attachment=True,
                      download_name="goblin-table-set.zip")

@@ -73,7 +73,7 @@ def test_the_tables_set_downloads_as_a_zip(app_client: FlaskClient, state: Path)
     (b"\x08\x07not a network", ONNX, 400, "invalid-input", "not a network cv2.dnn can run"),
     ((ROOT / "vision" / "models" / "faces.onnx").read_bytes(), ONNX, 400, "invalid-input",
      "is no die finder"),
-    (b"\0" * (MAX_BYTES + 1), ONNX, 413, "payload-too-large", ""),
+    (b"\0" * (MAX_BYTES + 1), ONNX, 413, "payload-too-large", f"at most {MAX_BYTES}"),
     (OTHER.read_bytes(), {**ONNX, "Content-Type": "application/json"}, 415, "unsupported-media-type",
      "application/octet-stream"),
     (OTHER.read_bytes(), {"Content-Type": "application/octet-stream"}, 403, "pin-required", "PIN"),
@@ -86,6 +86,17 @@ def test_what_is_no_finder_is_refused_and_the_finder_in_use_stays(
     before = app_client.get("/api/finder").json
     assert says in error_of(app_client.post("/api/finder", data=body, headers=headers), status, code)
     assert app_client.get("/api/finder").json == before
+
+
+def test_one_zip_at_a_time(app_client: FlaskClient) -> None:
+    import web.finder
+
+    assert web.finder._ZIPPING.acquire()   # another download is being zipped
+    try:
+        assert "another download" in error_of(app_client.get("/api/dataset.zip"), 429, "too-many-requests")
+    finally:
+        web.finder._ZIPPING.release()
+    assert app_client.get("/api/dataset.zip").status_code == 200
 
 
 def test_an_app_without_the_tables_set_has_no_finder(session: TableSession) -> None:
