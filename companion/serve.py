@@ -706,8 +706,8 @@ class Companion:
 
     def _place_die(self, reading: TableReading, px: float, py: float) -> tuple[BBox | None, str | None]:
         """Where a die a person added at (``px``, ``py``) of ``reading`` lies (``TableSession.add_die``): the
-        box of what the finder sees there in the frame read (``vision.finder.found_at``; None when it sees
-        nothing, or the frame is gone), and the zone in force there."""
+        box of what the table's finder sees there in the frame read (``vision.finder.found_at``; None when it
+        sees nothing, or the frame is gone), and the zone in force there."""
         vision = _vision("Zones")
         if vision is None:
             return None, None
@@ -721,7 +721,8 @@ class Companion:
         k = frame.shape[1] / reading.width
         sides = sorted(max(d.bbox[2:]) for d in reading.dice)
         from vision.finder import found_at
-        found = found_at(frame, px * k, py * k, side=sides[len(sides) // 2] * k if sides else None)
+        found = found_at(frame, px * k, py * k, side=sides[len(sides) // 2] * k if sides else None,
+                         model=self.models()[0])
         if found is None:
             return None, zone
         x, y, w, h = found.box(frame.shape)

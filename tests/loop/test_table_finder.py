@@ -8,6 +8,7 @@ import json
 import shutil
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import cv2
 import pytest
@@ -87,3 +88,28 @@ def test_what_is_no_die_finder_is_refused_and_the_finder_in_use_stays(
 def test_install_needs_a_file(config: Path, capsys: pytest.CaptureFixture[str]) -> None:
     status, err = run(capsys, "install", "--config", str(config))
     assert status == 2 and "needs a file" in err
+
+
+def test_a_die_added_on_the_page_is_looked_for_with_the_tables_finder(
+        tmp_path: Path, mock_factory: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    import vision.finder
+    from companion.reading import TableReading
+    from companion.serve import Companion
+    from companion.tablefinder import install
+
+    shutil.copyfile(OTHER, tmp_path / "fitted.onnx")
+    path = install(tmp_path / "state", tmp_path / "fitted.onnx")["installed"]
+    companion = Companion(replace(Config(), state_dir=str(tmp_path / "state")), camera=f"replay:{DEMO_DIR}",
+                          pin_factory=mock_factory, button_poll=None, web=False)
+    asked: list[str] = []
+    looked = vision.finder.found_at
+    monkeypatch.setattr(vision.finder, "found_at",
+                        lambda *a, **k: asked.append(k["model"]) or looked(*a, **k))
+    try:
+        assert companion.worker is not None
+        frame = cv2.imread(str(DEMO_DIR / "table_01.jpg"))
+        companion.worker.last_read_frame = frame
+        box, zone = companion._place_die(TableReading(frame.shape[1], frame.shape[0]), 221.5, 146.5)
+    finally:
+        companion.close()
+    assert asked == [path] and zone == "p0" and box is not None
