@@ -13,8 +13,8 @@ no more phantoms), the command and the seed go in the card beside the model (``<
 ``goblin-companion finder install`` shows. A set of fewer than 10 photos is refused.
 
 What it rests on (docs/vision.md, "A finder fitted on the table"): aws read by the finder trained without
-it, its first half as the table's set, six minutes of this stage: found 89.7 -> 93.2% of the second half,
-phantoms 0.52 -> 0.10 per photo.
+it, its first 30 photos as the table's set, six minutes of this stage: found 89.7 -> 93.4% of its second
+half (145 photos), phantoms 0.52 -> 0.03 per photo.
 
 Mind: a die the players did not need in a roll may be unlabelled in the set (and then taught as "no die"):
 add the dice the camera missed on the page before confirming (``POST /api/add-die``).
