@@ -103,3 +103,17 @@ def test_an_app_without_the_tables_set_has_no_finder(session: TableSession) -> N
     client = create_app({"TESTING": True}, session=session).test_client()
     assert client.get("/api/finder").status_code == 404
     assert client.get("/api/dataset.zip").status_code == 404
+
+
+def test_a_photo_dropped_meanwhile_is_left_out_of_the_zip_with_its_labels(tmp_path: Path) -> None:
+    data = TableDataset(tmp_path / "dataset")
+    jpeg = cv2.imencode(".jpg", np.full((48, 64, 3), 90, np.uint8))[1].tobytes()
+    names = [data.add(jpeg, {"dice": [{"bbox": [4, 4, 10, 10], "sides": 6, "value": v}]}, width=64, height=48)
+             for v in (1, 2, 3)]
+    (tmp_path / "dataset" / str(names[1])).unlink()   # the oldest-first cap, or a hand, took it
+    out = io.BytesIO()
+    assert data.write_zip(out) == 2
+    archive = zipfile.ZipFile(out)
+    labels = json.loads(archive.read("labels.json"))
+    assert [e["file"] for e in labels["images"]] == [names[0], names[2]]
+    assert sorted(archive.namelist()) == sorted(["labels.json", str(names[0]), str(names[2])])
