@@ -1,5 +1,5 @@
 """``goblin-companion scan IMAGE... [--json] [--annotate DIR] [--calibration FILE] [--zones JSON]``
-[``--tray JSON``] [``--percentile``].
+[``--tray JSON``] [``--percentile``] [``--finder FILE``].
 
 Reads dice and tokens in photo files. Per image, one line on stdout: with ``--json`` the reading as JSON
 (``file``, ``width``, ``height``, ``ms``, ``dice``, ``tokens``, and with ``--percentile`` also
@@ -8,7 +8,8 @@ Reads dice and tokens in photo files. Per image, one line on stdout: with ``--js
 cannot be read (missing, empty, corrupt, not an image, too large, not a regular file) gets an error line
 of its own (``{"file": ..., "error": ...}``) and the other files are still read; the exit status is then 2
 (0 when every file was read). Usage errors (no image, a bad calibration or zones file) are one stderr
-line and exit status 2, before any image is read.
+line and exit status 2, before any image is read. ``--finder FILE`` reads with that die finder (a table's
+fitted one, to try it on photos before ``goblin-companion finder install``), checked as install checks it.
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ def _parser() -> Parser:
     p.add_argument("--zones", metavar="JSON", help='zones file or inline JSON {"p0": [[x, y], ...], ...}')
     p.add_argument("--tray", metavar="JSON", help="the tray's outline, a file or inline JSON [[x, y], ...] "
                    "(fractions of the picture): only what lies inside is read")
+    p.add_argument("--finder", metavar="FILE", help="read with this die finder (.onnx, e.g. one fitted on "
+                   "the table by tools/fit_table_finder.py) instead of the shipped one")
     p.add_argument("--percentile", action="store_true",
                    help="also read each percentile d10 and plain d10 rolled together as one 1-100 result")
     return p
@@ -90,6 +93,13 @@ def main(argv: Sequence[str]) -> int:
         from vision.percentile import percentile_rolls
         from vision.zones import tray_polygon
 
+        models: dict[str, Any] = {}
+        if args.finder:
+            from companion.tablefinder import check_finder
+            from vision.learned import MODELS
+
+            check_finder(Path(args.finder))
+            models["models"] = (str(args.finder), *MODELS[1:])
         calibration = Calibration.load(args.calibration) if args.calibration else None
         zones = Zones.from_json(read_json(args.zones)) if args.zones else None
         tray = tray_polygon(read_json(args.tray)) if args.tray else None
@@ -109,7 +119,7 @@ def main(argv: Sequence[str]) -> int:
         try:
             image, (width, height) = read_photo(Path(name))
             t0 = time.perf_counter()
-            reading = read_table(image, calibration=calibration, zones=zones, tray=tray)
+            reading = read_table(image, calibration=calibration, zones=zones, tray=tray, **models)
             ms = round((time.perf_counter() - t0) * 1000, 1)
             body = reading.to_json()
             sx, sy = width / body["width"], height / body["height"]

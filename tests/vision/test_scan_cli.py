@@ -127,3 +127,21 @@ def test_a_phones_48_mp_photo_is_read_smaller_and_told_in_its_own_pixels(tmp_pat
                      + (centre(e)[1] - cx * k) ** 2)
         assert turned["value"] == d["value"]
         assert abs(centre(turned)[0] - (3000 - cy * k)) < 0.2 * d["bbox"][3] * k
+
+
+def test_scan_tries_a_fitted_finder_before_it_is_installed(tmp_path, capsys):
+    from vision import read_table
+
+    other = Path(__file__).resolve().parents[2] / "benchmarks" / "models" / "finder-no-aws.onnx"
+    photo = DEMO / "table_02.jpg"
+    assert main(["scan", str(photo), "--json", "--finder", str(other)]) == 0
+    got = json.loads(capsys.readouterr().out)
+    image = cv2.imread(str(photo))
+    assert [d["bbox"] for d in got["dice"]] == [
+        list(d.bbox) for d in read_table(image, models=(str(other), "faces", "types")).dice]
+    assert [d["bbox"] for d in got["dice"]] != [list(d.bbox) for d in read_table(image).dice]
+    not_finder = tmp_path / "faces.onnx"
+    shutil.copyfile(Path(__file__).resolve().parents[2] / "vision" / "models" / "faces.onnx", not_finder)
+    assert main(["scan", str(photo), "--finder", str(not_finder)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "is no die finder" in err[0]
