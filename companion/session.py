@@ -761,11 +761,11 @@ class TableSession:
             bbox, zone = _placed_like(reading, px, py)
             if self.place_die is not None:
                 try:
-                    found, zone = self.place_die(reading, px, py)
+                    found, found_zone = self.place_die(reading, px, py)
                 except Exception:  # looking closer must never lose what the person says
                     log.exception("placing an added die failed: it gets a box of the dice's size")
                 else:
-                    bbox = found or bbox
+                    bbox, zone = found or bbox, found_zone or zone
             die = Die(bbox, None, None, 1.0, zone).fixed(*face)
             self._propose(replace(reading, dice=(*reading.dice, die)), image=self._seen_image, fixed=True)
             self._bump()
