@@ -140,7 +140,7 @@
   // rerender: a game's view or the games' own catalogue arrived (static/games/), so every part of the page (the roll's check,
   // the history, the forms' hints) is drawn again in the page's language, not only the game's view
   // el, show, showError and act are for the setup page's list of matches (static/matches.js); has, hideError and
-  // lastError for the settings page's sections (static/settings.js); the rest for photo.js
+  // lastError, upload for the settings page's sections (static/settings.js); the rest for photo.js
   window.goblin = { log, get state() { return state; }, t, loadGameMessages, loadWords, rerender() { if (state) for (const l of listeners) l(state); },
                     el, show, showError, act: (path, payload) => act(path, payload), upload, apply, askPin, refresh, listeners,
                     has, hideError, get lastError() { return lastError; } };
