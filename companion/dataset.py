@@ -14,7 +14,7 @@ import logging
 import shutil
 import threading
 import zipfile
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, BinaryIO, Final
 
@@ -100,6 +100,15 @@ class TableDataset:
             tmp.replace(self.root / LABELS)
             return name
 
+    def _photos(self, data: Mapping[str, Any]) -> Iterator[tuple[dict[str, Any], Path]]:
+        """Each entry of ``data`` (labels.json) with its photo's path, for the entries whose file lies in
+        the set's own ``images`` folder (a hand-edited ``../`` is not followed)."""
+        images = (self.root / "images").resolve()
+        for entry in data["images"]:
+            src = self.root / str(entry.get("file", ""))
+            if src.resolve().parent == images:
+                yield entry, src
+
     def write_zip(self, out: BinaryIO) -> int:
         """The set as a zip (``labels.json`` and its photos, stored: JPEGs do not shrink) written to ``out``;
         returns how many photos. The labels are read under the lock, the photos after it (a confirm is not
@@ -108,10 +117,7 @@ class TableDataset:
             data = self.labels()
         kept = []
         with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as archive:
-            for entry in data["images"]:
-                src = self.root / str(entry.get("file", ""))
-                if src.resolve().parent != (self.root / "images").resolve():
-                    continue
+            for entry, src in self._photos(data):
                 try:
                     archive.write(src, str(entry["file"]))
                 except OSError:
@@ -127,9 +133,8 @@ class TableDataset:
             dest = Path(dest)
             (dest / "images").mkdir(parents=True, exist_ok=True)
             kept = []
-            for entry in data["images"]:
-                src = self.root / str(entry.get("file", ""))
-                if src.is_file() and src.resolve().parent == (self.root / "images").resolve():
+            for entry, src in self._photos(data):
+                if src.is_file():
                     shutil.copyfile(src, dest / entry["file"])
                     kept.append(entry)
             (dest / LABELS).write_text(json.dumps({**data, "images": kept}, indent=1), encoding="utf-8")

@@ -147,6 +147,11 @@ class TableReading:
         """The same reading naming the tray's zones (kept if it already names them)."""
         return self if self.zones is not None else replace(self, zones=tuple(zones))
 
+    def die_side(self) -> int | None:
+        """The median long side (px) of its dice's boxes, or None when it has no die."""
+        sides = sorted(max(d.bbox[2], d.bbox[3]) for d in self.dice)
+        return sides[len(sides) // 2] if sides else None
+
     def count_tokens(self) -> dict[str, int]:
         """How many tokens show each face (``"unknown"`` for unrecognised ones)."""
         out: dict[str, int] = {}

@@ -719,10 +719,9 @@ class Companion:
                 max(frame.shape[:2]):  # not the frame of this reading
             return None, zone
         k = frame.shape[1] / reading.width
-        sides = sorted(max(d.bbox[2:]) for d in reading.dice)
+        side = reading.die_side()
         from vision.finder import found_at
-        found = found_at(frame, px * k, py * k, side=sides[len(sides) // 2] * k if sides else None,
-                         model=self.models()[0])
+        found = found_at(frame, px * k, py * k, side=side * k if side else None, model=self.models()[0])
         if found is None:
             return None, zone
         x, y, w, h = found.box(frame.shape)

@@ -182,8 +182,7 @@ def _placed_like(reading: TableReading, px: float, py: float) -> tuple[BBox, str
     """A die at (``px``, ``py``) like ``reading``'s others: a square there of their median long side (a
     twelfth of the frame's short side when there are none), inside the frame, in the zone of the die
     nearest to it (none when there are none)."""
-    sides = sorted(max(d.bbox[2], d.bbox[3]) for d in reading.dice)
-    side = sides[len(sides) // 2] if sides else min(reading.width, reading.height) / 12
+    side = reading.die_side() or min(reading.width, reading.height) / 12
     side = max(1, min(round(side), reading.width, reading.height))
     x0 = min(max(0, round(px - side / 2)), reading.width - side)
     y0 = min(max(0, round(py - side / 2)), reading.height - side)

@@ -51,14 +51,14 @@ class TableModels:
         self._models: tuple[str, ...] = ()
 
     def __call__(self) -> tuple[str, ...]:
-        from vision.learned import MODELS
-
         try:
             st = self.folder.stat()
             key: tuple[int, ...] = (st.st_mtime_ns, st.st_ino)
         except OSError:
             key = ()
-        if key != self._seen:
+        if key != self._seen:   # vision is imported here, when first asked, not when serve starts
+            from vision.learned import MODELS
+
             path = installed(self.folder.parent) if key else None
             self._models = MODELS if path is None else (str(path), *MODELS[1:])
             self._seen = key

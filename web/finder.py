@@ -25,8 +25,8 @@ from web.api import check_pin, control, part
 bp = Blueprint("finder", __name__, url_prefix="/api")
 
 EXTENSION = "goblin.finder"
-_ZIPPING = threading.Lock()
 """``app.extensions[EXTENSION]`` holds the ``TableFinder`` (or None)."""
+_ZIPPING = threading.Lock()  # held while a zip of the set is written (``dataset_zip``)
 
 
 def finder() -> Any:
