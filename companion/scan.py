@@ -95,11 +95,10 @@ def main(argv: Sequence[str]) -> int:
 
         models: dict[str, Any] = {}
         if args.finder:
-            from companion.tablefinder import check_finder
-            from vision.learned import MODELS
+            from companion.tablefinder import check_finder, with_finder
 
             check_finder(Path(args.finder))
-            models["models"] = (str(args.finder), *MODELS[1:])
+            models["models"] = with_finder(args.finder)
         calibration = Calibration.load(args.calibration) if args.calibration else None
         zones = Zones.from_json(read_json(args.zones)) if args.zones else None
         tray = tray_polygon(read_json(args.tray)) if args.tray else None

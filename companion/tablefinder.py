@@ -41,6 +41,13 @@ def installed(state_dir: Path) -> Path | None:
     return found[-1] if found else None
 
 
+def with_finder(path: Path | str | None) -> tuple[str, ...]:
+    """``vision.read_table``'s models with the finder in ``path`` (None: the shipped models)."""
+    from vision.learned import MODELS
+
+    return MODELS if path is None else (str(path), *MODELS[1:])
+
+
 class TableModels:
     """``() -> models`` for ``vision.read_table``: the table's finder when one is installed, else the shipped
     models; the folder is listed again only when it changed (once per frame is a ``stat``)."""
@@ -56,11 +63,8 @@ class TableModels:
             key: tuple[int, ...] = (st.st_mtime_ns, st.st_ino)
         except OSError:
             key = ()
-        if key != self._seen:   # vision is imported here, when first asked, not when serve starts
-            from vision.learned import MODELS
-
-            path = installed(self.folder.parent) if key else None
-            self._models = MODELS if path is None else (str(path), *MODELS[1:])
+        if key != self._seen:   # vision is imported then (with_finder), not when serve starts
+            self._models = with_finder(installed(self.folder.parent) if key else None)
             self._seen = key
         return self._models
 
