@@ -2,6 +2,11 @@
 kept under the state directory as a labelled set in the ``labels.json`` format of ``../shared/dice-photos``
 (``{"source", "license", "kind", "label_origin", "caveats", "images": [{"file", "width", "height",
 "dice": [{"sides", "value", "bbox"}], "note"}]}``), at most ``max_images`` photos (oldest dropped first).
+Beyond that format, a die the players corrected is ``"manual": true`` and one they added (the camera missed
+it) also ``"added": true``; a photo says which die finder read it (``"finder"``: ``"shipped"`` or the
+table's own finder's hash prefix: ``companion.tablefinder.compare`` reads the photos the table's finder
+read with both finders) and how many of the camera's dice the players removed as no die (``"removed"``,
+when any).
 
 ``goblin-companion dataset export DIR`` copies it; ``goblin-companion tune`` (``tune``) adapts the face
 reader to this table's dice from it and says what it measured before and after.
@@ -33,8 +38,9 @@ MAX_DICE: Final = 200
 def _header() -> dict[str, Any]:
     return {"source": "goblin-companion: this table's camera", "license": "the table owner's",
             "kind": "table", "label_origin": "dice confirmed or corrected by the players at the table",
-            "caveats": "values are what the players confirmed; 'manual' marks a die they corrected; "
-                       "a die the players did not need (not part of the expected roll) may be unlabelled",
+            "caveats": "values are what the players confirmed; 'manual' marks a die they corrected, "
+                       "'added' one they added (the camera missed it); a die the players did not need (not "
+                       "part of the expected roll) may be unlabelled",
             "images": []}
 
 
@@ -65,10 +71,12 @@ class TableDataset:
     def __len__(self) -> int:
         return len(self.labels()["images"])
 
-    def add(self, jpeg: bytes | None, reading: Mapping[str, Any], *, width: int, height: int) -> str | None:
-        """Keep one confirmed reading (``vision`` JSON: its dice with bbox, sides, value and ``manual``)
-        and the frame it was read from (JPEG bytes, not annotated). Returns the file name, or ``None``
-        when nothing was kept (turned off, no frame, no die, or a frame too big)."""
+    def add(self, jpeg: bytes | None, reading: Mapping[str, Any], *, width: int, height: int,
+            finder: str | None = None, removed: int = 0) -> str | None:
+        """Keep one confirmed reading (``vision`` JSON: its dice with bbox, sides, value, ``manual`` and
+        ``added``) and the frame it was read from (JPEG bytes, not annotated), with the ``finder`` that read
+        it and how many of its dice the players ``removed``. Returns the file name, or ``None`` when nothing
+        was kept (turned off, no frame, no die, or a frame too big)."""
         if not self.enabled or not jpeg or len(jpeg) > MAX_FRAME_BYTES:
             return None
         dice = []
@@ -77,8 +85,9 @@ class TableDataset:
                 continue
             bbox = [int(v) for v in d["bbox"][:4]]
             item: dict[str, Any] = {"sides": d.get("sides"), "value": d.get("value"), "bbox": bbox}
-            if d.get("manual"):
-                item["manual"] = True
+            for flag in ("manual", "added"):
+                if d.get(flag):
+                    item[flag] = True
             dice.append(item)
         if not dice:
             return None
@@ -90,8 +99,13 @@ class TableDataset:
                         if isinstance(e, dict) and Path(str(e.get("file", ""))).stem.isdigit()), default=0)
             name = f"images/{last + 1:06d}.jpg"
             (self.root / name).write_bytes(jpeg)
-            data["images"].append({"file": name, "width": width, "height": height, "dice": dice,
-                                   "note": "confirmed at the table"})
+            entry: dict[str, Any] = {"file": name, "width": width, "height": height, "dice": dice,
+                                     "note": "confirmed at the table"}
+            if finder is not None:
+                entry["finder"] = finder
+            if removed:
+                entry["removed"] = int(removed)
+            data["images"].append(entry)
             while len(data["images"]) > self.max_images:
                 old = data["images"].pop(0)
                 (self.root / str(old.get("file", ""))).unlink(missing_ok=True)
@@ -100,7 +114,7 @@ class TableDataset:
             tmp.replace(self.root / LABELS)
             return name
 
-    def _photos(self, data: Mapping[str, Any]) -> Iterator[tuple[dict[str, Any], Path]]:
+    def photos(self, data: Mapping[str, Any]) -> Iterator[tuple[dict[str, Any], Path]]:
         """Each entry of ``data`` (labels.json) with its photo's path, for the entries whose file lies in
         the set's own ``images`` folder (a hand-edited ``../`` is not followed)."""
         images = (self.root / "images").resolve()
@@ -117,7 +131,7 @@ class TableDataset:
             data = self.labels()
         kept = []
         with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as archive:
-            for entry, src in self._photos(data):
+            for entry, src in self.photos(data):
                 try:
                     archive.write(src, str(entry["file"]))
                 except OSError:
@@ -133,7 +147,7 @@ class TableDataset:
             dest = Path(dest)
             (dest / "images").mkdir(parents=True, exist_ok=True)
             kept = []
-            for entry, src in self._photos(data):
+            for entry, src in self.photos(data):
                 if src.is_file():
                     shutil.copyfile(src, dest / entry["file"])
                     kept.append(entry)

@@ -15,7 +15,8 @@ and ``from_json(r.to_json()) == r``. The frame's size, every box and confidence 
 always gives them; a ``zone`` and ``zones`` (which the camera worker adds: the tray's zone names, so a
 flow knows whether a toss zone exists) may be left out, and then stay out of the JSON. A die's ``sides``
 and ``value`` are always written (``null``: not known). Only a die a person fixed on the correction page
-carries ``"manual": true`` with its ``sides_confidence`` and ``value_confidence`` (1.0).
+carries ``"manual": true`` with its ``sides_confidence`` and ``value_confidence`` (1.0), and a die a person
+added there (one the camera missed) also ``"added": true``.
 
 ``vision.reading`` re-exports these classes: vision builds them, the flows read them.
 """
@@ -45,7 +46,8 @@ class Die:
 
     ``percentile`` marks a percentile d10 (sides 10, value 0, 10, .., 90; its "00" face is 0); a plain
     d10's "0" face is value 10. JSON carries ``"percentile": true`` only for such a die. ``face`` is a
-    printed face read by teach mode (a GobCon icon), ``manual`` a die a person fixed."""
+    printed face read by teach mode (a GobCon icon), ``manual`` a die a person fixed, ``added`` one a person
+    added (the camera missed it; it is manual too)."""
 
     bbox: BBox
     sides: int | None
@@ -57,13 +59,14 @@ class Die:
     sides_confidence: float | None = None
     value_confidence: float | None = None
     manual: bool = False
+    added: bool = False
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"bbox": list(self.bbox), "sides": self.sides, "value": self.value,
                                "confidence": round(float(self.confidence), 3)}
         out.update(present(zone=self.zone, percentile=self.percentile or None, face=self.face,
                            sides_confidence=self.sides_confidence, value_confidence=self.value_confidence,
-                           manual=self.manual or None))
+                           manual=self.manual or None, added=self.added or None))
         return out
 
     @classmethod
@@ -75,7 +78,7 @@ class Die:
                    _confidence(obj, where), _text(obj, "zone", where),
                    _flag(obj, "percentile", where), _text(obj, "face", where),
                    _number(obj, "sides_confidence", where), _number(obj, "value_confidence", where),
-                   _flag(obj, "manual", where))
+                   _flag(obj, "manual", where), _flag(obj, "added", where))
 
     def fixed(self, sides: int, value: int) -> Die:
         """This die as a person corrected it: ``sides`` and ``value`` for sure, marked manual."""

@@ -730,9 +730,10 @@ class Companion:
     def _watchdog(self) -> None:
         self.notifier.watchdog()
 
-    def _keep_confirmed(self, reading: dict[str, Any]) -> None:
-        """A confirmed reading and the frame it was read from join the table's own set; its rolls go to
-        the players' dice the camera was taught (``companion.dice``)."""
+    def _keep_confirmed(self, reading: dict[str, Any], removed: int) -> None:
+        """A confirmed reading and the frame it was read from join the table's own set, with the finder that
+        read it and the dice the players ``removed`` (``tablefinder.watch``); its rolls go to the players'
+        dice the camera was taught (``companion.dice``)."""
         frame = self.worker.last_read_frame if self.worker is not None else None
         if frame is None:
             return
@@ -744,7 +745,7 @@ class Companion:
             if given:
                 log.info("%d roll(s) given to the taught dice by their look", given)
         name = self.dataset.add(encode_jpeg(frame, quality=90), reading, width=int(frame.shape[1]),
-                                height=int(frame.shape[0]))
+                                height=int(frame.shape[0]), finder=self.models.finder(), removed=removed)
         if name is not None:
             log.info("kept the confirmed reading as %s in the table's set", name)
             if self.config.camera.auto_tune and self.tuner is not None:

@@ -262,6 +262,7 @@ class TableSession:
         self._reading: dict[str, Any] | None = None
         self._seen: TableReading | None = None  # the camera's last reading (fix_die corrects it)
         self._seen_image = False
+        self._removed = 0  # dice of the camera's last reading a person removed (not dice at all)
         self._image: bytes | None = None
         self._camera: dict[str, Any] = {"state": "none", "message": ""}
         self._notice: str | None = None
@@ -269,9 +270,10 @@ class TableSession:
         self._snapshot_text: str | None = None
         self._snapshot_version = -1
         self._said: dict[int, dict[str, Any] | None] = {}  # event id -> what the flow said it did
-        #: called with the camera's reading (as confirmed, corrections included) after each confirmed
-        #: proposal: ``serve`` keeps it with its frame in the table's own set (``companion.dataset``)
-        self.on_reading_confirmed: Callable[[dict[str, Any]], None] | None = None
+        #: called with the camera's reading (as confirmed, corrections included: a die a person added is
+        #: ``"added"``) and how many of the camera's dice a person removed, after each confirmed proposal:
+        #: ``serve`` keeps it with its frame in the table's own set (``companion.dataset``)
+        self.on_reading_confirmed: Callable[[dict[str, Any], int], None] | None = None
         #: where a die a person added lies (``add_die``): ``(reading, x, y) -> (bbox or None, zone)`` with
         #: x, y in the reading's pixels; ``serve`` looks at the frame read there and the zones in force
         self.place_die: Callable[[TableReading, float, float], tuple[BBox | None, str | None]] | None = None
@@ -310,6 +312,7 @@ class TableSession:
         self._proposal_state = None
         self._reading = None
         self._seen = None
+        self._removed = 0
         self._notice = None
         self._message = None
 
@@ -610,11 +613,12 @@ class TableSession:
             if self._proposal is not None:
                 source: Source = "manual" if self._proposal.get("fixed") else "camera"
                 reading = self._proposal.get("reading")
+                removed = self._removed
                 snapshot = self._commit(self._proposal["action"], source, new_state=self._proposal_state,
                                         proposal=self._proposal)
                 if self.on_reading_confirmed is not None and isinstance(reading, dict):
                     try:
-                        self.on_reading_confirmed(reading)
+                        self.on_reading_confirmed(reading, removed)
                     except Exception:  # keeping the table's own photo must never undo a confirm
                         log.exception("keeping the confirmed reading for the table's set failed")
                 return snapshot
@@ -728,6 +732,7 @@ class TableSession:
                 raise InvalidInput(_say("error.input.no_die", index=index, n=len(dice),
                                         range=f" (0..{len(dice) - 1})" if dice else ""))
             if remove:
+                self._removed += not dice[index].added
                 del dice[index]
             else:
                 dice[index] = dice[index].fixed(*_die_face(sides, value))
@@ -765,7 +770,7 @@ class TableSession:
                     log.exception("placing an added die failed: it gets a box of the dice's size")
                 else:
                     bbox, zone = found or bbox, found_zone or zone
-            die = Die(bbox, None, None, 1.0, zone).fixed(*face)
+            die = Die(bbox, None, None, 1.0, zone, added=True).fixed(*face)
             self._propose(replace(reading, dice=(*reading.dice, die)), image=self._seen_image, fixed=True)
             self._bump()
             return self.snapshot()
@@ -795,6 +800,8 @@ class TableSession:
                         proposal["fixed"] = True
         self._proposal, self._proposal_state = proposal, proposal_state
         self._seen, self._seen_image = reading, image
+        if not fixed:   # the camera's own reading: nobody removed anything from it yet
+            self._removed = 0
         self._reading = {"dice": len(reading.dice), "tokens": len(reading.tokens),
                          "fits": proposal is not None, "why": None if proposal is not None else why,
                          "fixed": fixed,

@@ -5,11 +5,21 @@ of the shipped one.
 ``goblin-companion finder install FILE [--config FILE]`` checks the file (at most ``MAX_BYTES``, read by
 ``cv2.dnn``, the finder's five maps at a quarter of its input, and it finds the dice of the bundled demo
 photos) and keeps it, with its card (``FILE.json``) when there is one, under ``<state dir>/models``;
-``finder info`` says which finder the table reads with; ``finder forget`` goes back to the shipped one.
+``finder info`` says which finder the table reads with; ``finder compare`` reads the table's latest photos
+with it and with the shipped one (below); ``finder forget`` goes back to the shipped one.
 Each prints one JSON line; bad input is one stderr line and exit status 2, and the finder in use stays.
 
 The installed file is named by its content (``finder-<sha256[:12]>.onnx``), so a new one is a new path
 and the readers' network cache (by path) never serves the old one.
+
+A fit is checked on photos held back from its own set, which look like the rest of the set; it can still
+miss dice the shipped finder found where play looks otherwise (docs/vision.md). So the table checks it in
+play: each confirmed photo of the table's set says which finder read it, and its dice are what the players
+confirmed (the dice the camera missed added, its phantoms removed). ``finder compare`` (and the settings
+page) reads the latest photos the table's finder read with both finders, counts each one's missed dice and
+phantoms against the confirmed dice, and says whether the shipped finder would have done better ("worse":
+go back, ``finder forget``). Both read the same photos, so a darker evening does not pass for a worse
+finder. The last comparison is kept beside the finder and ``finder info`` shows it.
 """
 
 from __future__ import annotations
@@ -19,11 +29,13 @@ import json
 import os
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
 from companion.config import load_config
+from companion.dataset import FOLDER as DATASET
+from companion.dataset import TableDataset
 from companion.errors import GoblinError, InvalidInput
 from companion.jsoncli import Parser
 
@@ -33,6 +45,18 @@ MAX_BYTES: Final = 10_000_000
 #: an installed finder must find at least this share of the demo photos' labelled dice (the shipped one
 #: finds them all): a file that is a network but no die finder is refused
 DEMO_FOUND: Final = 0.75
+#: ``finder_tag`` of the shipped finder
+SHIPPED: Final = "shipped"
+#: the latest photos read by the table's finder that ``compare`` reads again (twice each: about 30 ms a
+#: reading here, a few times that on a Pi 4)
+MOST_COMPARED: Final = 40
+#: photos ``compare`` needs before it gives a verdict
+FEWEST_COMPARED: Final = 10
+#: the table's finder is "worse" when it misses (or invents) more dice than the shipped one on the same
+#: photos, by this many per photo and at least ``MARGIN_DICE`` dice; "better" when neither and the two
+#: together are as many fewer
+MARGIN_PER_PHOTO: Final = 0.1
+MARGIN_DICE: Final = 3
 
 
 def installed(state_dir: Path) -> Path | None:
@@ -46,6 +70,15 @@ def with_finder(path: Path | str | None) -> tuple[str, ...]:
     from vision.learned import MODELS
 
     return MODELS if path is None else (str(path), *MODELS[1:])
+
+
+def finder_tag(model: str) -> str:
+    """How the table's set names the finder in ``model`` (a path or a shipped model's name): the hash prefix
+    of an installed table finder (its file's name), else ``SHIPPED``."""
+    path = Path(model)
+    if path.parent.name == FOLDER and path.stem.startswith("finder-"):
+        return path.stem.removeprefix("finder-")
+    return SHIPPED
 
 
 class TableModels:
@@ -67,6 +100,78 @@ class TableModels:
             self._models = with_finder(installed(self.folder.parent) if key else None)
             self._seen = key
         return self._models
+
+    def finder(self) -> str:
+        """``finder_tag`` of the finder read now."""
+        return finder_tag(self()[0])
+
+
+def judge(rows: Sequence[tuple[int, int, int, int, int]]) -> dict[str, Any]:
+    """The verdict of ``compare`` from one row per photo: (confirmed dice, missed by the table's finder,
+    its phantoms, missed by the shipped finder, its phantoms). ``"early"`` under ``FEWEST_COMPARED`` photos;
+    ``"worse"`` when the table's finder misses more dice, or invents more, by ``MARGIN_PER_PHOTO`` and
+    ``MARGIN_DICE`` (fewer phantoms do not make up for dice lost: a missed die needs its type, value and
+    place, and losing dice is how a fit was seen to fail); ``"better"`` when neither and the two together
+    are as many fewer; else ``"same"``."""
+    n = len(rows)
+    dice = sum(r[0] for r in rows)
+
+    def side(missed: int, phantoms: int) -> dict[str, Any]:
+        return {"found_pct": round(100 * (dice - missed) / max(1, dice), 2), "missed": missed,
+                "phantoms": phantoms, "phantom_per_photo": round(phantoms / max(1, n), 3)}
+
+    table = side(sum(r[1] for r in rows), sum(r[2] for r in rows))
+    shipped = side(sum(r[3] for r in rows), sum(r[4] for r in rows))
+    extra = [table[k] - shipped[k] for k in ("missed", "phantoms")]
+
+    def beyond(more: int) -> bool:
+        return more > MARGIN_PER_PHOTO * n and more >= MARGIN_DICE
+
+    verdict = ("early" if n < FEWEST_COMPARED else "worse" if any(beyond(e) for e in extra)
+               else "better" if beyond(-sum(extra)) else "same")
+    return {"photos": n, "dice": dice, "table": table, "shipped": shipped, "verdict": verdict,
+            "needed": FEWEST_COMPARED}
+
+
+def compare(state_dir: Path, *, most: int = MOST_COMPARED) -> dict[str, Any]:
+    """Read the latest ``most`` confirmed photos the table's finder read with it and with the shipped finder
+    (the whole reader, as the table reads) and ``judge`` them against the dice the players confirmed; the
+    result is kept beside the finder (``info`` shows it). ``InvalidInput`` when the table reads with the
+    shipped finder."""
+    import cv2
+
+    from vision import read_table
+    from vision.data import match_boxes
+
+    path = installed(state_dir)
+    if path is None:
+        raise InvalidInput("the table reads with the shipped finder: there is nothing to compare")
+    tag = finder_tag(str(path))
+    dataset = TableDataset(Path(state_dir) / DATASET)
+    photos = [(entry, src) for entry, src in dataset.photos(dataset.labels())
+              if entry.get("finder") == tag][-max(1, most):]
+    rows = []
+    for entry, src in photos:
+        frame = cv2.imread(str(src), cv2.IMREAD_COLOR)
+        dice = entry.get("dice")
+        if frame is None or not isinstance(dice, list):
+            continue
+        labels = [tuple(d["bbox"]) for d in dice if isinstance(d, Mapping) and isinstance(d.get("bbox"), list)
+                  and len(d["bbox"]) == 4]
+        row = [len(labels)]
+        for models in (with_finder(path), with_finder(None)):
+            got = [d.bbox for d in read_table(frame, models=models).dice]
+            found = len(match_boxes(labels, got))
+            row += [len(labels) - found, len(got) - found]
+        rows.append((row[0], row[1], row[2], row[3], row[4]))
+    result = judge(rows)
+    _compared(path).write_text(json.dumps(result), encoding="utf-8")
+    return result
+
+
+def _compared(path: Path) -> Path:
+    """Where the last ``compare`` of the finder in ``path`` is kept (``forget`` and ``install`` drop it)."""
+    return path.with_name(path.stem + ".compared.json")
 
 
 def check_finder(path: Path) -> dict[str, Any]:
@@ -136,16 +241,21 @@ def install(state_dir: Path, path: Path) -> dict[str, Any]:
 
 
 def info(state_dir: Path) -> dict[str, Any]:
+    """Which finder the table reads with; for its own, its card and the last ``compare`` (or None)."""
     path = installed(state_dir)
     if path is None:
-        return {"finder": "shipped"}
+        return {"finder": SHIPPED}
     card_path = path.with_suffix(".json")
     try:
         card = json.loads(card_path.read_text(encoding="utf-8")) if card_path.is_file() else None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError):
         card = None
+    try:
+        compared = json.loads(_compared(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        compared = None
     return {"finder": "table", "path": str(path), "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
-            "card": card}
+            "card": card, "compared": compared}
 
 
 def forget(state_dir: Path) -> dict[str, Any]:
@@ -153,7 +263,7 @@ def forget(state_dir: Path) -> dict[str, Any]:
     gone = [p for p in folder.glob("finder-*")] if folder.is_dir() else []
     for p in gone:
         p.unlink(missing_ok=True)
-    return {"finder": "shipped", "forgot": sum(p.suffix == ".onnx" for p in gone)}
+    return {"finder": SHIPPED, "forgot": sum(p.suffix == ".onnx" for p in gone)}
 
 
 class TableFinder:
@@ -179,6 +289,11 @@ class TableFinder:
             done = install(self.state_dir, path)
         return {**self.state(), "installed": done}
 
+    def compare(self) -> dict[str, Any]:
+        """``compare`` the table's finder with the shipped one: the state, its ``"compared"`` just made."""
+        compare(self.state_dir)
+        return self.state()
+
     def forget(self) -> dict[str, Any]:
         forget(self.state_dir)
         return self.state()
@@ -186,7 +301,7 @@ class TableFinder:
 
 def main(argv: Sequence[str]) -> int:
     p = Parser(prog="goblin-companion finder", description="the table's own die finder")
-    p.add_argument("action", choices=["install", "info", "forget"])
+    p.add_argument("action", choices=["install", "info", "forget", "compare"])
     p.add_argument("file", nargs="?", metavar="FILE", help="the fitted finder (.onnx) to install")
     p.add_argument("--config", metavar="FILE", help="TOML settings (default: $GOBLIN_CONFIG)")
     try:
@@ -198,6 +313,8 @@ def main(argv: Sequence[str]) -> int:
             result = install(state, Path(args.file))
         elif args.action == "info":
             result = info(state)
+        elif args.action == "compare":
+            result = compare(state)
         else:
             result = forget(state)
     except (GoblinError, ValueError, OSError) as exc:

@@ -606,15 +606,38 @@ def test_the_tables_own_finder_from_the_settings_page(table: Table, phone: Page,
     card.with_name("fitted.onnx.json").write_text(json.dumps({
         "photos": 145, "before": {"found_pct": 89.66, "phantom_per_photo": 0.524},
         "after": {"found_pct": 93.19, "phantom_per_photo": 0.097}}))
-    install(state, card)
+    tag = Path(install(state, card)["installed"]).stem.removeprefix("finder-")
     phone.reload()
     expect(phone.locator("#finder-state")).to_contain_text(
         "dadi trovati 89.66% → 93.19%, fantasmi per foto 0.524 → 0.097")
+    expect(phone.locator("#finder-compared")).to_be_hidden()
+
+    # ten demo photos confirmed while it read: the page reads them again with both finders
+    dataset = table.app.extensions["goblin.finder"].dataset
+    for entry in json.loads((root / "companion" / "demo" / "labels.json").read_text())["images"] * 3:
+        if len(dataset) < 10:
+            dataset.add((root / "companion" / "demo" / entry["file"]).read_bytes(), {"dice": entry["dice"]},
+                        width=640, height=480, finder=tag)
+    phone.click("#finder-compare")
+    expect(phone.locator("#finder-compared")).to_have_text(
+        "Sulle ultime 10 foto confermate (80 dadi) questo cercatore ha perso 0 dadi e ne ha inventati 0; "
+        "quello di serie ne avrebbe persi 0 e inventati 0. Su queste foto i due cercatori si equivalgono.")
+    expect(phone.locator("#finder-compared")).to_have_class("teach-result ok")
+    # a comparison that found it missing dice (as judge gives it) says to go back, in red
+    from companion.tablefinder import judge
+    (state / "models" / f"finder-{tag}.compared.json").write_text(json.dumps(judge([(8, 1, 0, 0, 0)] * 12)))
+    phone.reload()
+    expect(phone.locator("#finder-compared")).to_contain_text(
+        "questo cercatore ha perso 12 dadi e ne ha inventati 0; quello di serie ne avrebbe persi 0 e "
+        "inventati 0. Questo cercatore sbaglia di più: tornate al cercatore di serie.")
+    expect(phone.locator("#finder-compared")).to_have_class("teach-result failed")
 
     phone.once("dialog", lambda dialog: dialog.accept())
     phone.click("#finder-forget")
     expect(phone.locator("#finder-result")).to_have_text("Il tavolo usa di nuovo il cercatore di serie.")
     expect(phone.locator("#finder-forget")).to_be_disabled()
+    expect(phone.locator("#finder-compared")).to_be_hidden()
+    expect(phone.locator("#finder-compare")).to_be_disabled()
     assert TableModels(state)()[0] == "finder"
 
 

@@ -100,7 +100,40 @@ def test_a_die_the_camera_missed_is_added_where_the_finder_sees_it_and_kept(
     [entry] = json.loads((tmp_path / "state" / "dataset" / "labels.json").read_text())["images"]
     kept = [d for d in entry["dice"] if d.get("manual")]
     assert kept == [{"sides": missed["sides"], "value": missed["value"], "bbox": added["bbox"],
-                     "manual": True}]
+                     "manual": True, "added": True}]
+    assert entry["finder"] == "shipped" and "removed" not in entry
+
+
+def test_a_phantom_the_players_remove_is_counted_in_the_set(tmp_path: Path,
+                                                             mock_factory: MockFactory) -> None:
+    """The camera reads a die that is not there (a speck beside the tray); a player removes it: the confirmed
+    photo keeps the real dice only and says one was removed, so the table can tell a finder that invents
+    dice (``tablefinder.watch``). A die the player added and then removed again is not counted."""
+    truth = next(r for r in labelled.labels().values() if r["file"] == "table_01.jpg")
+    phantom = {"bbox": [5, 5, 30, 30], "sides": 6, "value": 1, "confidence": 0.6, "zone": "p0"}
+
+    def read_a_phantom(frame: np.ndarray) -> dict[str, Any]:
+        reading = labelled.read(frame)
+        return {**reading, "dice": [*reading["dice"], phantom]}
+
+    companion = _companion(tmp_path, mock_factory, reader=read_a_phantom)
+    try:
+        table = Table(companion.start(), mock_factory, CLOCK)
+        table.session.new_game("button-goblin", DEMO_SETUP)
+        wait_until(lambda: table.session.snapshot()["reading"] is not None)
+        seen = table.session.snapshot()["reading"]["seen"]
+        table.session.fix_die(len(seen) - 1, remove=True)
+        table.session.add_die(0.9, 0.9, sides=6, value=3)
+        snap = table.session.fix_die(len(seen) - 1, remove=True)     # the added one, taken back
+        assert snap["proposal"] is not None
+        table.press("confirm")
+        assert table.session.snapshot()["step"] == 1
+    finally:
+        companion.close()
+    [entry] = json.loads((tmp_path / "state" / "dataset" / "labels.json").read_text())["images"]
+    assert entry["removed"] == 1 and entry["finder"] == "shipped"
+    assert sorted(d["bbox"] for d in entry["dice"]) == sorted(d["bbox"] for d in truth["dice"])
+    assert not any(d.get("added") or d.get("manual") for d in entry["dice"])
 
 
 def iou(a: list[int], b: list[float]) -> float:

@@ -113,3 +113,67 @@ def test_a_die_added_on_the_page_is_looked_for_with_the_tables_finder(
     finally:
         companion.close()
     assert asked == [path] and zone == "p0" and box is not None
+
+
+@pytest.mark.parametrize(("rows", "verdict"), [
+    ([(5, 0, 0, 0, 0)] * 9, "early"),                                      # too few photos
+    ([(5, 1, 0, 0, 0)] * 20, "worse"),                                     # one more die missed a photo
+    ([(5, 0, 1, 0, 0)] * 20, "worse"),                                     # one more phantom a photo
+    ([(5, 1, 0, 0, 2)] * 20, "worse"),                                     # fewer phantoms, dice lost
+    ([(5, 1, 0, 0, 0)] * 2 + [(5, 0, 0, 0, 0)] * 18, "same"),              # 2 more: 0.1 a photo
+    ([(5, 1, 0, 0, 0)] * 3 + [(5, 0, 0, 0, 0)] * 37, "same"),              # 3 more, under 0.1 a photo
+    ([(5, 1, 0, 0, 0)] * 3 + [(5, 0, 0, 0, 0)] * 17, "worse"),             # 3 more, 0.15 a photo
+    ([(5, 0, 0, 1, 1)] * 20, "better"),
+    ([(5, 0, 0, 1, 0)] * 2 + [(5, 0, 0, 0, 0)] * 18, "same"),
+])
+def test_judge_says_worse_when_the_tables_finder_misses_or_invents_more_dice(
+        rows: list[tuple[int, int, int, int, int]], verdict: str) -> None:
+    from companion.tablefinder import judge
+
+    said = judge(rows)
+    assert said["verdict"] == verdict and said["photos"] == len(rows) and said["dice"] == 5 * len(rows)
+    missed = sum(r[1] for r in rows)
+    assert said["table"] == {"found_pct": round(100 * (5 * len(rows) - missed) / (5 * len(rows)), 2),
+                             "missed": missed, "phantoms": sum(r[2] for r in rows),
+                             "phantom_per_photo": round(sum(r[2] for r in rows) / len(rows), 3)}
+
+
+def test_compare_reads_the_tables_latest_photos_with_both_finders(
+        tmp_path: Path, config: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The demo photos confirmed while the table's finder read them, one with a die the players did not
+    keep (the camera's find is then a phantom for both finders) and one with a die labelled where none is
+    (missed by both): both finders read every demo die, so they come out the same; the comparison is kept
+    and ``finder info`` shows it until the finder is forgotten."""
+    from companion.dataset import TableDataset
+
+    assert run(capsys, "compare", "--config", str(config))[1].endswith(
+        "the table reads with the shipped finder: there is nothing to compare\n")
+    shutil.copyfile(OTHER, tmp_path / "fitted.onnx")
+    status, got = run(capsys, "install", str(tmp_path / "fitted.onnx"), "--config", str(config))
+    assert status == 0 and isinstance(got, dict)
+    tag = Path(got["installed"]).stem.removeprefix("finder-")
+    assert TableModels(tmp_path / "state").finder() == tag and tag == got["sha256"][:12]
+    dataset = TableDataset(tmp_path / "state" / "dataset")
+    demo = json.loads((DEMO_DIR / "labels.json").read_text())["images"]
+
+    def keep(entry: dict[str, Any], dice: list[dict[str, Any]], finder: str) -> None:
+        dataset.add((DEMO_DIR / entry["file"]).read_bytes(), {"dice": dice}, width=640, height=480,
+                    finder=finder)
+
+    keep(demo[0], [{**d, "bbox": [0, 0, 9, 9]} for d in demo[0]["dice"]], "shipped")  # not the table's
+    for entry in demo * 2:
+        keep(entry, entry["dice"], tag)
+    status, early = run(capsys, "compare", "--config", str(config))
+    assert status == 0 and isinstance(early, dict)
+    assert (early["photos"], early["dice"], early["verdict"]) == (8, 64, "early")
+    keep(demo[1], demo[1]["dice"][1:], tag)
+    keep(demo[2], [*demo[2]["dice"], {"sides": 6, "value": 3, "bbox": [2, 2, 30, 30]}], tag)
+    status, said = run(capsys, "compare", "--config", str(config))
+    assert status == 0 and isinstance(said, dict)
+    assert (said["photos"], said["dice"], said["verdict"]) == (10, 80, "same")
+    for side in ("table", "shipped"):
+        assert (said[side]["missed"], said[side]["phantoms"]) == (1, 1), said
+
+    assert run(capsys, "info", "--config", str(config))[1]["compared"] == said
+    assert run(capsys, "forget", "--config", str(config))[0] == 0
+    assert not list((tmp_path / "state" / "models").iterdir())

@@ -99,10 +99,33 @@ def test_one_zip_at_a_time(app_client: FlaskClient) -> None:
     assert app_client.get("/api/dataset.zip").status_code == 200
 
 
+def test_the_finders_are_compared_once_at_a_time_with_the_pin(app_client: FlaskClient) -> None:
+    """Nothing to compare with the shipped finder; without the PIN, refused; while a comparison runs,
+    another is 429; with the table's finder and too few of its photos, "early", kept for the page."""
+    import web.finder
+
+    pin = {"X-Table-PIN": PIN}
+    assert "nothing to compare" in error_of(app_client.post("/api/finder/compare", json={}, headers=pin),
+                                            400, "invalid-input")
+    assert app_client.post("/api/finder", data=OTHER.read_bytes(), headers=ONNX).status_code == 200
+    assert app_client.post("/api/finder/compare", json={}).status_code == 403
+    assert web.finder._COMPARING.acquire()
+    try:
+        assert "being compared" in error_of(app_client.post("/api/finder/compare", json={}, headers=pin),
+                                            429, "too-many-requests")
+    finally:
+        web.finder._COMPARING.release()
+    got = app_client.post("/api/finder/compare", json={}, headers=pin)
+    assert got.status_code == 200 and got.json["compared"]["verdict"] == "early"
+    assert got.json["compared"]["photos"] == 0   # the set's two photos were read by the shipped finder
+    assert app_client.get("/api/finder").json["compared"] == got.json["compared"]
+
+
 def test_an_app_without_the_tables_set_has_no_finder(session: TableSession) -> None:
     client = create_app({"TESTING": True}, session=session).test_client()
     assert client.get("/api/finder").status_code == 404
     assert client.get("/api/dataset.zip").status_code == 404
+    assert client.post("/api/finder/compare", json={}).status_code == 404
 
 
 def test_a_photo_dropped_meanwhile_is_left_out_of_the_zip_with_its_labels(tmp_path: Path) -> None:

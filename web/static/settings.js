@@ -160,6 +160,27 @@
     line.textContent = text;
     line.dataset.finder = s.finder;
     $("finder-forget").disabled = s.finder !== "table";
+    $("finder-compare").disabled = s.finder !== "table";
+    renderCompared(s.finder === "table" ? s.compared : null);
+  }
+
+  /** The last comparison of the table's finder with the shipped one on the table's latest photos
+   *  (companion.tablefinder.compare): what each missed and invented; "worse" says to go back. */
+  function renderCompared(c) {
+    const box = $("finder-compared");
+    box.hidden = !c;
+    if (!c) return;
+    let text;
+    if (c.verdict === "early") {
+      text = t("finder.compared_early", { photos: c.photos, needed: c.needed });
+    } else {
+      text = `${t("finder.compared", { photos: c.photos, dice: c.dice, table_missed: c.table.missed,
+        table_phantoms: c.table.phantoms, shipped_missed: c.shipped.missed,
+        shipped_phantoms: c.shipped.phantoms })} ${t(`finder.compared_${c.verdict}`)}`;
+    }
+    box.textContent = text;
+    box.dataset.verdict = c.verdict;
+    box.className = `teach-result ${c.verdict === "worse" ? "failed" : "ok"}`;
   }
 
   async function initFinder() {
@@ -175,6 +196,15 @@
       if (!done) return failedLine("finder-result", "finder");
       renderFinder(done);
       resultLine("finder-result", t("finder.installed", { found: done.installed.demo_found, dice: done.installed.demo_dice }), true);
+    };
+    $("finder-compare").onclick = async () => {
+      resultLine("finder-result", t("finder.comparing"), true);
+      $("finder-compare").disabled = true;
+      const done = await act("finder/compare", {});
+      $("finder-compare").disabled = false;
+      if (!done) return failedLine("finder-result", "finder");
+      $("finder-result").hidden = true;
+      renderFinder(done);
     };
     $("finder-forget").onclick = async () => {
       if (!window.confirm(t("finder.forget_confirm"))) return;
