@@ -644,6 +644,7 @@ class Companion:
         self.worker: VisionWorker | None = None
         self.photos: PhotoDesk | None = None
         self.tuner: Tuner | None = None
+        self.finder: TableFinder | None = None
         try:
             replay = config.camera.replay or DEMO_DIR
             spec = camera or config.camera.source
@@ -694,6 +695,7 @@ class Companion:
             self.session.on_reading_confirmed = self._keep_confirmed
             self.session.place_die = self._place_die
             self.tuner = Tuner(self.dataset, self.calibrator, models=self.models)
+            self.finder = TableFinder(self.state_dir, self.dataset)   # compares itself as the table plays
             if config.buttons.enabled:
                 self.buttons = self._buttons(pin_factory, button_clock, button_poll)
             if config.led.enabled:
@@ -750,6 +752,8 @@ class Companion:
             log.info("kept the confirmed reading as %s in the table's set", name)
             if self.config.camera.auto_tune and self.tuner is not None:
                 self.tuner.note_confirmed()
+            if self.finder is not None:
+                self.finder.note_confirmed()
 
     def _read_dice(self, frame: Frame) -> dict[str, Any]:
         """Where the dice are in ``frame``, as the table reads them (teaching a die's look)."""
@@ -802,7 +806,7 @@ class Companion:
                                "LISTEN_HOST": self.config.host},
                               session=self.session, settings=settings, calibrator=self.calibrator,
                               zones=self.zones, photos=self.photos, dice=self.dice, tuner=self.tuner,
-                              finder=TableFinder(self.state_dir, self.dataset))
+                              finder=self.finder)
 
     def start(self) -> Companion:
         self.capture.start()
@@ -816,6 +820,8 @@ class Companion:
         """Stop every thread and release camera, pins and file. Idempotent."""
         if self.tuner is not None:
             self.tuner.stop()
+        if self.finder is not None:
+            self.finder.stop()
         if self.worker is not None:
             self.worker.stop()
         if self.capture is not None:

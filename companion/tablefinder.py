@@ -26,9 +26,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import sys
 import tempfile
+import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
@@ -36,8 +38,11 @@ from typing import Any, Final
 from companion.config import load_config
 from companion.dataset import FOLDER as DATASET
 from companion.dataset import TableDataset
-from companion.errors import GoblinError, InvalidInput
+from companion.errors import GoblinError, IllegalAction, InvalidInput
 from companion.jsoncli import Parser
+from companion.tuner import Background, lower_priority
+
+log = logging.getLogger("companion.tablefinder")
 
 FOLDER: Final = "models"
 #: a finder file bigger than this is refused (the issue's budget for all models is 10 MB; ours is 0.5 MB)
@@ -57,6 +62,21 @@ FEWEST_COMPARED: Final = 10
 #: together are as many fewer
 MARGIN_PER_PHOTO: Final = 0.1
 MARGIN_DICE: Final = 3
+#: while ``serve`` runs, the table compares by itself after this many photos confirmed with its finder (in
+#: a thread at ``companion.tuner.NICENESS``: the camera's readings come first)
+AUTO_COMPARE_EVERY: Final = 20
+
+
+class CompareRunning(IllegalAction):
+    """A comparison is under way; this one was not started."""
+
+    code = "compare-running"
+
+
+class CompareStopped(IllegalAction):
+    """The companion is stopping: a comparison ends at its next photo, and none starts."""
+
+    code = "compare-stopped"
 
 
 def installed(state_dir: Path) -> Path | None:
@@ -133,11 +153,12 @@ def judge(rows: Sequence[tuple[int, int, int, int, int]]) -> dict[str, Any]:
             "needed": FEWEST_COMPARED}
 
 
-def compare(state_dir: Path, *, most: int = MOST_COMPARED) -> dict[str, Any]:
+def compare(state_dir: Path, *, most: int = MOST_COMPARED,
+            stop: threading.Event | None = None) -> dict[str, Any]:
     """Read the latest ``most`` confirmed photos the table's finder read with it and with the shipped finder
     (the whole reader, as the table reads) and ``judge`` them against the dice the players confirmed; the
     result is kept beside the finder (``info`` shows it). ``InvalidInput`` when the table reads with the
-    shipped finder."""
+    shipped finder; ``CompareStopped`` at the next photo once ``stop`` is set (nothing kept)."""
     import cv2
 
     from vision import read_table
@@ -152,6 +173,8 @@ def compare(state_dir: Path, *, most: int = MOST_COMPARED) -> dict[str, Any]:
               if entry.get("finder") == tag][-max(1, most):]
     rows = []
     for entry, src in photos:
+        if stop is not None and stop.is_set():
+            raise CompareStopped("the companion is stopping: the comparison ended")
         frame = cv2.imread(str(src), cv2.IMREAD_COLOR)
         dice = entry.get("dice")
         if frame is None or not isinstance(dice, list):
@@ -266,13 +289,17 @@ def forget(state_dir: Path) -> dict[str, Any]:
     return {"finder": SHIPPED, "forgot": sum(p.suffix == ".onnx" for p in gone)}
 
 
-class TableFinder:
+class TableFinder(Background):
     """The settings page's side of the table's finder: which one is read, a fitted one installed from its
-    bytes (the page's upload), the finder forgotten; the table's set as a zip to fit it from."""
+    bytes (the page's upload), compared with the shipped one, forgotten; the table's set as a zip to fit it
+    from. While ``serve`` runs it also compares by itself (``note_confirmed``), one comparison at a time."""
 
     def __init__(self, state_dir: Path, dataset: Any) -> None:
+        super().__init__()
         self.state_dir = Path(state_dir)
         self.dataset = dataset
+        self._running = threading.Lock()   # held by the comparison under way
+        self._since = 0
 
     def state(self) -> dict[str, Any]:
         return {**info(self.state_dir), "photos": len(self.dataset)}
@@ -290,9 +317,63 @@ class TableFinder:
         return {**self.state(), "installed": done}
 
     def compare(self) -> dict[str, Any]:
-        """``compare`` the table's finder with the shipped one: the state, its ``"compared"`` just made."""
-        compare(self.state_dir)
+        """``compare`` the table's finder with the shipped one: the state, its ``"compared"`` just made.
+        ``CompareRunning`` while another comparison is under way."""
+        self._claim()
+        try:
+            compare(self.state_dir, stop=self._stop)
+        finally:
+            self._running.release()
         return self.state()
+
+    def _claim(self) -> None:
+        if self._stop.is_set():
+            raise CompareStopped("the companion is stopping: no comparison starts")
+        if not self._running.acquire(blocking=False):
+            raise CompareRunning("the finders are being compared already: wait for that comparison")
+
+    def note_confirmed(self) -> bool:
+        """One more confirmed photo kept in the table's set: with the table's finder installed, every
+        ``AUTO_COMPARE_EVERY`` of them it is compared with the shipped one in the background (the page then
+        says "worse" by itself). Whether a comparison started."""
+        if installed(self.state_dir) is None:
+            self._since = 0
+            return False
+        self._since += 1
+        if self._since < AUTO_COMPARE_EVERY:
+            return False
+        try:
+            self._claim()
+        except (CompareRunning, CompareStopped):
+            return False
+        self._since = 0
+        self._thread = threading.Thread(target=self._run, name="goblin-compare", daemon=True)
+        self._thread.start()
+        return True
+
+    def _run(self) -> None:
+        lower_priority()
+        try:
+            said = compare(self.state_dir, stop=self._stop)
+            log.info("the table's finder compared with the shipped one on %d photos: %s", said["photos"],
+                     said["verdict"])
+        except CompareStopped:
+            log.info("comparing the finders stopped: the companion is stopping")
+        except Exception:  # a thread's error must not vanish; the table goes on
+            log.exception("comparing the table's finder with the shipped one failed")
+        finally:
+            self._running.release()
+
+    def warning(self) -> bool:
+        """Whether the last comparison found the table's finder worse (the table page's banner): one small
+        file read, no hashing."""
+        path = installed(self.state_dir)
+        if path is None:
+            return False
+        try:
+            return bool(json.loads(_compared(path).read_text(encoding="utf-8")).get("verdict") == "worse")
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError, AttributeError):
+            return False
 
     def forget(self) -> dict[str, Any]:
         forget(self.state_dir)

@@ -33,6 +33,34 @@ NICENESS: Final = 10
 AUTO_EVERY: Final = 50
 
 Frame = Any
+
+
+def lower_priority() -> None:
+    """The calling thread at ``NICENESS`` (Linux, per thread), so the camera's reading keeps the CPU first;
+    elsewhere, or where not allowed, it takes its share."""
+    with contextlib.suppress(AttributeError, OSError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), NICENESS)
+
+
+class Background:
+    """A part of the table that runs its job in a daemon thread, one at a time, and stops with the
+    companion: ``_thread`` is the job started last, ``_stop`` tells a job to end at its next photo."""
+
+    def __init__(self) -> None:
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """End a job under way at its next photo and wait for it (``companion.serve.Companion.close``): a
+        thread left inside OpenCV when the interpreter exits aborts the process. No job starts after."""
+        self._stop.set()
+        self.wait(timeout)
+
+    def wait(self, timeout: float | None = None) -> None:
+        """Until the job started last ends (tests, and a clean stop)."""
+        thread = self._thread
+        if thread is not None:
+            thread.join(timeout)
 """A BGR uint8 HxWx3 numpy array."""
 Dice = list[tuple[tuple[float, float, float, float], int | None]]
 
@@ -122,7 +150,7 @@ def table_photos(data: TableDataset, stop: threading.Event | None = None) -> Fra
     return Frames(photos, read_image, stop)
 
 
-class Tuner:
+class Tuner(Background):
     """Tuning from the page: ``start`` a run in the background, ``state`` says how it went. Safe to share
     between threads. ``calibrator``: the table's ``companion.calibration.Calibrator``; a kept head goes
     into its file over whatever was taught meanwhile (``Calibrator.adopt_head``). ``models``: what the
@@ -130,15 +158,14 @@ class Tuner:
 
     def __init__(self, dataset: TableDataset, calibrator: Any,
                  models: Callable[[], tuple[str, ...]] | None = None) -> None:
+        super().__init__()
         self.dataset = dataset
         self.calibrator = calibrator
         self.models = models
         self._lock = threading.Lock()
-        self._thread: threading.Thread | None = None
         self._last: dict[str, Any] | None = None
         self._error: str | None = None
         self._since = 0   # photos confirmed since the last run started
-        self._stop = threading.Event()
 
     def state(self) -> dict[str, Any]:
         """``{"running", "photos", "tuned", "last", "error"}``: ``photos``, the set's photos; ``tuned``,
@@ -180,24 +207,10 @@ class Tuner:
         log.info("adapting to the table's dice by itself, after %d confirmed photos", AUTO_EVERY)
         return True
 
-    def stop(self, timeout: float = 10.0) -> None:
-        """End a run under way at its next photo and wait for it (``companion.serve.Companion.close``): a
-        thread left inside OpenCV when the interpreter exits aborts the process. No run starts after."""
-        self._stop.set()
-        self.wait(timeout)
-
-    def wait(self, timeout: float | None = None) -> None:
-        """Until the run started last ends (tests, and a clean stop)."""
-        thread = self._thread
-        if thread is not None:
-            thread.join(timeout)
-
     def _run(self, photos: Frames) -> None:
         from vision.tune import tune
 
-        # not Linux, or not allowed: the run takes its share of the CPU
-        with contextlib.suppress(AttributeError, OSError):
-            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), NICENESS)
+        lower_priority()
         try:
             with tempfile.TemporaryDirectory(prefix="tuning-", dir=self.dataset.root) as folder:
                 chosen = {"models": self.models()} if self.models is not None else {}

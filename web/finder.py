@@ -3,7 +3,8 @@ with, and how many confirmed photos its set holds), ``GET /api/dataset.zip`` (th
 finder on where torch is: ``tools/fit_table_finder.py``), ``POST /api/finder`` (the fitted ``.onnx`` as
 the body, raw, ``Content-Type: application/octet-stream``, the PIN in ``X-Table-PIN``; checked as
 ``goblin-companion finder install`` checks it), ``POST /api/finder/compare`` (the table's latest photos read
-with its finder and the shipped one: ``companion.tablefinder.compare``; one at a time, else 429) and
+with its finder and the shipped one: ``companion.tablefinder.compare``; one at a time, else 409
+``compare-running``) and
 ``POST /api/finder/forget`` (back to the shipped one).
 
 A body that is no die finder is 400 ``invalid-input`` saying why, and the finder in use stays; over
@@ -29,7 +30,6 @@ bp = Blueprint("finder", __name__, url_prefix="/api")
 EXTENSION = "goblin.finder"
 """``app.extensions[EXTENSION]`` holds the ``TableFinder`` (or None)."""
 _ZIPPING = threading.Lock()  # held while a zip of the set is written (``dataset_zip``)
-_COMPARING = threading.Lock()  # held while the finders are compared (``finder_compare``)
 
 
 def finder() -> Any:
@@ -60,14 +60,8 @@ def finder_forget(data: dict[str, Any]) -> Response:
 @bp.post("/finder/compare")
 @control
 def finder_compare(data: dict[str, Any]) -> Response:
-    """Seconds of reading (two readings of up to 40 photos): one at a time, the others 429."""
-    table = finder()
-    if not _COMPARING.acquire(blocking=False):
-        raise TooManyRequests("the finders are being compared already: wait for that comparison")
-    try:
-        return jsonify(table.compare())
-    finally:
-        _COMPARING.release()
+    """Seconds of reading (two readings of up to 40 photos): one at a time (409 ``compare-running``)."""
+    return jsonify(finder().compare())
 
 
 @bp.get("/dataset.zip")

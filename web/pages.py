@@ -48,7 +48,8 @@ def _page(name: str, **context: Any) -> str:
 
 @bp.get("/")
 def table_page() -> str:
-    return _page("table")
+    finder = current_app.extensions.get(FINDER)
+    return _page("table", finder_worse=finder is not None and finder.warning())
 
 
 @bp.get("/join")

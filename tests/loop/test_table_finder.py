@@ -177,3 +177,76 @@ def test_compare_reads_the_tables_latest_photos_with_both_finders(
     assert run(capsys, "info", "--config", str(config))[1]["compared"] == said
     assert run(capsys, "forget", "--config", str(config))[0] == 0
     assert not list((tmp_path / "state" / "models").iterdir())
+
+
+def test_the_table_compares_by_itself_every_twenty_photos_and_stops_with_the_companion(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion import tablefinder
+    from companion.dataset import TableDataset
+    from companion.tablefinder import AUTO_COMPARE_EVERY, TableFinder, install, judge
+
+    state = tmp_path / "state"
+    dataset = TableDataset(state / "dataset")
+    table = TableFinder(state, dataset)
+    assert not any(table.note_confirmed() for _ in range(2 * AUTO_COMPARE_EVERY))   # the shipped finder
+    shutil.copyfile(OTHER, tmp_path / "fitted.onnx")
+    path = Path(install(state, tmp_path / "fitted.onnx")["installed"])
+    demo = json.loads((DEMO_DIR / "labels.json").read_text())["images"]
+    for entry in (demo * 3)[:10]:
+        dataset.add((DEMO_DIR / entry["file"]).read_bytes(), {"dice": entry["dice"]}, width=640, height=480,
+                    finder=path.stem.removeprefix("finder-"))
+    started = [table.note_confirmed() for _ in range(AUTO_COMPARE_EVERY)]
+    assert started == [False] * (AUTO_COMPARE_EVERY - 1) + [True]
+    table.wait()
+    compared = table.state()["compared"]
+    assert (compared["photos"], compared["dice"], compared["verdict"]) == (10, 80, "same")
+    assert not table.warning()
+    (path.parent / f"{path.stem}.compared.json").write_text(json.dumps(judge([(8, 2, 0, 0, 0)] * 10)))
+    assert table.warning()
+
+    # a stopped companion starts none, and one under way ends at its next photo, keeping nothing
+    table.stop()
+    assert not any(table.note_confirmed() for _ in range(AUTO_COMPARE_EVERY))
+    with pytest.raises(tablefinder.CompareStopped):
+        table.compare()
+    stop = tablefinder.threading.Event()
+    stop.set()
+    with pytest.raises(tablefinder.CompareStopped):
+        tablefinder.compare(state, stop=stop)
+    assert table.warning()
+
+
+def test_a_confirmed_photo_read_by_the_tables_finder_is_compared_while_serve_runs(
+        tmp_path: Path, mock_factory: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """serve keeps each confirmed photo with the finder that read it and tells the table's finder, which
+    compares by itself (here after every photo)."""
+    from companion import tablefinder
+    from companion.demo import DEMO_SETUP
+    from companion.serve import Companion
+    from companion.tablefinder import install
+    from tests.helpers import Clock
+    from tests.loop.conftest import still
+    from tests.loop.test_loop import Table
+
+    monkeypatch.setattr(tablefinder, "AUTO_COMPARE_EVERY", 1)
+    shutil.copyfile(OTHER, tmp_path / "fitted.onnx")
+    installed = install(tmp_path / "state", tmp_path / "fitted.onnx")["installed"]
+    tag = Path(installed).stem.removeprefix("finder-")
+    clock = Clock()
+    companion = Companion(replace(Config(), state_dir=str(tmp_path / "state")), camera=f"replay:{DEMO_DIR}",
+                          settle=still, pin_factory=mock_factory, button_clock=clock, button_poll=None,
+                          web=False)
+    try:
+        table = Table(companion.start(), mock_factory, clock)
+        table.session.new_game("button-goblin", DEMO_SETUP)
+        table.wait_for_proposal()
+        table.press("confirm")
+        assert table.session.snapshot()["step"] == 1
+        assert companion.finder is not None
+        companion.finder.wait()
+    finally:
+        companion.close()
+    [entry] = json.loads((tmp_path / "state" / "dataset" / "labels.json").read_text())["images"]
+    assert entry["finder"] == tag
+    compared = json.loads((tmp_path / "state" / "models" / f"finder-{tag}.compared.json").read_text())
+    assert (compared["photos"], compared["verdict"], compared["dice"]) == (1, "early", len(entry["dice"]))

@@ -101,7 +101,7 @@ def test_one_zip_at_a_time(app_client: FlaskClient) -> None:
 
 def test_the_finders_are_compared_once_at_a_time_with_the_pin(app_client: FlaskClient) -> None:
     """Nothing to compare with the shipped finder; without the PIN, refused; while a comparison runs,
-    another is 429; with the table's finder and too few of its photos, "early", kept for the page."""
+    another is 409; with the table's finder and too few of its photos, "early", kept for the page."""
     import web.finder
 
     pin = {"X-Table-PIN": PIN}
@@ -109,12 +109,13 @@ def test_the_finders_are_compared_once_at_a_time_with_the_pin(app_client: FlaskC
                                             400, "invalid-input")
     assert app_client.post("/api/finder", data=OTHER.read_bytes(), headers=ONNX).status_code == 200
     assert app_client.post("/api/finder/compare", json={}).status_code == 403
-    assert web.finder._COMPARING.acquire()
+    table = app_client.application.extensions[web.finder.EXTENSION]
+    assert table._running.acquire()   # a comparison the table started by itself is under way
     try:
         assert "being compared" in error_of(app_client.post("/api/finder/compare", json={}, headers=pin),
-                                            429, "too-many-requests")
+                                            409, "compare-running")
     finally:
-        web.finder._COMPARING.release()
+        table._running.release()
     got = app_client.post("/api/finder/compare", json={}, headers=pin)
     assert got.status_code == 200 and got.json["compared"]["verdict"] == "early"
     assert got.json["compared"]["photos"] == 0   # the set's two photos were read by the shipped finder
@@ -140,3 +141,19 @@ def test_a_photo_dropped_meanwhile_is_left_out_of_the_zip_with_its_labels(tmp_pa
     labels = json.loads(archive.read("labels.json"))
     assert [e["file"] for e in labels["images"]] == [names[0], names[2]]
     assert sorted(archive.namelist()) == sorted(["labels.json", str(names[0]), str(names[2])])
+
+
+def test_the_table_page_warns_when_the_last_comparison_found_the_tables_finder_worse(
+        app_client: FlaskClient, state: Path) -> None:
+    from companion.tablefinder import judge
+
+    assert 'id="finder-banner"' not in app_client.get("/").get_data(as_text=True)
+    got = app_client.post("/api/finder", data=OTHER.read_bytes(), headers=ONNX).json
+    compared = Path(got["path"]).with_name(Path(got["path"]).stem + ".compared.json")
+    for rows, shown in (([(8, 0, 0, 0, 0)] * 10, False), ([(8, 1, 0, 0, 0)] * 10, True)):
+        compared.write_text(json.dumps(judge(rows)))
+        page = app_client.get("/").get_data(as_text=True)
+        assert ('id="finder-banner"' in page) is shown
+        assert ("perde o inventa più dadi di quello di serie" in page) is shown
+    compared.write_text("{not json")
+    assert 'id="finder-banner"' not in app_client.get("/").get_data(as_text=True)
