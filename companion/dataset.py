@@ -66,6 +66,8 @@ class TableDataset:
             return _header()
         if not isinstance(data, dict) or not isinstance(data.get("images"), list):
             return _header()
+        # hand-edited: an entry that is no JSON object is no photo (and is dropped at the next add)
+        data["images"] = [e for e in data["images"] if isinstance(e, dict)]
         return data
 
     def __len__(self) -> int:

@@ -53,7 +53,8 @@ def dataset_main(argv: Sequence[str]) -> int:
         if args.action == "info":
             labels = data.labels()
             print(json.dumps({"photos": len(labels["images"]),
-                              "dice": sum(len(e.get("dice", [])) for e in labels["images"]),
+                              "dice": sum(len(e["dice"]) for e in labels["images"]
+                                          if isinstance(e.get("dice"), list)),
                               "dir": str(data.root)}))
             return 0
         if not args.dir:

@@ -37,7 +37,7 @@ from typing import Any, Final
 
 from companion.config import load_config
 from companion.dataset import FOLDER as DATASET
-from companion.dataset import TableDataset
+from companion.dataset import MAX_DICE, TableDataset
 from companion.errors import GoblinError, IllegalAction, InvalidInput
 from companion.jsoncli import Parser
 from companion.tuner import Background, lower_priority
@@ -179,8 +179,10 @@ def compare(state_dir: Path, *, most: int = MOST_COMPARED,
         dice = entry.get("dice")
         if frame is None or not isinstance(dice, list):
             continue
-        labels = [tuple(d["bbox"]) for d in dice if isinstance(d, Mapping) and isinstance(d.get("bbox"), list)
-                  and len(d["bbox"]) == 4]
+        # at most the set's own cap (a hand-edited labels.json may hold anything): matching is labels x found
+        labels = [tuple(d["bbox"]) for d in dice[:MAX_DICE] if isinstance(d, Mapping)
+                  and isinstance(d.get("bbox"), list) and len(d["bbox"]) == 4
+                  and all(isinstance(v, int | float) and not isinstance(v, bool) for v in d["bbox"])]
         row = [len(labels)]
         for models in (with_finder(path), with_finder(None)):
             got = [d.bbox for d in read_table(frame, models=models).dice]

@@ -135,8 +135,9 @@ def table_photos(data: TableDataset, stop: threading.Event | None = None) -> Fra
     photos: list[tuple[Path, Dice]] = []
     for entry in data.labels()["images"]:
         dice: Dice = []
-        for d in entry.get("dice", []):
-            box = d.get("bbox")
+        given = entry.get("dice")
+        for d in given if isinstance(given, list) else []:
+            box = d.get("bbox") if isinstance(d, dict) else None
             if not (isinstance(box, list) and len(box) == 4 and all(isinstance(v, int | float) for v in box)):
                 continue
             pip = d.get("sides") in (6, None) and isinstance(d.get("value"), int)

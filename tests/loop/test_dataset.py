@@ -164,6 +164,29 @@ def test_the_oldest_photos_go_first(tmp_path: Path) -> None:
     assert data.add(None, {"dice": [{"bbox": [0, 0, 4, 4], "value": 1}]}, width=8, height=8) is None
 
 
+def test_a_hand_edited_set_is_taken_as_it_comes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """labels.json edited by hand (entries that are no entries, dice that are no list, dice that are no
+    dice): info, export, tune and the next confirmed photo go on with what is readable."""
+    root = tmp_path / "state" / "dataset"
+    (root / "images").mkdir(parents=True)
+    jpeg = cv2.imencode(".jpg", np.full((48, 64, 3), 90, np.uint8))[1].tobytes()
+    (root / "images" / "000001.jpg").write_bytes(jpeg)
+    good = {"file": "images/000001.jpg", "dice": [{"bbox": [4, 4, 10, 10], "sides": 6, "value": 2}]}
+    (root / "labels.json").write_text(json.dumps({"images": [
+        "junk", 5, good, {"file": "images/000001.jpg", "dice": "many"},
+        {"file": "images/000001.jpg", "dice": ["x", {"bbox": "y"}, None]}]}))
+    config = str(_config(tmp_path))
+    assert cli(["dataset", "info", "--config", config]) == 0
+    assert json.loads(capsys.readouterr().out)["photos"] == 3
+    assert cli(["dataset", "export", str(tmp_path / "out"), "--config", config]) == 0
+    assert json.loads(capsys.readouterr().out)["exported"] == 3
+    assert cli(["tune", "--config", config]) == 2
+    assert "tune needs 5 at least" in capsys.readouterr().err
+    data = TableDataset(root)
+    assert data.add(jpeg, good, width=64, height=48) == "images/000002.jpg"
+    assert [e["file"] for e in data.labels()["images"]][-1] == "images/000002.jpg" and len(data) == 4
+
+
 def _config(tmp_path: Path) -> Path:
     path = tmp_path / "goblin.toml"
     path.write_text(f'state_dir = "{tmp_path / "state"}"\n')

@@ -250,3 +250,29 @@ def test_a_confirmed_photo_read_by_the_tables_finder_is_compared_while_serve_run
     assert entry["finder"] == tag
     compared = json.loads((tmp_path / "state" / "models" / f"finder-{tag}.compared.json").read_text())
     assert (compared["photos"], compared["verdict"], compared["dice"]) == (1, "early", len(entry["dice"]))
+
+
+def test_compare_takes_a_hand_edited_set_as_it_comes_and_reads_at_most_the_sets_cap(tmp_path: Path) -> None:
+    """labels.json edited by hand: a photo with 100000 dice (the set keeps at most MAX_DICE a photo, and so
+    does the comparison: matching is labels x found), boxes that are no boxes, an entry that is no entry,
+    a photo that is gone or no image: compared all the same, on what is readable."""
+    from companion.dataset import MAX_DICE
+    from companion.tablefinder import compare, install
+
+    state = tmp_path / "state"
+    shutil.copyfile(OTHER, tmp_path / "fitted.onnx")
+    tag = Path(install(state, tmp_path / "fitted.onnx")["installed"]).stem.removeprefix("finder-")
+    root = state / "dataset"
+    (root / "images").mkdir(parents=True)
+    shutil.copyfile(DEMO_DIR / "table_01.jpg", root / "images" / "000001.jpg")
+    (root / "images" / "000002.jpg").write_bytes(b"no jpeg at all")
+    truth = json.loads((DEMO_DIR / "labels.json").read_text())["images"][0]["dice"]
+    good = {"file": "images/000001.jpg", "finder": tag, "dice": truth}
+    junk = [{"bbox": "x"}, {"bbox": [1, 2, 3]}, {"bbox": [True, 1, 2, 3]}, "die", {"bbox": [1, 2, "3", 4]}]
+    images = [good] * 9 + [{**good, "dice": junk + [{"bbox": [5, 5, 9, 9]}] * 100_000},
+                           {**good, "file": "images/000002.jpg"}, {**good, "file": "images/000003.jpg"},
+                           "an entry", {**good, "dice": "many"}]
+    (root / "labels.json").write_text(json.dumps({"images": images}))
+    said = compare(state)
+    assert said["photos"] == 10 and said["dice"] == 9 * len(truth) + MAX_DICE - len(junk)
+    assert said["table"]["missed"] >= MAX_DICE - len(junk)   # the 195 boxes where no die is
