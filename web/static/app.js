@@ -142,7 +142,7 @@
   // el, show, showError and act are for the setup page's list of matches (static/matches.js); has, hideError and
   // lastError, upload for the settings page's sections (static/settings.js); the rest for photo.js
   window.goblin = { log, get state() { return state; }, t, loadGameMessages, loadWords, rerender() { if (state) for (const l of listeners) l(state); },
-                    el, show, showError, act: (path, payload) => act(path, payload), upload, apply, askPin, refresh, listeners,
+                    el, show, showError, act: (path, payload) => act(path, payload), upload, withPin, apply, refresh, listeners,
                     has, hideError, get lastError() { return lastError; } };
 
   function apply(snapshot) {
@@ -192,8 +192,9 @@
   }
 
   /** ``send(headers)`` (a fetch) with the table PIN, asked for again while it is refused: {response, data},
-      or null after a network error (shown). */
-  async function withPin(send) {
+      or null after a network error, which ``onNetworkError(error)`` shows (default: the page's error line). */
+  async function withPin(send,
+    onNetworkError = (error) => showError({ error: "network", detail: String(error) })) {
     for (let attempt = 0; attempt < 5; attempt++) {
       const headers = {};
       const pin = localStorage.getItem(PIN_KEY);
@@ -204,7 +205,7 @@
         response = await send(headers);
         data = await response.json();
       } catch (error) {
-        showError({ error: "network", detail: String(error) });
+        onNetworkError(error);
         return null;
       }
       if (response.status === 403 && (data.error === "pin-required" || data.error === "wrong-pin")) {

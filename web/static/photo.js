@@ -70,37 +70,24 @@
       return null;
     }
     say(t("photo.sending", { kb: Math.round(photo.blob.size / 1024) }));
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const s = G.state;
-      const headers = { "Content-Type": photo.blob.type };
-      const pin = localStorage.getItem("goblin.pin");
-      if (pin) headers["X-Table-PIN"] = pin;
+    const got = await G.withPin((headers) => {
+      const s = G.state;   // again at each attempt: the table may move on while the PIN is asked
       const query = s ? `?step=${s.step}&position=${encodeURIComponent(s.position || "")}` : "";
-      let response;
-      let data;
-      try {
-        response = await fetch(`/api/photo${query}`, { method: "POST", headers, body: photo.blob });
-        data = await response.json();
-      } catch (error) {
-        say(`${G.t("error.network")}: ${error}`, true);
-        return null;
-      }
-      if (response.status === 403 && (data.error === "pin-required" || data.error === "wrong-pin")) {
-        if (data.error === "wrong-pin") localStorage.removeItem("goblin.pin");
-        if (await G.askPin(data.error === "wrong-pin")) continue;
-      }
-      if (!response.ok) {
-        say(refusal(data), true);
-        if (data.error === "stale-step") G.refresh();
-        return null;
-      }
-      const p = data.photo || {};
-      say(t(p.pending ? "photo.pending" : "photo.read", { width: p.width, height: p.height,
-        kb: Math.round((p.bytes || 0) / 1024), seconds: ((p.read_ms || 0) / 1000).toFixed(1) }));
-      G.apply(data);
-      return data;
+      return fetch(`/api/photo${query}`, {
+        method: "POST", headers: { ...headers, "Content-Type": photo.blob.type }, body: photo.blob });
+    }, (error) => say(`${G.t("error.network")}: ${error}`, true));
+    if (!got) return null;
+    const { response, data } = got;
+    if (!response.ok) {
+      say(refusal(data), true);
+      if (data.error === "stale-step") G.refresh();
+      return null;
     }
-    return null;
+    const p = data.photo || {};
+    say(t(p.pending ? "photo.pending" : "photo.read", { width: p.width, height: p.height,
+      kb: Math.round((p.bytes || 0) / 1024), seconds: ((p.read_ms || 0) / 1000).toFixed(1) }));
+    G.apply(data);
+    return data;
   }
 
   const labels = card.querySelectorAll("label");
