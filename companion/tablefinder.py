@@ -199,6 +199,15 @@ def _compared(path: Path) -> Path:
     return path.with_name(path.stem + ".compared.json")
 
 
+def last_compared(path: Path) -> dict[str, Any] | None:
+    """The last ``compare`` of the finder in ``path``, or None (never compared, or the file unreadable)."""
+    try:
+        said = json.loads(_compared(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return None
+    return said if isinstance(said, dict) else None
+
+
 def check_finder(path: Path) -> dict[str, Any]:
     """What ``install`` checks; ``InvalidInput`` saying what is wrong. Returns the demo dice it found."""
     import cv2
@@ -275,12 +284,8 @@ def info(state_dir: Path) -> dict[str, Any]:
         card = json.loads(card_path.read_text(encoding="utf-8")) if card_path.is_file() else None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError):
         card = None
-    try:
-        compared = json.loads(_compared(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
-        compared = None
     return {"finder": "table", "path": str(path), "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
-            "card": card, "compared": compared}
+            "card": card, "compared": last_compared(path)}
 
 
 def forget(state_dir: Path) -> dict[str, Any]:
@@ -370,12 +375,8 @@ class TableFinder(Background):
         """Whether the last comparison found the table's finder worse (the table page's banner): one small
         file read, no hashing."""
         path = installed(self.state_dir)
-        if path is None:
-            return False
-        try:
-            return bool(json.loads(_compared(path).read_text(encoding="utf-8")).get("verdict") == "worse")
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError, AttributeError):
-            return False
+        said = last_compared(path) if path is not None else None
+        return said is not None and said.get("verdict") == "worse"
 
     def forget(self) -> dict[str, Any]:
         forget(self.state_dir)

@@ -195,6 +195,9 @@ def main() -> None:
     ap.add_argument("--neck", action="store_true",
                     help="a diagnostic: train only the neck and heads (17,861 of 110,565 numbers), the "
                          "backbone frozen as resumed (batch norms too)")
+    ap.add_argument("--reboxed", action="append", default=[], metavar="SOURCE=FILE",
+                    help="a diagnostic: SOURCE's dice boxed as in FILE (tools/rebox.py: as a camera boxes "
+                         "them), centres and sizes, values kept")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--patterned", action="store_true", help="renders with marbled, speckled and translucent "
                     "bodies and drilled pips (v3_data.render)")
@@ -222,6 +225,14 @@ def main() -> None:
     for src in FINDER_SOURCES:
         if src != args.leave_out and not args.table_only:
             pools[src] = [s for s in load_source(src)]
+    for given in args.reboxed:
+        name, _, file = given.partition("=")
+        boxes = json.loads(Path(file).read_text(encoding="utf-8"))
+        for sample in pools.get(name, []):
+            new = boxes.get(sample.name)
+            if new is not None and len(new) == len(sample.objects):
+                sample.objects = [(x + w / 2, y + h / 2, w, h, o[4])
+                                  for (x, y, w, h), o in zip(new, sample.objects, strict=True)]
     if not args.table_only:
         pools["render"] = [render(args.seed * 10_000 + i, patterned=args.patterned, decoys=args.decoys,
                                   dotted=args.dotted)
