@@ -734,8 +734,8 @@ class Companion:
 
     def _keep_confirmed(self, reading: dict[str, Any], removed: int) -> None:
         """A confirmed reading and the frame it was read from join the table's own set, with the finder that
-        read it and the dice the players ``removed`` (``tablefinder.watch``); its rolls go to the players'
-        dice the camera was taught (``companion.dice``)."""
+        read it (``tablefinder.compare`` reads the table's finder's photos again) and how many dice the
+        players ``removed``; its rolls go to the players' dice the camera was taught (``companion.dice``)."""
         frame = self.worker.last_read_frame if self.worker is not None else None
         if frame is None:
             return

@@ -22,8 +22,9 @@ pattern, a third of the die) teaches the finder those boxes, and the reader then
 on its first half: 100 -> 93.5% found on its second half; the same photos boxed as the camera boxed them:
 99.8%). So the set's boxes are compared with the shipped finder's on the held-back photos (``box_ratio``,
 the median of label side / found side) and a set under ``SMALLEST_BOX_RATIO`` is refused
-(``--any-boxes`` fits it anyway). In play, ``goblin-companion finder info`` and the settings page compare the
-dice the players fix per photo since the install with the shipped finder's (``companion.tablefinder.watch``).
+(``--any-boxes`` fits it anyway). In play, the table reads its latest confirmed photos with the fitted
+finder and the shipped one and says when the fit misses more (``goblin-companion finder compare``, by itself
+every 20 photos, and on the settings page: ``companion.tablefinder.compare``).
 
 Mind: a die the players did not need in a roll may be unlabelled in the set (and then taught as "no die"):
 add the dice the camera missed on the page before confirming (``POST /api/add-die``).
