@@ -4,7 +4,8 @@ of the shipped one.
 
 ``goblin-companion finder install FILE [--config FILE]`` checks the file (at most ``MAX_BYTES``, read by
 ``cv2.dnn``, the finder's five maps at a quarter of its input, and it finds the dice of the bundled demo
-photos) and keeps it, with its card (``FILE.json``) when there is one, under ``<state dir>/models``;
+photos) and keeps it, with its card (``FILE.json`` when there is one, else the card the fit tool keeps
+in the file itself: ``embedded_card``), under ``<state dir>/models``;
 ``finder info`` says which finder the table reads with; ``finder compare`` reads the table's latest photos
 with it and with the shipped one (below); ``finder forget`` goes back to the shipped one.
 Each prints one JSON line; bad input is one stderr line and exit status 2, and the finder in use stays.
@@ -65,6 +66,60 @@ MARGIN_DICE: Final = 3
 #: while ``serve`` runs, the table compares by itself after this many photos confirmed with its finder (in
 #: a thread at ``companion.tuner.NICENESS``: the camera's readings come first)
 AUTO_COMPARE_EVERY: Final = 20
+
+
+#: the key under which ``tools/fit_table_finder.py`` keeps the fit's card in the ONNX file's metadata
+CARD_KEY: Final = "goblin.card"
+#: an embedded card longer than this is not read
+MAX_CARD_BYTES: Final = 64_000
+
+
+def embedded_card(data: bytes) -> dict[str, Any] | None:
+    """The fit's card kept in an ONNX file's metadata (``ModelProto.metadata_props``, field 14, an entry with
+    key ``CARD_KEY``), or None. Reads the protobuf's top level only, each field skipped by its own length
+    (the graph is not parsed), so a file of any content costs one pass over its fields; anything malformed
+    is None. The Pi has no ``onnx`` package, and ``cv2.dnn`` does not give the metadata."""
+    def varint(at: int) -> tuple[int, int]:
+        value = shift = 0
+        while True:
+            if at >= len(data) or shift > 63:
+                raise ValueError("truncated varint")
+            byte = data[at]
+            value |= (byte & 0x7F) << shift
+            at += 1
+            shift += 7
+            if byte < 0x80:
+                return value, at
+
+    def fields(start: int, end: int) -> Any:
+        at = start
+        while at < end:
+            tag, at = varint(at)
+            kind = tag & 7
+            if kind == 0:
+                _, at = varint(at)
+                continue
+            size = {1: 8, 5: 4}.get(kind)
+            if size is None:
+                if kind != 2:
+                    raise ValueError(f"wire type {kind}")
+                size, at = varint(at)
+            if at + size > end:
+                raise ValueError("field past the end")
+            yield tag >> 3, kind, at, at + size
+            at += size
+
+    try:
+        for number, kind, start, end in fields(0, len(data)):
+            if number != 14 or kind != 2 or end - start > MAX_CARD_BYTES:
+                continue
+            entry = {n: bytes(data[a:b]) for n, k, a, b in fields(start, end) if k == 2}
+            if entry.get(1) == CARD_KEY.encode():
+                card = json.loads(entry.get(2, b"").decode("utf-8"))
+                return card if isinstance(card, dict) else None
+    except (ValueError, UnicodeDecodeError):   # json.JSONDecodeError is a ValueError
+        return None
+    return None
 
 
 class CompareRunning(IllegalAction):
@@ -254,7 +309,7 @@ def install(state_dir: Path, path: Path) -> dict[str, Any]:
     data = path.read_bytes()
     digest = hashlib.sha256(data).hexdigest()
     card_path = Path(str(path) + ".json")
-    card: Any = None
+    card: Any = embedded_card(data)   # a fit's card travels in the file (the page uploads the file alone)
     if card_path.is_file():
         try:
             card = json.loads(card_path.read_text(encoding="utf-8"))

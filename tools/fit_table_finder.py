@@ -9,8 +9,9 @@ Where torch is (a laptop; the Pi reads ONNX with cv2.dnn and needs no torch). Th
 ``--minutes`` on one thread, as ``tools/train_finder.py`` trains it (windows, jitter, loss). Every fifth
 photo is held back: the whole reader is measured on them with the finder before and after (dice found, read
 right, phantoms per photo; the benchmark's matching rule), and the numbers (``"better"``: found no fewer,
-no more phantoms), the command and the seed go in the card beside the model (``<out>.json``), which
-``goblin-companion finder install`` shows. A set of fewer than 10 photos is refused.
+no more phantoms), the command and the seed go in the card beside the model (``<out>.json``) and inside
+it (its metadata, key ``goblin.card``: an upload from the phone carries it), which ``goblin-companion finder
+install`` and the settings page show. A set of fewer than 10 photos is refused.
 
 What it rests on (docs/vision.md, "A finder fitted on the table"): aws read by the finder trained without
 it, its first 30 photos as the table's set, six minutes of this stage: found 89.7 -> 93.4% of its second
@@ -50,6 +51,7 @@ from v3_data import Sample, render
 from v3_models import Finder
 from v3_train import budgeted_steps, load_fused_onnx
 
+from companion.tablefinder import CARD_KEY
 from vision import read_table
 from vision.data import match_boxes
 from vision.learned import MODELS
@@ -166,6 +168,13 @@ def main(argv: list[str] | None = None) -> int:
             "better": (after["found_pct"] >= before["found_pct"]
                        and after["phantom_per_photo"] <= before["phantom_per_photo"])}
     Path(str(args.out) + ".json").write_text(json.dumps(card, indent=1), encoding="utf-8")
+    # and inside the model, so a finder uploaded from the phone alone still shows what the fit measured
+    # (companion.tablefinder.embedded_card reads it; the graph is unchanged)
+    import onnx
+
+    fitted = onnx.load(str(args.out))
+    onnx.helper.set_model_props(fitted, {CARD_KEY: json.dumps(card)})
+    onnx.save(fitted, str(args.out))
     print(json.dumps(card))
     return 0
 

@@ -157,3 +157,50 @@ def test_the_table_page_warns_when_the_last_comparison_found_the_tables_finder_w
         assert ("perde o inventa più dadi di quello di serie" in page) is shown
     compared.write_text("{not json")
     assert 'id="finder-banner"' not in app_client.get("/").get_data(as_text=True)
+
+
+def _varint(n: int) -> bytes:
+    out = bytearray()
+    while True:
+        out.append((n & 0x7F) | (0x80 if n > 0x7F else 0))
+        n >>= 7
+        if not n:
+            return bytes(out)
+
+
+def _with_metadata(onnx: bytes, key: str, value: bytes) -> bytes:
+    """``onnx`` with one more ``metadata_props`` entry (ModelProto field 14), as
+    ``onnx.helper.set_model_props`` writes it: protobuf fields appended to a message merge into it."""
+    entry = b"\x0a" + _varint(len(key.encode())) + key.encode() + b"\x12" + _varint(len(value)) + value
+    return onnx + b"\x72" + _varint(len(entry)) + entry
+
+
+def test_a_finder_uploaded_alone_shows_the_card_the_fit_kept_inside_it(app_client: FlaskClient) -> None:
+    """tools/fit_table_finder.py keeps its card in the model's metadata; the page uploads the file alone and
+    the state carries the card (what the settings line says the fit measured)."""
+    from companion.tablefinder import CARD_KEY, embedded_card
+
+    card = {"photos": 145, "before": {"found_pct": 89.66, "phantom_per_photo": 0.524},
+            "after": {"found_pct": 93.19, "phantom_per_photo": 0.097}, "note": "però"}
+    data = _with_metadata(_with_metadata(OTHER.read_bytes(), "producer.note", b"x"), CARD_KEY,
+                          json.dumps(card).encode())
+    assert embedded_card(data) == card and embedded_card(OTHER.read_bytes()) is None
+    got = app_client.post("/api/finder", data=data, headers=ONNX)
+    assert got.status_code == 200, got.json
+    assert got.json["card"] == card and app_client.get("/api/finder").json["card"] == card
+
+
+@pytest.mark.parametrize("data", [
+    b"",
+    b"\x72",                                                   # a field with no length
+    b"\x72\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01",       # a varint past 64 bits
+    b"\x72" + _varint(1 << 40) + b"\x0a",                      # a length past the end
+    b"\x73\x00",                                               # wire type 3 (a group): not ONNX
+    _with_metadata(b"", "goblin.card", b"[1, 2]"),              # JSON, but no card
+    _with_metadata(b"", "goblin.card", b"\xff\xfe"),            # not UTF-8
+    _with_metadata(b"", "goblin.card", b"{" * 100_000),         # over the card's cap
+])
+def test_a_malformed_embedded_card_is_none(data: bytes) -> None:
+    from companion.tablefinder import embedded_card
+
+    assert embedded_card(data) is None
