@@ -631,6 +631,8 @@ def test_the_tables_own_finder_from_the_settings_page(table: Table, phone: Page,
         "questo cercatore ha perso 12 dadi e ne ha inventati 0; quello di serie ne avrebbe persi 0 e "
         "inventati 0. Questo cercatore sbaglia di più: tornate al cercatore di serie.")
     expect(phone.locator("#finder-compared")).to_have_class("teach-result failed")
+    phone.locator("#finder").scroll_into_view_if_needed()
+    shot(phone, "17-table-finder-worse")
 
     phone.once("dialog", lambda dialog: dialog.accept())
     phone.click("#finder-forget")
