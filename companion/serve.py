@@ -695,7 +695,8 @@ class Companion:
             self.session.on_reading_confirmed = self._keep_confirmed
             self.session.place_die = self._place_die
             self.tuner = Tuner(self.dataset, self.calibrator, models=self.models)
-            self.finder = TableFinder(self.state_dir, self.dataset)   # compares itself as the table plays
+            # compares itself as the table plays, reading as the camera reads
+            self.finder = TableFinder(self.state_dir, self.dataset, read=self._read_with)
             if config.buttons.enabled:
                 self.buttons = self._buttons(pin_factory, button_clock, button_poll)
             if config.led.enabled:
@@ -728,6 +729,13 @@ class Companion:
             return None, zone
         x, y, w, h = found.box(frame.shape)
         return (round(x / k), round(y / k), max(1, round(w / k)), max(1, round(h / k))), zone
+
+    def _read_with(self, frame: Frame, models: tuple[str, ...]) -> Any:
+        """``frame`` read as the camera worker reads (the tray, zones and calibration in force), with
+        ``models`` (``tablefinder.compare`` reads the table's photos with each finder)."""
+        read, _ = vision_reader(self.config, calibration=self.calibrator.current, zones=self.zones.current,
+                                tray=self.zones.tray, models=lambda: models)
+        return read(frame)
 
     def _watchdog(self) -> None:
         self.notifier.watchdog()

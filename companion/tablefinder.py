@@ -32,7 +32,7 @@ import os
 import sys
 import tempfile
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -208,16 +208,23 @@ def judge(rows: Sequence[tuple[int, int, int, int, int]]) -> dict[str, Any]:
             "needed": FEWEST_COMPARED}
 
 
-def compare(state_dir: Path, *, most: int = MOST_COMPARED,
-            stop: threading.Event | None = None) -> dict[str, Any]:
+Read = Callable[[Any, tuple[str, ...]], Any]
+"""``(frame, models) -> reading`` (its ``dice`` with their ``bbox``): how ``compare`` reads a photo."""
+
+
+def compare(state_dir: Path, *, most: int = MOST_COMPARED, stop: threading.Event | None = None,
+            read: Read | None = None) -> dict[str, Any]:
     """Read the latest ``most`` confirmed photos the table's finder read with it and with the shipped finder
-    (the whole reader, as the table reads) and ``judge`` them against the dice the players confirmed; the
+    (the whole reader; ``read``, default ``vision.read_table``: ``serve`` reads as its camera does, with
+    the tray, zones and calibration in force) and ``judge`` them against the dice the players confirmed; the
     result is kept beside the finder (``info`` shows it). ``InvalidInput`` when the table reads with the
     shipped finder; ``CompareStopped`` at the next photo once ``stop`` is set (nothing kept)."""
     import cv2
 
     from vision import read_table
     from vision.data import match_boxes
+
+    reader: Read = read or (lambda frame, models: read_table(frame, models=models))
 
     path = installed(state_dir)
     if path is None:
@@ -240,7 +247,7 @@ def compare(state_dir: Path, *, most: int = MOST_COMPARED,
                   and all(isinstance(v, int | float) and not isinstance(v, bool) for v in d["bbox"])]
         row = [len(labels)]
         for models in (with_finder(path), with_finder(None)):
-            got = [d.bbox for d in read_table(frame, models=models).dice]
+            got = [d.bbox for d in reader(frame, models).dice]
             found = len(match_boxes(labels, got))
             row += [len(labels) - found, len(got) - found]
         rows.append((row[0], row[1], row[2], row[3], row[4]))
@@ -356,10 +363,11 @@ class TableFinder(Background):
     bytes (the page's upload), compared with the shipped one, forgotten; the table's set as a zip to fit it
     from. While ``serve`` runs it also compares by itself (``note_confirmed``), one comparison at a time."""
 
-    def __init__(self, state_dir: Path, dataset: Any) -> None:
+    def __init__(self, state_dir: Path, dataset: Any, read: Read | None = None) -> None:
         super().__init__()
         self.state_dir = Path(state_dir)
         self.dataset = dataset
+        self.read = read   # how ``compare`` reads a photo (default ``vision.read_table``)
         self._running = threading.Lock()   # held by the comparison under way
         self._since = 0
 
@@ -383,7 +391,7 @@ class TableFinder(Background):
         ``CompareRunning`` while another comparison is under way."""
         self._claim()
         try:
-            compare(self.state_dir, stop=self._stop)
+            compare(self.state_dir, stop=self._stop, read=self.read)
         finally:
             self._running.release()
         return self.state()
@@ -416,7 +424,7 @@ class TableFinder(Background):
     def _run(self) -> None:
         lower_priority()
         try:
-            said = compare(self.state_dir, stop=self._stop)
+            said = compare(self.state_dir, stop=self._stop, read=self.read)
             log.info("the table's finder compared with the shipped one on %d photos: %s", said["photos"],
                      said["verdict"])
         except CompareStopped:

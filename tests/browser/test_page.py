@@ -617,7 +617,7 @@ def test_the_tables_own_finder_from_the_settings_page(table: Table, phone: Page,
     demo = json.loads((root / "companion" / "demo" / "labels.json").read_text())["images"]
     for entry in (demo * 3)[:10]:
         dataset.add((root / "companion" / "demo" / entry["file"]).read_bytes(), {"dice": entry["dice"]},
-                    width=640, height=480, finder=tag)
+                    width=1280, height=480, finder=tag)
     phone.click("#finder-compare")
     expect(phone.locator("#finder-compared")).to_have_text(
         "Sulle ultime 10 foto confermate (80 dadi) questo cercatore ha perso 0 dadi e ne ha inventati 0; "

@@ -157,7 +157,7 @@ def test_compare_reads_the_tables_latest_photos_with_both_finders(
     demo = json.loads((DEMO_DIR / "labels.json").read_text())["images"]
 
     def keep(entry: dict[str, Any], dice: list[dict[str, Any]], finder: str) -> None:
-        dataset.add((DEMO_DIR / entry["file"]).read_bytes(), {"dice": dice}, width=640, height=480,
+        dataset.add((DEMO_DIR / entry["file"]).read_bytes(), {"dice": dice}, width=1280, height=480,
                     finder=finder)
 
     keep(demo[0], [{**d, "bbox": [0, 0, 9, 9]} for d in demo[0]["dice"]], "shipped")  # not the table's
@@ -193,7 +193,7 @@ def test_the_table_compares_by_itself_every_twenty_photos_and_stops_with_the_com
     path = Path(install(state, tmp_path / "fitted.onnx")["installed"])
     demo = json.loads((DEMO_DIR / "labels.json").read_text())["images"]
     for entry in (demo * 3)[:10]:
-        dataset.add((DEMO_DIR / entry["file"]).read_bytes(), {"dice": entry["dice"]}, width=640, height=480,
+        dataset.add((DEMO_DIR / entry["file"]).read_bytes(), {"dice": entry["dice"]}, width=1280, height=480,
                     finder=path.stem.removeprefix("finder-"))
     started = [table.note_confirmed() for _ in range(AUTO_COMPARE_EVERY)]
     assert started == [False] * (AUTO_COMPARE_EVERY - 1) + [True]
@@ -276,3 +276,34 @@ def test_compare_takes_a_hand_edited_set_as_it_comes_and_reads_at_most_the_sets_
     said = compare(state)
     assert said["photos"] == 10 and said["dice"] == 9 * len(truth) + MAX_DICE - len(junk)
     assert said["table"]["missed"] >= MAX_DICE - len(junk)   # the 195 boxes where no die is
+
+
+def test_serve_compares_as_its_camera_reads_inside_the_tray(tmp_path: Path, mock_factory: Any) -> None:
+    """The table's tray is the left half of the frame: the camera never proposes a die outside it, and
+    neither does the comparison (with either finder), so the confirmed dice out there count as missed by
+    both, never as found."""
+    from companion.dataset import TableDataset
+    from companion.serve import Companion
+    from companion.tablefinder import install
+
+    shutil.copyfile(OTHER, tmp_path / "fitted.onnx")
+    installed = install(tmp_path / "state", tmp_path / "fitted.onnx")["installed"]
+    tag = Path(installed).stem.removeprefix("finder-")
+    tray = ((0.0, 0.0), (0.5, 0.0), (0.5, 1.0), (0.0, 1.0))
+    config = replace(Config(), state_dir=str(tmp_path / "state"), camera=replace(Config().camera, tray=tray))
+    dataset = TableDataset(tmp_path / "state" / "dataset")
+    demo = json.loads((DEMO_DIR / "labels.json").read_text())["images"]
+    outside = 0
+    for entry in (demo * 3)[:10]:
+        dataset.add((DEMO_DIR / entry["file"]).read_bytes(), {"dice": entry["dice"]}, width=1280, height=480,
+                    finder=tag)
+        outside += sum(d["bbox"][0] + d["bbox"][2] / 2 > 640 for d in entry["dice"])   # 1280 x 480
+    companion = Companion(config, camera=f"replay:{DEMO_DIR}", pin_factory=mock_factory, button_poll=None,
+                          web=False)
+    try:
+        assert companion.finder is not None
+        said = companion.finder.compare()["compared"]
+    finally:
+        companion.close()
+    assert 0 < outside < said["dice"] == 80
+    assert said["table"]["missed"] == said["shipped"]["missed"] == outside, said
