@@ -732,7 +732,8 @@ class Companion:
 
     def _read_with(self, frame: Frame, models: tuple[str, ...]) -> Any:
         """``frame`` read as the camera worker reads (the tray, zones and calibration in force), with
-        ``models`` (``tablefinder.compare`` reads the table's photos with each finder)."""
+        ``models`` (``tablefinder.compare`` reads the table's photos with each finder; its command line
+        reads as the files say: ``tablefinder.read_as_configured``)."""
         read, _ = vision_reader(self.config, calibration=self.calibrator.current, zones=self.zones.current,
                                 tray=self.zones.tray, models=lambda: models)
         return read(frame)

@@ -446,6 +446,24 @@ class TableFinder(Background):
         return self.state()
 
 
+def read_as_configured(config: Any) -> Read:
+    """``compare``'s reader for the command line: as ``serve``'s camera reads under ``config`` (its tray,
+    zones and taught faces, as their files hold them now), with the models asked for."""
+    from companion.calibration import load_calibration
+    from companion.serve import vision_reader
+    from companion.zones import ZoneKeeper
+
+    keeper = ZoneKeeper(config.zones_path(), config.zones, config.camera.tray)
+    taught = load_calibration(config.calibration_path())
+
+    def read(frame: Any, models: tuple[str, ...]) -> Any:
+        reader, _ = vision_reader(config, calibration=lambda: taught, zones=keeper.current, tray=keeper.tray,
+                                  models=lambda: models)
+        return reader(frame)
+
+    return read
+
+
 def main(argv: Sequence[str]) -> int:
     p = Parser(prog="goblin-companion finder", description="the table's own die finder")
     p.add_argument("action", choices=["install", "info", "forget", "compare"])
@@ -453,7 +471,8 @@ def main(argv: Sequence[str]) -> int:
     p.add_argument("--config", metavar="FILE", help="TOML settings (default: $GOBLIN_CONFIG)")
     try:
         args = p.parse_args(list(argv))
-        state = load_config(args.config).state_path()
+        config = load_config(args.config)
+        state = config.state_path()
         if args.action == "install":
             if not args.file:
                 raise InvalidInput("finder install needs a file: goblin-companion finder install FILE")
@@ -461,7 +480,7 @@ def main(argv: Sequence[str]) -> int:
         elif args.action == "info":
             result = info(state)
         elif args.action == "compare":
-            result = compare(state)
+            result = compare(state, read=read_as_configured(config))
         else:
             result = forget(state)
     except (GoblinError, ValueError, OSError) as exc:

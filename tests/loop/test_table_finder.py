@@ -278,10 +278,11 @@ def test_compare_takes_a_hand_edited_set_as_it_comes_and_reads_at_most_the_sets_
     assert said["table"]["missed"] >= MAX_DICE - len(junk)   # the 195 boxes where no die is
 
 
-def test_serve_compares_as_its_camera_reads_inside_the_tray(tmp_path: Path, mock_factory: Any) -> None:
+def test_serve_compares_as_its_camera_reads_inside_the_tray(tmp_path: Path, mock_factory: Any,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
     """The table's tray is the left half of the frame: the camera never proposes a die outside it, and
     neither does the comparison (with either finder), so the confirmed dice out there count as missed by
-    both, never as found."""
+    both, never as found; ``finder compare`` on the command line reads with the configured tray too."""
     from companion.dataset import TableDataset
     from companion.serve import Companion
     from companion.tablefinder import install
@@ -307,3 +308,6 @@ def test_serve_compares_as_its_camera_reads_inside_the_tray(tmp_path: Path, mock
         companion.close()
     assert 0 < outside < said["dice"] == 80
     assert said["table"]["missed"] == said["shipped"]["missed"] == outside, said
+    toml = tmp_path / "goblin.toml"
+    toml.write_text(f'state_dir = "{tmp_path / "state"}"\n[camera]\ntray = {[list(p) for p in tray]}\n')
+    assert run(capsys, "compare", "--config", str(toml)) == (0, said)
