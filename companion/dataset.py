@@ -73,6 +73,19 @@ class TableDataset:
     def __len__(self) -> int:
         return len(self.labels()["images"])
 
+    def counts(self) -> dict[str, int]:
+        """How many photos and dice the set holds, how many of those dice the players added (the camera
+        missed them) and how many of the camera's dice they removed as no die."""
+        out = {"photos": 0, "dice": 0, "added": 0, "removed": 0}
+        for entry in self.labels()["images"]:
+            dice = entry.get("dice") if isinstance(entry.get("dice"), list) else []
+            gone = entry.get("removed")
+            out["photos"] += 1
+            out["dice"] += len(dice)
+            out["added"] += sum(isinstance(d, dict) and d.get("added") is True for d in dice)
+            out["removed"] += gone if isinstance(gone, int) and not isinstance(gone, bool) and gone > 0 else 0
+        return out
+
     def add(self, jpeg: bytes | None, reading: Mapping[str, Any], *, width: int, height: int,
             finder: str | None = None, removed: int = 0) -> str | None:
         """Keep one confirmed reading (``vision`` JSON: its dice with bbox, sides, value, ``manual`` and

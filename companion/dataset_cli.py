@@ -51,11 +51,7 @@ def dataset_main(argv: Sequence[str]) -> int:
         args = p.parse_args(list(argv))
         data, _ = _dataset(args.config)
         if args.action == "info":
-            labels = data.labels()
-            print(json.dumps({"photos": len(labels["images"]),
-                              "dice": sum(len(e["dice"]) for e in labels["images"]
-                                          if isinstance(e.get("dice"), list)),
-                              "dir": str(data.root)}))
+            print(json.dumps({**data.counts(), "dir": str(data.root)}))
             return 0
         if not args.dir:
             raise InvalidInput("dataset export needs a directory: goblin-companion dataset export DIR")

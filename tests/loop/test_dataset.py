@@ -102,6 +102,8 @@ def test_a_die_the_camera_missed_is_added_where_the_finder_sees_it_and_kept(
     assert kept == [{"sides": missed["sides"], "value": missed["value"], "bbox": added["bbox"],
                      "manual": True, "added": True}]
     assert entry["finder"] == "shipped" and "removed" not in entry
+    assert TableDataset(tmp_path / "state" / "dataset").counts() == {
+        "photos": 1, "dice": len(truth["dice"]), "added": 1, "removed": 0}
 
 
 def test_a_phantom_the_players_remove_is_counted_in_the_set(tmp_path: Path,
@@ -132,6 +134,8 @@ def test_a_phantom_the_players_remove_is_counted_in_the_set(tmp_path: Path,
         companion.close()
     [entry] = json.loads((tmp_path / "state" / "dataset" / "labels.json").read_text())["images"]
     assert entry["removed"] == 1 and entry["finder"] == "shipped"
+    assert TableDataset(tmp_path / "state" / "dataset").counts() == {
+        "photos": 1, "dice": len(truth["dice"]), "added": 0, "removed": 1}
     assert sorted(d["bbox"] for d in entry["dice"]) == sorted(d["bbox"] for d in truth["dice"])
     assert not any(d.get("added") or d.get("manual") for d in entry["dice"])
 
@@ -177,7 +181,8 @@ def test_a_hand_edited_set_is_taken_as_it_comes(tmp_path: Path, capsys: pytest.C
         {"file": "images/000001.jpg", "dice": ["x", {"bbox": "y"}, None]}]}))
     config = str(_config(tmp_path))
     assert cli(["dataset", "info", "--config", config]) == 0
-    assert json.loads(capsys.readouterr().out)["photos"] == 3
+    assert json.loads(capsys.readouterr().out) == {"photos": 3, "dice": 4, "added": 0, "removed": 0,
+                                                   "dir": str(root)}
     assert cli(["dataset", "export", str(tmp_path / "out"), "--config", config]) == 0
     assert json.loads(capsys.readouterr().out)["exported"] == 3
     assert cli(["tune", "--config", config]) == 2
