@@ -188,8 +188,16 @@ class Tuner(Background):
             if self._stop.is_set():
                 raise TuneStopped("the companion is stopping")
             photos = table_photos(self.dataset, self._stop)
+            # pinned here, not in the run's thread: confirms meanwhile drop the oldest photos of a full set
+            folder = Path(tempfile.mkdtemp(prefix="tuning-", dir=self.dataset.root))
+            try:
+                pinned = photos.pinned(folder)
+            except BaseException:
+                shutil.rmtree(folder, ignore_errors=True)
+                raise
             self._error, self._since = None, 0
-            self._thread = threading.Thread(target=self._run, args=(photos,), name="goblin-tune", daemon=True)
+            self._thread = threading.Thread(target=self._run, args=(pinned, folder), name="goblin-tune",
+                                            daemon=True)
             self._thread.start()
         return self.state()
 
@@ -208,14 +216,17 @@ class Tuner(Background):
         log.info("adapting to the table's dice by itself, after %d confirmed photos", AUTO_EVERY)
         return True
 
-    def _run(self, photos: Frames) -> None:
+    def _run(self, photos: Frames, folder: Path) -> None:
+        """Tune on ``photos``, pinned in ``folder`` (removed when the run ends)."""
         from vision.tune import tune
 
         lower_priority()
         try:
-            with tempfile.TemporaryDirectory(prefix="tuning-", dir=self.dataset.root) as folder:
+            try:
                 chosen = {"models": self.models()} if self.models is not None else {}
-                tuned, report = tune(photos.pinned(Path(folder)), self.calibrator.current(), **chosen)
+                tuned, report = tune(photos, self.calibrator.current(), **chosen)
+            finally:
+                shutil.rmtree(folder, ignore_errors=True)
             if report.kept:
                 self.calibrator.adopt_head(tuned.head)
             result, error = {**report.to_json(), "saved": report.kept}, None
