@@ -39,6 +39,7 @@ from v3_data import (
     pip3d_render,
     pip_transplant,
     poly_render,
+    reboxed,
     render,
 )
 from v3_models import FaceNet
@@ -199,6 +200,9 @@ def main() -> None:
                     ".onnx export when the .pt is lost: v3_train.load_fused_onnx)")
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--tag", default="", help="file name stem (default faces or faces-no-SOURCE)")
+    ap.add_argument("--reboxed", action="append", default=[], metavar="SOURCE=FILE",
+                    help="a diagnostic: SOURCE's dice cropped from the boxes in FILE (tools/rebox.py: as a "
+                         "camera boxes them), values kept")
     args = ap.parse_args()
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
@@ -210,6 +214,7 @@ def main() -> None:
             continue
         for i, s in enumerate(load_source(src)):
             (val if i % 10 == 0 else train).append(s)
+    reboxed(train + val, args.reboxed)
     renders = [render(args.seed * 10_000 + 7 + i, patterned=args.patterned, decoys=args.decoys,
                       sides=args.sides, plain_emblems=args.plain_emblems, printed=args.printed,
                       dotted=args.dotted)

@@ -24,7 +24,17 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from v3_data import FINDER_SOURCES, Sample, donor_dice, load_source, pasted, pip3d_render, poly_render, render
+from v3_data import (
+    FINDER_SOURCES,
+    Sample,
+    donor_dice,
+    load_source,
+    pasted,
+    pip3d_render,
+    poly_render,
+    reboxed,
+    render,
+)
 from v3_models import Finder
 from v3_train import budgeted_steps, load_fused_onnx
 
@@ -225,14 +235,7 @@ def main() -> None:
     for src in FINDER_SOURCES:
         if src != args.leave_out and not args.table_only:
             pools[src] = [s for s in load_source(src)]
-    for given in args.reboxed:
-        name, _, file = given.partition("=")
-        boxes = json.loads(Path(file).read_text(encoding="utf-8"))
-        for sample in pools.get(name, []):
-            new = boxes.get(sample.name)
-            if new is not None and len(new) == len(sample.objects):
-                sample.objects = [(x + w / 2, y + h / 2, w, h, o[4])
-                                  for (x, y, w, h), o in zip(new, sample.objects, strict=True)]
+    reboxed([s for pool in pools.values() for s in pool], args.reboxed)
     if not args.table_only:
         pools["render"] = [render(args.seed * 10_000 + i, patterned=args.patterned, decoys=args.decoys,
                                   dotted=args.dotted)

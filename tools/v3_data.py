@@ -252,6 +252,20 @@ def load_source(name: str, *, limit: int | None = None) -> list[Sample]:
     return out
 
 
+def reboxed(samples: list[Sample], given: list[str]) -> None:
+    """Each ``SOURCE=FILE`` of ``given``: SOURCE's samples boxed as ``FILE`` says (``tools/rebox.py``: each
+    photo's dice as a camera boxes them, in ``labels.json`` order), centres and sizes; values kept. A photo
+    FILE does not hold, or holds with another count of dice, keeps its boxes."""
+    for spec in given:
+        name, _, file = spec.partition("=")
+        boxes = json.loads(Path(file).read_text(encoding="utf-8"))
+        for sample in samples:
+            new = boxes.get(sample.name) if sample.source == name else None
+            if new is not None and len(new) == len(sample.objects):
+                sample.objects = [(x + w / 2, y + h / 2, w, h, o[4])
+                                  for (x, y, w, h), o in zip(new, sample.objects, strict=True)]
+
+
 # --- renders -----------------------------------------------------------------------------------
 
 def _noise(rng: np.random.Generator, h: int, w: int, cell: float, octaves: int) -> np.ndarray:
