@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import vision_eval as ve
 from tune_eval import split
 
-from companion.tablefinder import MOST_COMPARED, judge
+from companion.tablefinder import MOST_COMPARED, judge, photo_row
 from vision import read_table
 from vision._cv import set_threads
 from vision.data import LabelledPhoto
@@ -32,14 +32,9 @@ def rows(photos: list[LabelledPhoto], fitted: tuple[str, ...], shipped: tuple[st
     """``judge``'s row of each photo: its labelled dice, then missed and phantoms with each finder."""
     out = []
     for photo in photos:
-        image = photo.load()
         labels = [d.bbox for d in photo.dice if d.bbox is not None]
-        row = [len(labels)]
-        for models in (fitted, shipped):
-            got = list(read_table(image, models=models).dice)
-            found = len(ve.match(labels, got))
-            row += [len(labels) - found, len(got) - found]
-        out.append((row[0], row[1], row[2], row[3], row[4]))
+        out.append(photo_row(photo.load(), labels, fitted, shipped,
+                             lambda image, models: read_table(image, models=models)))
     return out
 
 

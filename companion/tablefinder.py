@@ -212,6 +212,21 @@ Read = Callable[[Any, tuple[str, ...]], Any]
 """``(frame, models) -> reading`` (its ``dice`` with their ``bbox``): how ``compare`` reads a photo."""
 
 
+def photo_row(frame: Any, labels: Sequence[Any], table: tuple[str, ...], shipped: tuple[str, ...],
+              read: Read) -> tuple[int, int, int, int, int]:
+    """``judge``'s row of one photo: its confirmed dice (``labels``, boxes x, y, w, h), then the dice
+    missed and the phantoms when ``read`` with the ``table`` models and with the ``shipped`` ones (the
+    benchmark's matching rule, ``vision.data.match_boxes``)."""
+    from vision.data import match_boxes
+
+    row = [len(labels)]
+    for models in (table, shipped):
+        got = [d.bbox for d in read(frame, models).dice]
+        found = len(match_boxes(labels, got))
+        row += [len(labels) - found, len(got) - found]
+    return row[0], row[1], row[2], row[3], row[4]
+
+
 def compare(state_dir: Path, *, most: int = MOST_COMPARED, stop: threading.Event | None = None,
             read: Read | None = None) -> dict[str, Any]:
     """Read the latest ``most`` confirmed photos the table's finder read with it and with the shipped finder
@@ -222,7 +237,6 @@ def compare(state_dir: Path, *, most: int = MOST_COMPARED, stop: threading.Event
     import cv2
 
     from vision import read_table
-    from vision.data import match_boxes
 
     reader: Read = read or (lambda frame, models: read_table(frame, models=models))
 
@@ -245,12 +259,7 @@ def compare(state_dir: Path, *, most: int = MOST_COMPARED, stop: threading.Event
         labels = [tuple(d["bbox"]) for d in dice[:MAX_DICE] if isinstance(d, Mapping)
                   and isinstance(d.get("bbox"), list) and len(d["bbox"]) == 4
                   and all(isinstance(v, int | float) and not isinstance(v, bool) for v in d["bbox"])]
-        row = [len(labels)]
-        for models in (with_finder(path), with_finder(None)):
-            got = [d.bbox for d in reader(frame, models).dice]
-            found = len(match_boxes(labels, got))
-            row += [len(labels) - found, len(got) - found]
-        rows.append((row[0], row[1], row[2], row[3], row[4]))
+        rows.append(photo_row(frame, labels, with_finder(path), with_finder(None), reader))
     result = judge(rows)
     _compared(path).write_text(json.dumps(result), encoding="utf-8")
     return result

@@ -50,6 +50,18 @@
 
   const teachFailed = () => failedLine("teach-result", "teach");
 
+  /** The "back to the shipped one" button of a section (``tune``, ``finder``): asked first, then
+   *  ``POST /api/<prefix>/forget``, the section redrawn with ``render`` and its result line saying so. */
+  function forgetButton(prefix, render) {
+    $(`${prefix}-forget`).onclick = async () => {
+      if (!window.confirm(t(`${prefix}.forget_confirm`))) return;
+      const done = await act(`${prefix}/forget`, {});
+      if (!done) return failedLine(`${prefix}-result`, prefix);
+      render(done);
+      resultLine(`${prefix}-result`, t(`${prefix}.forgotten`), true);
+    };
+  }
+
   async function initTeach() {
     if (!$("teach")) return;
     const response = await fetch("/api/calibration");
@@ -125,13 +137,7 @@
       resultLine("tune-result", t("tune.busy"), true);
       await followTune();
     };
-    $("tune-forget").onclick = async () => {
-      if (!window.confirm(t("tune.forget_confirm"))) return;
-      const done = await act("tune/forget", {});
-      if (!done) return failedLine("tune-result", "tune");
-      renderTune(done);
-      resultLine("tune-result", t("tune.forgotten"), true);
-    };
+    forgetButton("tune", renderTune);
     // a run started elsewhere (another phone, or by itself every 50 confirmed photos) is followed, and the
     // last one's report is shown: the players see that the camera adapted itself
     const response = await fetch("/api/tune");
@@ -206,13 +212,7 @@
       $("finder-result").hidden = true;
       renderFinder(done);
     };
-    $("finder-forget").onclick = async () => {
-      if (!window.confirm(t("finder.forget_confirm"))) return;
-      const done = await act("finder/forget", {});
-      if (!done) return failedLine("finder-result", "finder");
-      renderFinder(done);
-      resultLine("finder-result", t("finder.forgotten"), true);
-    };
+    forgetButton("finder", renderFinder);
   }
 
   // ------------------------------------------------------------------ settings: the tray's zones
