@@ -457,7 +457,8 @@ def main(argv: list[str] | None = None) -> int:
                          "aws photo of the most dice (the second opinion's worst real frame)")
     ap.add_argument("--models", nargs=3, metavar=("FINDER", "FACES", "TYPES"),
                     help="read with these .onnx files (cards beside them) instead of the shipped models; "
-                         "with --leave-out, FINDER reads chase (no finder ever trained on it)")
+                         "with --leave-out, only FINDER is used, and only for chase (no finder ever trained "
+                         "on it): the left-out face readers come from --candidates DIR or the installed ones")
     ap.add_argument("--candidates", type=Path, default=None, metavar="DIR",
                     help="with --leave-out: read with DIR's finder-no-S.onnx / faces-no-S.onnx where it has "
                          "them (models trained without S, not yet installed), the installed ones otherwise")
@@ -468,6 +469,9 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.candidates is not None and not args.candidates.is_dir():
         ap.error(f"--candidates {args.candidates}: no such folder")
+    if args.leave_out and args.models and not args.candidates:
+        print("--leave-out --models: FACES and TYPES are not read (each set's left-out face reader is the "
+              "installed one; give a candidate with --candidates DIR)", file=sys.stderr)
     set_threads(1)
     results = []
     if args.time_only:
