@@ -41,6 +41,8 @@ def _die(cx, cy, side, score):
     ([_die(100, 100, 30, 0.9), _die(104, 102, 28, 0.6)], False),    # the same object found twice
     ([_die(80, 100, 70, 0.9), _die(120, 100, 70, 0.9)], False),     # not smaller than HELD_SIDE of it
     ([_die(20, 100, 30, 0.9), _die(180, 100, 30, 0.9)], False),     # beside it, not in its middle
+    ([_die(80, 100, 30, 0.8), _die(120, 100, 30, 0.6)], True),      # found at most 0.15 more strongly
+    ([_die(80, 100, 30, 0.75), _die(120, 100, 30, 0.6)], False),    # far more strongly: one die, its parts
 ])
 def test_what_counts_as_holding(held, dropped):
     big = _die(100, 100, 100, 0.95)
