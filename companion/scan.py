@@ -74,11 +74,20 @@ def _in_photo(items: list[dict[str, Any]], sx: float, sy: float) -> list[dict[st
     return out
 
 
+def _kind(die: dict[str, Any]) -> str:
+    """How the text line names a die that is not a d6 ("d20=", "d%=" for a percentile d10; "" for a d6, as
+    before): a lone "1" read off a d20 said nothing of what was read."""
+    if die.get("percentile"):
+        return "d%="
+    sides = die.get("sides")
+    return "" if sides in (6, None) else f"d{sides}="
+
+
 def _summary(result: dict[str, Any]) -> str:
     if "error" in result:
         return f"{result['file']}: error: {result['error']}"
-    dice = " ".join(f"{'?' if d['value'] is None else d['value']}({d['confidence']:.2f},{d['zone']})"
-                    for d in result["dice"])
+    dice = " ".join(f"{_kind(d)}{'?' if d['value'] is None else d['value']}"
+                    f"({d['confidence']:.2f},{d['zone']})" for d in result["dice"])
     tokens = " ".join(f"{t['face'] or '?'}({t['confidence']:.2f},{t['zone']})" for t in result["tokens"])
     return (f"{result['file']}: {result['width']}x{result['height']} {result['ms']} ms; "
             f"{len(result['dice'])} dice: {dice or '-'}; {len(result['tokens'])} tokens: {tokens or '-'}")

@@ -8,6 +8,7 @@ import cv2
 
 from companion.cli import main
 from vision import synth
+from vision.data import photo_set
 
 DEMO = Path(__file__).resolve().parents[2] / "companion" / "demo"
 
@@ -145,3 +146,12 @@ def test_scan_tries_a_fitted_finder_before_it_is_installed(tmp_path, capsys):
     assert main(["scan", str(photo), "--finder", str(not_finder)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "is no die finder" in err[0]
+
+
+def test_the_text_line_names_a_polyhedral_die(photos, capsys):
+    """A d20 of the burks set: the text line says "d20=" before its value (a lone value said nothing of
+    which die it was read off); a d6 keeps its plain value (above)."""
+    d20 = next(p for p in photo_set("burks") if p.path.name == "D20_A_1.jpg")
+    assert main(["scan", str(d20.path)]) == 0
+    out = capsys.readouterr().out
+    assert f"1 dice: d20={d20.dice[0].value}(" in out, out
