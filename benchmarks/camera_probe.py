@@ -85,7 +85,8 @@ def enlarged(image: np.ndarray, cx: float, cy: float, side: float, fill: float, 
     frame."""
     w, h = size
     k = fill * min(w, h) / side
-    m = np.float32([[k, 0, w / 2 - cx * k], [0, k, h / 2 - cy * k]])
+    half = 0.5 * k - 0.5      # pixel centres: (cx, cy) is a point, pixel i spans i..i+1
+    m = np.float32([[k, 0, w / 2 - cx * k + half], [0, k, h / 2 - cy * k + half]])
     return cv2.warpAffine(image, m, (w, h), flags=cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR,
                           borderMode=cv2.BORDER_REPLICATE)
 
