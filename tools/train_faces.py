@@ -106,7 +106,8 @@ def hard_negatives(samples: list[Sample], finder: str, rng: np.random.Generator)
     return out
 
 
-def crop(it: Item, rng: np.random.Generator | None, k: float = CROP_SCALE, colour: float = 0.0) -> np.ndarray:
+def crop(it: Item, rng: np.random.Generator | None, k: float = CROP_SCALE, colour: float = 0.0,
+         harsh: float = 0.0) -> np.ndarray:
     s, cx, cy, size, _ = it
     ang = 0.0
     if rng is not None:
@@ -123,7 +124,7 @@ def crop(it: Item, rng: np.random.Generator | None, k: float = CROP_SCALE, colou
     if rng is not None:
         if rng.random() < 0.5:
             img = np.ascontiguousarray(img[:, ::-1])   # a mirrored pip layout is the same face
-        img = jitter(img, rng, colour)
+        img = jitter(img, rng, colour, harsh)
     return img
 
 
@@ -193,6 +194,8 @@ def main() -> None:
                     "per photo, besides the three at a die's size")
     ap.add_argument("--colour", type=float, default=0.0, help="share of crops recoloured (hue turned "
                     "anywhere, channels swapped, grey, or light and dark swapped)")
+    ap.add_argument("--camera", type=float, default=0.0, help="share of crops seen by a harsh camera "
+                    "(dim and noisy, out of focus, or JPEG 12-35: train_finder.camera)")
     ap.add_argument("--batch", type=int, default=64)
     ap.add_argument("--hard", default="", help="a finder .onnx whose false finds in the training photos "
                                                "become 'none' crops (hard negatives)")
@@ -283,7 +286,7 @@ def main() -> None:
         for _ in range(args.batch):
             pool = by_class[classes[int(rng.integers(len(classes)))]]
             batch.append(pool[int(rng.integers(len(pool)))])
-        x = to_tensor([crop(it, rng, colour=args.colour) for it in batch])
+        x = to_tensor([crop(it, rng, colour=args.colour, harsh=args.camera) for it in batch])
         y = torch.tensor([it[4] for it in batch])
         out = model(x)
         logits, emb = out[:, : len(CLASSES)], out[:, len(CLASSES):]

@@ -58,11 +58,27 @@ def recolour(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return 255 - img
 
 
-def jitter(img: np.ndarray, rng: np.random.Generator, colour: float = 0.0) -> np.ndarray:
-    """Colour, contrast, blur, noise and JPEG; ``colour`` of the images are first recoloured (``recolour``:
-    no random number is drawn for it when 0, so older recipes replay as they were)."""
+def camera(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One harsh camera: under-exposed with sensor noise, out of focus, or heavily compressed
+    (``benchmarks/camera_probe.py`` found the readers lose 3-13 points found on such frames)."""
+    kind = int(rng.integers(3))
+    if kind == 0:
+        out = img.astype(np.float32) * rng.uniform(0.3, 0.7) + rng.normal(0, rng.uniform(3, 14), img.shape)
+        return np.clip(out, 0, 255).astype(np.uint8)
+    if kind == 1:
+        return cv2.GaussianBlur(img, (0, 0), rng.uniform(1.2, 2.4))
+    ok, data = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(12, 35))])
+    return cv2.imdecode(data, cv2.IMREAD_COLOR) if ok else img
+
+
+def jitter(img: np.ndarray, rng: np.random.Generator, colour: float = 0.0, harsh: float = 0.0) -> np.ndarray:
+    """Colour, contrast, blur, noise and JPEG; ``colour`` of the images are first recoloured (``recolour``),
+    ``harsh`` of them then seen by a harsh camera (``camera``): no random number is drawn for either when
+    0, so older recipes replay as they were."""
     if colour and rng.random() < colour:
         img = recolour(img, rng)
+    if harsh and rng.random() < harsh:
+        img = camera(img, rng)
     out = img.astype(np.float32)
     if rng.random() < 0.8:
         hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV).astype(np.float32)
