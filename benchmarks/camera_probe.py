@@ -3,6 +3,7 @@ sets left out as a dimmer, noisier, blurrier or turned camera would give them.
 
     python3 benchmarks/camera_probe.py --fill [--set burks|lurig] [--every N] [--size W H]
     python3 benchmarks/camera_probe.py --camera [--set nell|aws|matteop65] [--every N] [--looks dim,...]
+                                      [--candidates DIR]
 
 ``--fill``: each photo of a one-die set is cut round its die (the shipped finder's strongest object) and
 resized to ``--size`` (640x480) so that the die's box spans 0.3, 0.5, 0.7, 0.85 and 1.0 of the frame's short
@@ -116,8 +117,9 @@ def probe_fill(name: str, every: int, size: tuple[int, int]) -> list[dict[str, o
     return list(rows.values())
 
 
-def probe_camera(name: str, every: int, looks: list[str]) -> list[dict[str, object]]:
-    models = ve.leave_out_models(name)
+def probe_camera(name: str, every: int, looks: list[str], candidates: Path | None = None
+                 ) -> list[dict[str, object]]:
+    models = ve.leave_out_models(name, candidates)
     out = []
     for look in looks:
         rng = np.random.default_rng(20261203)
@@ -154,6 +156,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--size", type=int, nargs=2, default=(640, 480), metavar=("W", "H"),
                     help="--fill's frame")
     ap.add_argument("--looks", default=",".join(LOOKS), help=f"--camera's looks, of: {', '.join(LOOKS)}")
+    ap.add_argument("--candidates", type=Path, default=None, metavar="DIR",
+                    help="--camera: read with DIR's finder-no-S.onnx / faces-no-S.onnx where it has them (as "
+                         "vision_eval.py --leave-out --candidates)")
     args = ap.parse_args(argv)
     if args.every < 1:
         ap.error("--every must be 1 or more")
@@ -171,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [x for x in looks if x not in LOOKS]
     if name not in ("nell", "aws", "matteop65") or unknown:
         ap.error(f"--camera reads nell, aws or matteop65 with looks of {', '.join(LOOKS)} (not {unknown})")
-    for r in probe_camera(name, args.every, looks):
+    for r in probe_camera(name, args.every, looks, args.candidates):
         print(f"{r['set']:9} {r['look']:9} photos {r['photos']} dice {r['dice']} found {r['found_pct']:.1f}% "
               f"right {r['right_pct']:.1f}% wrong and sure {r['wrong_sure']} "
               f"phantoms {r['phantom_per_photo']} a photo")
