@@ -196,6 +196,8 @@ def main() -> None:
                     "anywhere, channels swapped, grey, or light and dark swapped)")
     ap.add_argument("--camera", type=float, default=0.0, help="share of crops seen by a harsh camera "
                     "(dim and noisy, out of focus, or JPEG 12-35: train_finder.camera)")
+    ap.add_argument("--camera-dice-only", action="store_true", help="--camera spares the 'none' "
+                    "crops (with them the reader found nell's tray wells blurred as dice: docs/vision.md)")
     ap.add_argument("--batch", type=int, default=64)
     ap.add_argument("--hard", default="", help="a finder .onnx whose false finds in the training photos "
                                                "become 'none' crops (hard negatives)")
@@ -286,7 +288,9 @@ def main() -> None:
         for _ in range(args.batch):
             pool = by_class[classes[int(rng.integers(len(classes)))]]
             batch.append(pool[int(rng.integers(len(pool)))])
-        x = to_tensor([crop(it, rng, colour=args.colour, harsh=args.camera) for it in batch])
+        x = to_tensor([crop(it, rng, colour=args.colour,
+                            harsh=0.0 if args.camera_dice_only and it[4] == NONE else args.camera)
+                       for it in batch])
         y = torch.tensor([it[4] for it in batch])
         out = model(x)
         logits, emb = out[:, : len(CLASSES)], out[:, len(CLASSES):]
