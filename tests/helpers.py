@@ -1,8 +1,10 @@
 """Helpers several test areas share: waiting on a running table, driving a flow as the session would,
-the command lines' one-line refusals, old database files, translated message keys."""
+the command lines' one-line refusals, old database files, translated message keys, the benchmark scripts
+as modules."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import sqlite3
 import string
@@ -16,6 +18,19 @@ from typing import Any
 
 from companion.flow import Choice, Expectation, Flow
 from companion.store import Store
+
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+
+
+def benchmark(name: str) -> Any:
+    """``benchmarks/<name>.py`` as a module (the folder is no package; its scripts import each other)."""
+    if str(BENCHMARKS) not in sys.path:
+        sys.path.insert(0, str(BENCHMARKS))
+    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def wait_until(what: Callable[[], Any], timeout: float = 15.0) -> Any:

@@ -1,25 +1,12 @@
 """benchmarks/camera_probe.py: its as-shot look counts what vision_eval counts, its looks move the boxes with
 the pixels, and its enlargement puts the die where and as large as it says."""
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import numpy as np
 
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
+from tests.helpers import benchmark
 
-
-def _load(name):
-    sys.path.insert(0, str(BENCH))
-    spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-camera_probe = _load("camera_probe")
-vision_eval = _load("vision_eval")
+camera_probe = benchmark("camera_probe")
+vision_eval = benchmark("vision_eval")
 
 
 def test_as_shot_counts_what_vision_eval_counts(photos):

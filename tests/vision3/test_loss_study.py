@@ -1,22 +1,9 @@
 """benchmarks/loss_study.py counts every labelled die once, and its "reported" is what vision_eval finds."""
 
-import importlib.util
-import sys
-from pathlib import Path
+from tests.helpers import benchmark
 
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
-
-
-def _load(name):
-    sys.path.insert(0, str(BENCH))
-    spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-loss_study = _load("loss_study")
-vision_eval = _load("vision_eval")
+loss_study = benchmark("loss_study")
+vision_eval = benchmark("vision_eval")
 
 
 def test_every_die_is_counted_at_one_stage_and_reported_matches_vision_eval(photos):

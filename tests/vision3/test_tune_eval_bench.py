@@ -1,21 +1,12 @@
 """benchmarks/tune_eval.py: how a table never trained on is split into the photos its players confirm and
 the photos read before and after ``tune``, and what the confirmed photos hand to ``tune``."""
 
-import importlib.util
-import sys
-from pathlib import Path
-
+from tests.helpers import benchmark
 from vision.data import photo_set
-
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "tune_eval.py"
 
 
 def _load():
-    spec = importlib.util.spec_from_file_location("tune_eval", BENCH)
-    module = importlib.util.module_from_spec(spec)
-    sys.path.insert(0, str(BENCH.parent))
-    spec.loader.exec_module(module)
-    return module
+    return benchmark("tune_eval")
 
 
 def test_the_confirmed_and_the_read_photos_never_overlap_and_cover_the_set():
@@ -40,9 +31,7 @@ def test_a_crop_of_one_die_is_confirmed_as_the_whole_crop_and_boxed_dice_keep_th
 
 
 def test_the_cost_benchmark_keeps_hq_photos_with_their_boxes_enlarged(tmp_path):
-    spec = importlib.util.spec_from_file_location("tune_cost", BENCH.with_name("tune_cost.py"))
-    cost = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(cost)
+    cost = benchmark("tune_cost")
     data = cost.build(tmp_path / "dataset", "nell", 3)
     entries = data.labels()["images"]
     first = photo_set("nell")[0]
