@@ -155,3 +155,14 @@ def test_the_text_line_names_a_polyhedral_die(photos, capsys):
     assert main(["scan", str(d20.path)]) == 0
     out = capsys.readouterr().out
     assert f"1 dice: d20={d20.dice[0].value}(" in out, out
+
+
+def test_the_text_line_names_each_kind_of_die():
+    from companion.scan import _summary
+
+    def die(sides, value, **more):
+        return {"bbox": [0, 0, 9, 9], "sides": sides, "value": value, "confidence": 0.9, "zone": "p0", **more}
+
+    line = _summary({"file": "f.jpg", "width": 640, "height": 480, "ms": 20.0, "tokens": [],
+                     "dice": [die(6, 5), die(20, 17), die(10, 40, percentile=True), die(None, None)]})
+    assert line.endswith("4 dice: 5(0.90,p0) d20=17(0.90,p0) d%=40(0.90,p0) ?(0.90,p0); 0 tokens: -"), line
