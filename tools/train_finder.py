@@ -97,8 +97,10 @@ def jitter(img: np.ndarray, rng: np.random.Generator, colour: float = 0.0, harsh
     return out
 
 
-def window(s: Sample, rng: np.random.Generator, colour: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
-    """One training window and its objects (cx, cy, w, h) in window pixels."""
+def window(s: Sample, rng: np.random.Generator, colour: float = 0.0,
+           harsh: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """One training window and its objects (cx, cy, w, h) in window pixels; ``harsh`` of the windows
+    are seen by a harsh camera (``camera``)."""
     h, w = s.image.shape[:2]
     sizes = [max(o[2], o[3]) for o in s.objects]
     med = float(np.median(sizes)) if sizes else float(np.exp(rng.uniform(math.log(20), math.log(200))))
@@ -133,7 +135,7 @@ def window(s: Sample, rng: np.random.Generator, colour: float = 0.0) -> tuple[np
         img = np.ascontiguousarray(img[:, ::-1])
         if len(o):
             o[:, 0] = WIN - o[:, 0]
-    return jitter(img, rng, colour), o
+    return jitter(img, rng, colour, harsh), o
 
 
 def targets(objs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -163,7 +165,7 @@ def focal(pred: torch.Tensor, gt: torch.Tensor) -> torch.Tensor:
 
 
 def batch(pools: dict[str, list[Sample]], rng: np.random.Generator, n: int,
-          colour: float = 0.0, render_weight: float = 0.25) -> tuple[torch.Tensor, ...]:
+          colour: float = 0.0, render_weight: float = 0.25, harsh: float = 0.0) -> tuple[torch.Tensor, ...]:
     """``n`` windows: each real source drawn as often as any other, each render pool ``render_weight``
     times as often as a real source."""
     names = list(pools)
@@ -172,7 +174,7 @@ def batch(pools: dict[str, list[Sample]], rng: np.random.Generator, n: int,
     xs, hms, boxes, masks = [], [], [], []
     for _ in range(n):
         pool = pools[names[int(rng.choice(len(names), p=p))]]
-        img, objs = window(pool[int(rng.integers(len(pool)))], rng, colour)
+        img, objs = window(pool[int(rng.integers(len(pool)))], rng, colour, harsh)
         hm, box, mask = targets(objs)
         xs.append(img.transpose(2, 0, 1))
         hms.append(hm)
@@ -237,6 +239,9 @@ def main() -> None:
     ap.add_argument("--batch", type=int, default=16)
     ap.add_argument("--colour", type=float, default=0.0, help="share of windows recoloured (hue turned "
                     "anywhere, channels swapped, grey, or light and dark swapped)")
+    ap.add_argument("--camera", type=float, default=0.0, metavar="P", help="share of windows seen by a harsh "
+                    "camera (dim and noisy, out of focus, or JPEG 12-35: camera()); 0 draws nothing, so "
+                    "older recipes replay")
     ap.add_argument("--resume", type=Path, default=None, help="continue from these weights (.pt, or the "
                     ".onnx export when the .pt is lost: v3_train.load_fused_onnx)")
     ap.add_argument("--lr", type=float, default=2e-3)
@@ -270,7 +275,8 @@ def main() -> None:
     print({k: len(v) for k, v in pools.items()}, flush=True)
     model = Finder()
     if args.resume is not None and args.resume.suffix == ".onnx":
-        x = torch.cat([batch(pools, rng, args.batch, args.colour, args.render_weight)[0] for _ in range(4)])
+        x = torch.cat([batch(pools, rng, args.batch, args.colour, args.render_weight, args.camera)[0]
+                       for _ in range(4)])
         print("resumed from", args.resume, "largest difference from the ONNX graph",
               load_fused_onnx(model, str(args.resume), x), flush=True)
         model.train()
@@ -293,7 +299,7 @@ def main() -> None:
     step = 0
     losses: list[float] = []
     for step, elapsed in budgeted_steps(opt, args.minutes, args.lr):
-        x, hm, box, mask = batch(pools, rng, args.batch, args.colour, args.render_weight)
+        x, hm, box, mask = batch(pools, rng, args.batch, args.colour, args.render_weight, args.camera)
         out = model(x)
         l_hm = focal(out[:, :1], hm)
         n = mask.sum().clamp(min=1)
