@@ -34,6 +34,7 @@ import vision_eval as ve
 from vision import read_table
 from vision.data import match_boxes, photo_set
 from vision.finder import find_objects
+from vision.settle import STILL_AVERAGE, still_mean
 
 FILLS = (0.3, 0.5, 0.7, 0.85, 1.0)
 Box = tuple[float, float, float, float]
@@ -62,13 +63,26 @@ def _pixels(f: Callable[[np.ndarray, np.random.Generator], np.ndarray]
     return look
 
 
+def _still(f: Callable[[np.ndarray, np.random.Generator], np.ndarray]
+           ) -> Callable[[np.ndarray, list[Box], np.random.Generator], tuple[np.ndarray, list[Box]]]:
+    """The look ``f`` as the product reads a settled scene: the mean (``vision.still_mean``) of
+    ``STILL_AVERAGE`` frames, each with noise of its own."""
+    one = _pixels(f)
+
+    def look(image: np.ndarray, boxes: list[Box], rng: np.random.Generator) -> tuple[np.ndarray, list[Box]]:
+        return still_mean([one(image, boxes, rng)[0] for _ in range(STILL_AVERAGE)]), boxes
+    return look
+
+
 #: how each look changes a photo and its boxes (seeded noise)
 LOOKS: dict[str, Callable[[np.ndarray, list[Box], np.random.Generator], tuple[np.ndarray, list[Box]]]] = {
     "as-shot": lambda image, boxes, rng: (image, boxes),
     "dim": _pixels(lambda x, rng: x * 0.35),                                     # a dark room, no gain
     "dim-noisy": _pixels(lambda x, rng: x * 0.35 + rng.normal(0, 6, x.shape)),   # the same, sensor noise
+    "dim-noisy-still": _still(lambda x, rng: x * 0.35 + rng.normal(0, 6, x.shape)),
     "bright": _pixels(lambda x, rng: x * 1.6 + 20),                              # over-exposed, clipped
     "noisy": _pixels(lambda x, rng: x + rng.normal(0, 12, x.shape)),             # high ISO
+    "noisy-still": _still(lambda x, rng: x + rng.normal(0, 12, x.shape)),        # the same, still frames
     "warm": _pixels(lambda x, rng: x * np.array([0.6, 0.9, 1.25], np.float32)),  # a lamp, no white balance
     "blur": lambda image, boxes, rng: (cv2.GaussianBlur(image, (0, 0), 1.5), boxes),  # out of focus
     "jpeg25": lambda image, boxes, rng: (_jpeg(image, 25), boxes),

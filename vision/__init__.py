@@ -10,7 +10,7 @@ lives here: frames come from ``hardware`` (or from files) and are never modified
 
 from vision.errors import InvalidVisionInput
 from vision.reading import Die, TableReading, Token
-from vision.settle import SettleState, settle_step
+from vision.settle import SettleState, settle_step, still_mean
 from vision.table import annotate, read_table
 from vision.teach import Calibration
 from vision.zones import Zones
@@ -26,4 +26,5 @@ __all__ = [
     "annotate",
     "read_table",
     "settle_step",
+    "still_mean",
 ]

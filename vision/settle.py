@@ -11,15 +11,20 @@ a few pixels a lot).
   arm) is not settled at once; but when it lasts ``LASTING_FRAMES`` still frames it *becomes* the new
   baseline, wherever it is in the frame (the border included), so a die left at the edge or a shadow
   that stays never blocks the companion forever.
+
+``still_mean(frames)`` is what a settled scene is read from: the mean of its last still frames, in which a
+camera's sensor noise falls by the square root of their number while the dice stay where they lie.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 
+from vision.errors import InvalidVisionInput
 from vision.table import check_frame
 
 THUMB_WIDTH = 80
@@ -33,6 +38,10 @@ STILL_FRAMES = 3
 LARGE_CHANGE = 0.08
 #: still frames after which any lasting picture becomes the baseline (~2 s at 6 frames/s)
 LASTING_FRAMES = 12
+#: a settled scene is read as the mean of at most this many of its still frames (``still_mean``)
+STILL_AVERAGE = 4
+#: ... and of no more frames than fit in this many bytes together (a 12 MP frame is 36 MB: read alone)
+STILL_BYTES = 48_000_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,3 +93,34 @@ def settle_step(state: SettleState | None, frame: np.ndarray) -> SettleState:
         baseline = thumb
     return SettleState(moving=moving, settled=settled, still_frames=still, frames=state.frames + 1,
                        changed=changed, shape=frame.shape, thumb=thumb, baseline=baseline)
+
+
+def still_mean(frames: Sequence[np.ndarray]) -> np.ndarray:
+    """The pixel mean of the last frames of one still scene (BGR uint8 (H, W, 3)), rounded: at most
+    ``STILL_AVERAGE`` of them and no more than ``STILL_BYTES`` together; frames of another shape than the
+    last are left out. Frames alike give that frame to the bit; independent sensor noise falls by the square
+    root of the number of frames (a dim room, a camera at high gain: Vision III's camera probe found the
+    noise brings phantom dice, docs/vision.md).
+
+    Raises ``InvalidVisionInput`` (a ``ValueError``) when there is no frame, or the last is not a frame
+    (``vision.table.check_frame``).
+    """
+    if not frames:
+        raise InvalidVisionInput("frames: still_mean needs at least one frame, got none")
+    last = check_frame(frames[-1])
+    most = max(1, min(STILL_AVERAGE, STILL_BYTES // max(1, last.nbytes)))
+    used = [last]
+    for f in reversed(frames[:-1]):
+        if len(used) == most:
+            break
+        if not (isinstance(f, np.ndarray) and f.shape == last.shape and f.dtype == np.uint8):
+            break
+        used.append(f)
+    if len(used) == 1:
+        return last
+    total = np.zeros(last.shape, np.uint16)
+    for f in used:
+        np.add(total, f, out=total)
+    total += len(used) // 2
+    total //= len(used)
+    return total.astype(np.uint8)

@@ -1,9 +1,12 @@
-"""Settle detection over synthetic frame streams: rolling, still, hands, shadows, noise, lasting changes."""
+"""Settle detection over synthetic frame streams: rolling, still, hands, shadows, noise, lasting changes; and
+the mean of a still scene's frames, which the product reads."""
 
 import numpy as np
+import pytest
 
-from vision import SettleState, settle_step, synth
-from vision.settle import LASTING_FRAMES, STILL_FRAMES
+from vision import SettleState, settle_step, still_mean, synth
+from vision.errors import InvalidVisionInput
+from vision.settle import LASTING_FRAMES, STILL_AVERAGE, STILL_BYTES, STILL_FRAMES
 
 
 def _run(frames, state=None):
@@ -90,3 +93,46 @@ def test_state_is_a_value_and_size_change_starts_afresh():
     assert isinstance(s2, SettleState) and s2.frames == 2 and s1.frames == 1
     s3 = settle_step(s2, table[:240, :320].copy())
     assert s3.frames == 1 and s3.moving
+
+
+def _photo():
+    import cv2
+
+    from companion.demo import DEMO_DIR
+    path = sorted(p for p in DEMO_DIR.iterdir() if p.suffix.lower() in (".jpg", ".png"))[0]
+    return cv2.imread(str(path))
+
+
+def _noisy(image, rng, sigma=12.0):
+    return np.clip(image + rng.normal(0, sigma, image.shape), 0, 255).astype(np.uint8)
+
+
+def test_the_mean_of_still_frames_is_that_frame_and_halves_sensor_noise():
+    photo = _photo()
+    assert np.array_equal(still_mean([photo.copy() for _ in range(STILL_AVERAGE)]), photo)  # to the bit
+    rng = np.random.default_rng(7)
+    frames = [_noisy(photo, rng) for _ in range(STILL_AVERAGE)]
+    one = np.abs(frames[-1].astype(float) - photo).mean()
+    mean = still_mean(frames)
+    assert mean.dtype == np.uint8 and mean.shape == photo.shape
+    assert np.abs(mean.astype(float) - photo).mean() < 0.6 * one        # a half in theory, clipping aside
+    more = [_noisy(photo, rng) for _ in range(3)] + frames               # only the last STILL_AVERAGE count
+    assert np.array_equal(still_mean(more), mean)
+
+
+def test_the_mean_stops_at_a_frame_of_another_shape_and_reads_a_large_frame_alone():
+    photo = _photo()
+    rng = np.random.default_rng(8)
+    frames = [_noisy(photo, rng) for _ in range(3)]
+    turned = np.ascontiguousarray(np.rot90(frames[0]))
+    assert np.array_equal(still_mean([frames[0], turned, frames[1], frames[2]]), still_mean(frames[1:]))
+    side = int((STILL_BYTES / 2 / 3) ** 0.5) + 8                           # two do not fit in STILL_BYTES
+    big = np.full((side, side, 3), 90, np.uint8)
+    assert still_mean([big.copy(), big.copy(), big]) is big
+
+
+def test_the_mean_refuses_no_frame_and_a_bad_frame():
+    with pytest.raises(InvalidVisionInput, match="at least one frame"):
+        still_mean([])
+    with pytest.raises(InvalidVisionInput, match="uint8"):
+        still_mean([np.zeros((64, 64, 3), np.float32)])

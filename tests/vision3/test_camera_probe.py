@@ -42,3 +42,13 @@ def test_enlarged_centres_the_die_at_the_size_asked():
     ys, xs = np.nonzero(frame[:, :, 0] > 128)
     assert abs(xs.mean() - 320) < 2 and abs(ys.mean() - 240) < 2
     assert abs((xs.max() - xs.min() + 1) - 240) <= 3     # half the 480 px short side
+
+
+def test_the_still_looks_are_the_mean_of_frames_each_with_its_own_noise():
+    rng = np.random.default_rng(1)
+    image = np.full((120, 160, 3), 128, np.uint8)
+    for one, still in (("noisy", "noisy-still"), ("dim-noisy", "dim-noisy-still")):
+        single, _ = camera_probe.LOOKS[one](image, [], rng)
+        mean, _ = camera_probe.LOOKS[still](image, [], rng)
+        assert abs(float(single.mean()) - float(mean.mean())) < 1.5, one        # the same exposure
+        assert 0.4 < float(mean.std()) / float(single.std()) < 0.6, one         # noise halved: four frames
