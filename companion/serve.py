@@ -120,6 +120,11 @@ class StillState:
 
 
 STILL_FRAMES = 3
+#: the most frames of a still scene the vision worker keeps to read their mean (``vision.still_mean`` uses
+#: at most ``vision.settle.STILL_AVERAGE``)
+STILL_KEPT = 4
+#: ... and no more than fit in this many bytes (a 12 MP frame, 36 MB, is read alone)
+STILL_KEPT_BYTES = 48_000_000
 
 
 def still_frames(state: StillState | None, frame: Frame) -> StillState:
@@ -275,6 +280,10 @@ class VisionWorker:
         if settle is None:
             vision = _vision("settle_step")
             settle = vision.settle_step if vision is not None else still_frames
+        vision = _vision("still_mean")
+        self.still_mean: Callable[[list[Frame]], Frame] = (
+            vision.still_mean if vision is not None else (lambda frames: frames[-1]))
+        """What a settled scene is read from: the mean of its still frames (``vision.still_mean``)."""
         self.reader: Reader | None = reader
         self.annotator = annotator
         self.photo_reader: Reader | None = photo_reader
@@ -285,6 +294,7 @@ class VisionWorker:
         self.errors = 0
         self.offers = 0
         self._settle_state: Any = None
+        self._still: list[Frame] = []  # the frames of the scene lying still so far (``_keep_still``)
         self._scene = 0
         self._was_settled = False
         self._where: tuple[int | None, int] = (None, 0)
@@ -318,6 +328,7 @@ class VisionWorker:
         """One frame; True when a reading was offered."""
         self._track_step()
         self._settle_state = self.settle(self._settle_state, frame)
+        self._keep_still(frame)
         settled = bool(self._settle_state.settled)
         if settled and not self._was_settled:
             self._scene += 1
@@ -336,12 +347,26 @@ class VisionWorker:
             return False
         self._offered = key
         self._shown = self._scene
+        try:
+            frame = self.still_mean(self._still)
+        except ValueError:
+            log.exception("averaging the still frames failed; reading the last one")
         reading = self._read(frame)
         self.last_read_frame, self._last_was_photo = frame, False
         image = self._annotated(frame, reading, "the frame")
         self.session.offer_reading(reading, image=encode_jpeg(image))
         self.offers += 1
         return True
+
+    def _keep_still(self, frame: Frame) -> None:
+        """Keep ``frame`` among the still scene's frames (at most ``STILL_KEPT``, ``STILL_KEPT_BYTES`` in
+        all), or start them afresh with it when the settle state says it moved (it may be the first still
+        frame)."""
+        state = self._settle_state
+        if not getattr(state, "still_frames", getattr(state, "still", 0)):
+            self._still = []
+        kept = max(1, min(STILL_KEPT, STILL_KEPT_BYTES // max(1, int(getattr(frame, "nbytes", 0)))))
+        self._still = [*self._still[max(0, len(self._still) + 1 - kept):], frame]
 
     def _read(self, frame: Frame, photo: bool = False) -> TableReading:
         """What the reader (``photo``: the photo reader) saw in ``frame``, typed once (a ``--reader`` of one's

@@ -77,3 +77,44 @@ def test_the_led_follows_the_snapshot() -> None:
     assert led_state(base | {"selected": 2}) == "pending"
     assert led_state(base | {"camera": {"state": "lost"}, "proposal": {"action": {}}}) == "problem"
     assert led_state(base | {"game": None}) == "off"
+
+
+def test_a_settled_scene_is_read_from_the_mean_of_its_still_frames(
+        session: TableSession, photos: list[np.ndarray]) -> None:
+    """A camera's noise differs frame to frame and the dice do not: the reader gets the mean of the scene's
+    still frames (``vision.still_mean``), never a frame of the scene before the tray moved."""
+    from vision import settle_step, still_mean
+
+    reads: list[np.ndarray] = []
+
+    def reader(frame: np.ndarray) -> dict[str, Any]:
+        reads.append(frame)
+        return {"width": frame.shape[1], "height": frame.shape[0], "dice": [], "tokens": []}
+
+    rng = np.random.default_rng(5)
+
+    def noisy(photo: np.ndarray) -> np.ndarray:
+        return np.clip(photo + rng.normal(0, 12, photo.shape), 0, 255).astype(np.uint8)
+
+    worker = VisionWorker(session, FrameHolder(), reader=reader, settle=settle_step)
+    session.new_game("button-goblin", DEMO_SETUP)
+    first = [noisy(photos[0]) for _ in range(6)]
+    fed: list[np.ndarray] = []
+    for frame in first:
+        fed.append(frame)
+        if worker.feed(frame):
+            break
+    assert len(reads) == 1 and 2 <= len(fed) <= 6
+    assert np.array_equal(reads[0], still_mean(fed))
+    error = np.abs(reads[0].astype(float) - photos[0]).mean()
+    assert error < 0.7 * np.abs(fed[-1].astype(float) - photos[0]).mean()
+    assert worker.last_read_frame is reads[0]          # what a confirm keeps is what was read
+    session.new_game("button-goblin", DEMO_SETUP)      # the tray lying there is read again ...
+    second = [noisy(photos[1]) for _ in range(16)]    # ... after it moves to another scene
+    fed = []
+    for frame in second:
+        fed.append(frame)
+        if worker.feed(frame):
+            break
+    assert len(reads) == 2
+    assert np.array_equal(reads[1], still_mean(fed[-4:]))    # the new scene's frames alone
