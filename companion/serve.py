@@ -115,16 +115,11 @@ class StillState:
     """State of :func:`still_frames`: ``settled`` after ``STILL_FRAMES`` frames like the one before."""
 
     settled: bool
-    still: int
+    still_frames: int  # frames like the one before, in a row (as ``vision.SettleState.still_frames``)
     thumb: Any
 
 
 STILL_FRAMES = 3
-#: the most frames of a still scene the vision worker keeps to read their mean (``vision.still_mean`` uses
-#: at most ``vision.settle.STILL_AVERAGE``)
-STILL_KEPT = 4
-#: ... and no more than fit in this many bytes (a 12 MP frame, 36 MB, is read alone)
-STILL_KEPT_BYTES = 48_000_000
 
 
 def still_frames(state: StillState | None, frame: Frame) -> StillState:
@@ -138,7 +133,7 @@ def still_frames(state: StillState | None, frame: Frame) -> StillState:
     thumb = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
     if state is None or state.thumb.shape != thumb.shape or float(np.abs(thumb - state.thumb).mean()) > 3:
         return StillState(False, 0, thumb)
-    return StillState(state.still + 1 >= STILL_FRAMES, state.still + 1, thumb)
+    return StillState(state.still_frames + 1 >= STILL_FRAMES, state.still_frames + 1, thumb)
 
 
 def vision_reader(config: Config, calibration: Callable[[], Any] | None = None,
@@ -284,6 +279,9 @@ class VisionWorker:
         self.still_mean: Callable[[list[Frame]], Frame] = (
             vision.still_mean if vision is not None else (lambda frames: frames[-1]))
         """What a settled scene is read from: the mean of its still frames (``vision.still_mean``)."""
+        #: how many still frames, and bytes of them, ``still_mean`` uses: the worker keeps no more
+        self._still_most = ((vision.settle.STILL_AVERAGE, vision.settle.STILL_BYTES) if vision is not None
+                            else (1, 0))
         self.reader: Reader | None = reader
         self.annotator = annotator
         self.photo_reader: Reader | None = photo_reader
@@ -347,10 +345,7 @@ class VisionWorker:
             return False
         self._offered = key
         self._shown = self._scene
-        try:
-            frame = self.still_mean(self._still)
-        except ValueError:
-            log.exception("averaging the still frames failed; reading the last one")
+        frame = self.still_mean(self._still)
         reading = self._read(frame)
         self.last_read_frame, self._last_was_photo = frame, False
         image = self._annotated(frame, reading, "the frame")
@@ -359,13 +354,12 @@ class VisionWorker:
         return True
 
     def _keep_still(self, frame: Frame) -> None:
-        """Keep ``frame`` among the still scene's frames (at most ``STILL_KEPT``, ``STILL_KEPT_BYTES`` in
-        all), or start them afresh with it when the settle state says it moved (it may be the first still
-        frame)."""
-        state = self._settle_state
-        if not getattr(state, "still_frames", getattr(state, "still", 0)):
+        """Keep ``frame`` among the still scene's frames (as many as ``still_mean`` uses), or start them
+        afresh with it when the settle state says it moved (it may be the first still frame)."""
+        if not getattr(self._settle_state, "still_frames", 0):
             self._still = []
-        kept = max(1, min(STILL_KEPT, STILL_KEPT_BYTES // max(1, int(getattr(frame, "nbytes", 0)))))
+        most, size = self._still_most
+        kept = max(1, min(most, size // max(1, int(getattr(frame, "nbytes", 0)))))
         self._still = [*self._still[max(0, len(self._still) + 1 - kept):], frame]
 
     def _read(self, frame: Frame, photo: bool = False) -> TableReading:
