@@ -35,7 +35,7 @@ from v3_data import (
     reboxed,
     render,
 )
-from v3_models import Finder
+from v3_models import Finder, widen
 from v3_train import budgeted_steps, load_fused_onnx
 
 WIN = 160
@@ -245,6 +245,12 @@ def main() -> None:
     ap.add_argument("--resume", type=Path, default=None, help="continue from these weights (.pt, or the "
                     ".onnx export when the .pt is lost: v3_train.load_fused_onnx)")
     ap.add_argument("--lr", type=float, default=2e-3)
+    ap.add_argument("--widths", default="16,32,64,96,128", help="the backbone's channels at strides 2 to 32")
+    ap.add_argument("--head", type=int, default=32, help="the top-down path's and the heads' channels")
+    ap.add_argument("--widen", action="store_true",
+                    help="--resume holds a finder of the default widths: load it, then widen it to "
+                         "--widths and --head keeping what it computes (v3_models.widen); without it "
+                         "--resume must already have --widths and --head")
     ap.add_argument("--tag", default="")
     args = ap.parse_args()
     torch.manual_seed(args.seed)
@@ -273,7 +279,10 @@ def main() -> None:
         donors = donor_dice([s for k in ("aws", "nell") for s in pools.get(k, [])])
         pools["pasted"] = [pasted(i, donors, pools.get("lurig", [])) for i in range(args.pasted)]
     print({k: len(v) for k, v in pools.items()}, flush=True)
-    model = Finder()
+    widths, head = tuple(int(v) for v in args.widths.split(",")), args.head
+    if args.widen and args.resume is None:
+        ap.error("--widen needs --resume")
+    model = Finder() if args.widen else Finder(widths, head)
     if args.resume is not None and args.resume.suffix == ".onnx":
         x = torch.cat([batch(pools, rng, args.batch, args.colour, args.render_weight, args.camera)[0]
                        for _ in range(4)])
@@ -282,6 +291,10 @@ def main() -> None:
         model.train()
     elif args.resume is not None:
         model.load_state_dict(torch.load(args.resume))
+    if args.widen:
+        model = widen(model, widths, head)
+        model.train()
+        print("widened to", widths, head, sum(q.numel() for q in model.parameters()), "numbers", flush=True)
     trained = list(model.parameters())
     if args.last_layer or args.neck:
         model.eval()

@@ -28,6 +28,7 @@ def dws(cin: int, cout: int, s: int = 1) -> nn.Sequential:
 class Finder(nn.Module):
     def __init__(self, w: tuple[int, ...] = (16, 32, 64, 96, 128), head: int = 32) -> None:
         super().__init__()
+        self.widths, self.head = tuple(w), head
         self.s2 = cbr(3, w[0], 3, 2)
         self.s4 = nn.Sequential(dws(w[0], w[1], 2), dws(w[1], w[1]))
         self.s8 = nn.Sequential(dws(w[1], w[2], 2), dws(w[2], w[2]), dws(w[2], w[2]))
@@ -75,3 +76,31 @@ class FaceNet(nn.Module):
         e = self.emb(g)
         e = e / (e.norm(dim=1, keepdim=True) + 1e-6)
         return torch.cat([self.cls(g), e], 1)
+
+
+def widen(old: Finder, w: tuple[int, ...], head: int) -> Finder:
+    """A wider ``Finder`` that computes what ``old`` computes: every weight of ``old`` in its place, the
+    new channels drawn at random as a fresh layer's are, and every weight from a new channel into an old
+    one zero. Training then grows the new channels from where ``old`` stands instead of from nothing
+    (a widening that keeps the function, as Net2Net's; here by zeros rather than by copies)."""
+    if any(a < b for a, b in zip(w, old.widths, strict=True)) or head < old.head:
+        raise ValueError(f"widths {w}, head {head} narrower than {old.widths}, {old.head}")
+    new = Finder(w, head)
+    before = dict(old.named_modules())
+    with torch.no_grad():
+        for name, m in new.named_modules():
+            o = before[name]
+            if isinstance(m, nn.Conv2d):
+                assert isinstance(o, nn.Conv2d)
+                out, into = o.weight.shape[:2]
+                m.weight[:out, :into] = o.weight
+                if m.groups == 1:
+                    m.weight[:out, into:] = 0
+                if m.bias is not None and o.bias is not None:
+                    m.bias[:out] = o.bias
+            elif isinstance(m, nn.BatchNorm2d):
+                assert isinstance(o, nn.BatchNorm2d)
+                n = o.num_features
+                for part in ("weight", "bias", "running_mean", "running_var"):
+                    getattr(m, part)[:n] = getattr(o, part)
+    return new
