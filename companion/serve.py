@@ -47,6 +47,7 @@ from companion.dataset import FOLDER as DATASET_FOLDER
 from companion.dataset import TableDataset
 from companion.dice import DiceBook
 from companion.errors import GoblinError
+from companion.focus import FocusMeter
 from companion.photos import MAX_PHOTO_BYTES, PhotoDesk
 from companion.reading import BBox, TableReading
 from companion.session import TableSession
@@ -664,6 +665,7 @@ class Companion:
         self.photos: PhotoDesk | None = None
         self.tuner: Tuner | None = None
         self.finder: TableFinder | None = None
+        self.focus: FocusMeter | None = None
         try:
             replay = config.camera.replay or DEMO_DIR
             spec = camera or config.camera.source
@@ -703,6 +705,8 @@ class Companion:
                 self.session.set_camera_status({"state": "starting", "source": choice.source.name,
                                                 "message": f"camera {choice.source.name}",
                                                 **({"replay": True} if replaying else {})})
+                if _vision("sharpness") is not None:
+                    self.focus = FocusMeter(self.holder.latest)
             self.worker = VisionWorker(self.session, self.holder, reader=reader, annotator=annotator,
                                        settle=settle, config=config, calibration=self.calibrator.current,
                                        zones=self.zones.current, tray=self.zones.tray,
@@ -834,7 +838,7 @@ class Companion:
                                "LISTEN_HOST": self.config.host},
                               session=self.session, settings=settings, calibrator=self.calibrator,
                               zones=self.zones, photos=self.photos, dice=self.dice, tuner=self.tuner,
-                              finder=self.finder)
+                              finder=self.finder, focus=self.focus)
 
     def start(self) -> Companion:
         self.capture.start()

@@ -1,6 +1,7 @@
 """Pure functions from images to readings: dice (sides, value, confidence), goblin tokens (alive or
-dead), and whether the table has settled. Images are BGR uint8 arrays of shape (H, W, 3). No camera code
-lives here: frames come from ``hardware`` (or from files) and are never modified.
+dead), whether the table has settled, and how sharp the picture is. Images are BGR uint8 arrays of shape
+(H, W, 3). No camera code lives here: frames come from ``hardware`` (or from files) and are never
+modified.
 
 >>> from vision import read_table, Zones
 >>> import numpy as np
@@ -9,6 +10,7 @@ lives here: frames come from ``hardware`` (or from files) and are never modified
 """
 
 from vision.errors import InvalidVisionInput
+from vision.focus import Focus, sharpness
 from vision.reading import Die, TableReading, Token
 from vision.settle import SettleState, settle_step, still_mean
 from vision.table import annotate, read_table
@@ -18,6 +20,7 @@ from vision.zones import Zones
 __all__ = [
     "Calibration",
     "Die",
+    "Focus",
     "InvalidVisionInput",
     "SettleState",
     "TableReading",
@@ -26,5 +29,6 @@ __all__ = [
     "annotate",
     "read_table",
     "settle_step",
+    "sharpness",
     "still_mean",
 ]

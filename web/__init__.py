@@ -34,6 +34,7 @@ from flask.json.provider import DefaultJSONProvider
 from web import advice, api, calibration, errors, guard, i18n, limits, pages, photo, pin, stream
 from web import dice as dice_api
 from web import finder as finder_api
+from web import focus as focus_api
 from web import zones as zones_api
 from web.stream import stop_streams
 
@@ -64,6 +65,7 @@ def create_app(
     dice: Any = None,
     tuner: Any = None,
     finder: Any = None,
+    focus: Any = None,
 ) -> Flask:
     """The companion's Flask app.
 
@@ -93,6 +95,9 @@ def create_app(
     finder:
         The table's ``companion.tablefinder.TableFinder`` (Settings -> the table's own finder,
         ``/api/finder`` and ``/api/dataset.zip``); None: no such part, and those endpoints answer 404.
+    focus:
+        The camera's ``companion.focus.FocusMeter`` (Settings -> "Messa a fuoco", ``/api/focus``); None: no
+        such section, and that endpoint answers 404.
     clock:
         Seconds, for the PIN's wrong-try limits (default ``time.monotonic``; tests pass their own).
     """
@@ -125,6 +130,7 @@ def create_app(
     app.extensions[calibration.EXTENSION] = calibrator
     app.extensions[calibration.TUNER] = tuner
     app.extensions[finder_api.EXTENSION] = finder
+    app.extensions[focus_api.EXTENSION] = focus
     app.extensions[zones_api.EXTENSION] = zones
     app.extensions[photo.EXTENSION] = photos
     app.extensions[dice_api.EXTENSION] = dice
@@ -142,4 +148,5 @@ def create_app(
     app.register_blueprint(photo.bp)
     app.register_blueprint(dice_api.bp)
     app.register_blueprint(finder_api.bp)
+    app.register_blueprint(focus_api.bp)
     return app

@@ -13,6 +13,7 @@ from web.api import table, table_url
 from web.calibration import EXTENSION as CALIBRATION
 from web.calibration import TUNER
 from web.finder import EXTENSION as FINDER
+from web.focus import EXTENSION as FOCUS
 from web.i18n import translate
 from web.photo import EXTENSION as PHOTOS
 from web.zones import EXTENSION as ZONES
@@ -75,4 +76,5 @@ def settings() -> str:
     return _page("settings", settings=current_app.extensions["goblin.settings"], url=table_url(),
                  zone_state=keeper.state() if keeper is not None else None,
                  tune_state=tuner.state() if tuner is not None else None,
-                 finder_state=finder.state() if finder is not None else None)
+                 finder_state=finder.state() if finder is not None else None,
+                 focus=current_app.extensions.get(FOCUS) is not None)

@@ -18,11 +18,13 @@ from waitress.server import create_server
 from companion.calibration import Calibrator
 from companion.config import Config
 from companion.dataset import TableDataset
+from companion.focus import FocusMeter
 from companion.session import TableSession
 from companion.store import Store
 from companion.tablefinder import TableFinder
 from companion.tuner import Tuner
 from companion.zones import ZoneKeeper
+from hardware.frames import FrameHolder
 from tests.helpers import Camera, phone_context
 from web import create_app, stop_streams
 
@@ -34,9 +36,11 @@ class Table:
 
     def __init__(self, base: str, app: Flask, session: TableSession, camera: Camera | None = None,
                  calibration: Path | None = None, zones: ZoneKeeper | None = None,
-                 tuner: Tuner | None = None) -> None:
+                 tuner: Tuner | None = None, holder: FrameHolder | None = None) -> None:
         self.base, self.app, self.session = base, app, session
         self.tuner = tuner
+        self.holder = holder or FrameHolder()
+        """The camera's frames as the focus aid sees them (a test puts them)."""
         self.camera = camera or Camera()
         self.calibration = calibration
         self.zones = zones
@@ -50,13 +54,14 @@ def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Table]:
     path = tmp_path_factory.mktemp("browser") / "companion.sqlite3"
     camera, calibration = Camera(), path.with_name("calibration.json")
     zones = ZoneKeeper(path.with_name("zones.json"), Config().zones)
+    holder = FrameHolder()
     with Store(path) as store:
         session = TableSession(store)
         app = create_app({"SSE_HEARTBEAT": 0.5, "SSE_MAX_SECONDS": 30.0}, session=session,
                          settings={"camera": {"source": "replay"}, "pins": {"confirm": 17, "next": 27}},
                          calibrator=(calibrator := Calibrator(calibration, frames=camera)), zones=zones,
                          tuner=(tuner := Tuner(TableDataset(path.with_name("dataset")), calibrator)),
-                         finder=TableFinder(path.parent, tuner.dataset))
+                         finder=TableFinder(path.parent, tuner.dataset), focus=FocusMeter(holder.latest))
         server = create_server(app, host="127.0.0.1", port=0, threads=24)
         stop = threading.Event()
 
@@ -67,7 +72,7 @@ def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Table]:
         thread = threading.Thread(target=serve, daemon=True)
         thread.start()
         yield Table(f"http://127.0.0.1:{server.effective_port}", app, session,  # type: ignore[union-attr]
-                    camera, calibration, zones, tuner)
+                    camera, calibration, zones, tuner, holder)
         # Stop as companion.serve.run does: end the phones' live streams, let waitress's threads finish
         # while the loop still runs, only then close. A thread left in a stream wakes the loop after each
         # ping by writing to the trigger pipe's fd number, and once closed that number is the next pipe

@@ -572,6 +572,44 @@ def test_adapt_to_the_tables_dice_from_the_settings_page(table: Table, phone: Pa
         expect(phone.locator("#tune-forget")).to_be_disabled()
 
 
+def test_the_focus_aid_on_the_settings_page(table: Table, phone: Page) -> None:
+    """Impostazioni → Messa a fuoco: while the lens turns, the figure of each camera frame against the best
+    seen; a blurred picture says to keep turning, an empty one asks for dice in the middle; it stops."""
+    from companion.demo import DEMO_DIR
+    from vision import sharpness
+
+    photo = cv2.imread(str(sorted(DEMO_DIR.glob("*.jpg"))[0]))
+    soft = cv2.GaussianBlur(photo, (0, 0), 1.5)
+    phone.goto(table.url("/settings"))
+    expect(phone.locator("#focus h2")).to_have_text("Messa a fuoco")
+    phone.locator("#focus-button").scroll_into_view_if_needed()
+    phone.click("#focus-button")
+    expect(phone.locator("#focus-button")).to_have_text("Ferma la misura")
+    if table.holder.latest() is None:
+        expect(phone.locator("#focus-state")).to_have_text("La fotocamera non ha ancora un'immagine.")
+    table.holder.put(photo)
+    expect(phone.locator("#focus-state")).to_contain_text("A fuoco: è la migliore vista finora.")
+    best = sharpness(photo).sharpness
+    assert best is not None
+    words = phone.locator("#focus-state").text_content() or ""
+    assert words.startswith("Nitidezza ") and f"(migliore vista: {best:.2f})" in words, words
+    table.holder.put(soft)
+    expect(phone.locator("#focus-state")).to_contain_text("Gira ancora l'anello: prima era più nitida.")
+    share = float(phone.locator("#focus-state").get_attribute("data-share") or "nan")
+    assert share == pytest.approx((sharpness(soft).sharpness or 0) / best, abs=0.002) and share < 0.8
+    assert phone.locator("#focus-meter").evaluate("m => m.value") == pytest.approx(share, abs=0.002)
+    shot(phone, "16-focus-aid")
+    table.holder.put(np.full_like(photo, 180))
+    expect(phone.locator("#focus-state")).to_contain_text("troppo pochi contorni da misurare")
+    phone.click("#focus-button")
+    expect(phone.locator("#focus-state")).to_have_text("Misura ferma.")
+    expect(phone.locator("#focus-button")).to_have_text("Misura la messa a fuoco")
+    table.holder.put(photo)
+    phone.goto(table.url("/settings?lang=en"))
+    phone.click("#focus-button")
+    expect(phone.locator("#focus-state")).to_contain_text("In focus: the best seen so far.")
+
+
 def test_the_tables_own_finder_from_the_settings_page(table: Table, phone: Page, tmp_path: Path) -> None:
     """Impostazioni → Il cercatore di dadi del tavolo: the table's photos download as a zip, a fitted
     finder is uploaded (a file that is none is refused, saying why) and read with, then forgotten."""

@@ -52,6 +52,7 @@ def test_auto_without_a_camera_takes_photos_from_the_phones(
     assert companion.camera_reason.startswith("auto: no camera found"), companion.camera_reason
     assert "phones take the photos" in companion.camera_reason
     assert companion.photos is not None  # the page's "Foto dal telefono"
+    assert companion.focus is None       # no lens to focus: the settings page has no "Messa a fuoco"
 
 
 def test_an_explicit_replay_says_it_is_one(tmp_path: Path, made: list[Companion]) -> None:
@@ -61,6 +62,7 @@ def test_an_explicit_replay_says_it_is_one(tmp_path: Path, made: list[Companion]
         assert not isinstance(companion.capture, NoCamera)
         camera = companion.session.snapshot()["camera"]
         assert camera["replay"] is True and camera["source"].startswith("replay:"), camera
+        assert companion.focus is not None   # a camera: the focus aid measures what it delivers
 
 
 def test_every_status_of_a_replay_keeps_saying_so() -> None:

@@ -384,9 +384,58 @@
     $("zones-reset").onclick = () => sendZones("zones/reset", {}, renderZones, zonesResult, "zones.reset_done");
   }
 
+  // ------------------------------------------------------------------ settings: the focus aid
+
+  const FOCUS_EVERY_MS = 500;
+  const FOCUS_FOR_MS = 180000;  // a measure stops by itself: no phone left open keeps the Pi measuring
+  const FOCUS_AT_BEST = 0.97;   // within 3% of the best seen: as sharp as it got (noise moves it ~2%)
+
+  function initFocus() {
+    if (!$("focus")) return;
+    let timer = null;
+    let best = 0;
+    let until = 0;
+    const say = (text) => { $("focus-state").textContent = text; };
+    const stop = (why) => {
+      clearTimeout(timer);
+      timer = null;
+      $("focus-button").textContent = t("focus.start");
+      if (why) say(why);
+    };
+    async function measure() {
+      if (Date.now() > until) return stop(t("focus.stopped"));
+      try {
+        const response = await fetch("/api/focus", { cache: "no-store" });
+        if (!response.ok) return stop($("error").textContent || t("focus.stopped"));
+        const f = await response.json();
+        if (f.frame === null) say(t("focus.no_frame"));
+        else if (f.sharpness === null) say(t("focus.few_edges"));
+        else {
+          best = Math.max(best, f.sharpness);
+          const share = f.sharpness / best;
+          $("focus-meter").value = share;
+          $("focus-state").dataset.share = share.toFixed(3);
+          say(`${t("focus.figure", { now: f.sharpness.toFixed(2), best: best.toFixed(2) })} `
+            + t(share >= FOCUS_AT_BEST ? "focus.sharp" : "focus.turn"));
+        }
+      } catch (e) {
+        return stop(t("focus.stopped"));
+      }
+      if (timer !== null) timer = setTimeout(measure, FOCUS_EVERY_MS);
+    }
+    $("focus-button").onclick = () => {
+      if (timer !== null) return stop(t("focus.stopped"));
+      best = 0;
+      until = Date.now() + FOCUS_FOR_MS;
+      $("focus-button").textContent = t("focus.stop");
+      timer = setTimeout(measure, 0);
+    };
+  }
+
   initTeach();
   initTune();
   initFinder();
   initZones();
   initTray();
+  initFocus();
 })();

@@ -1,0 +1,51 @@
+"""The focus aid behind ``GET /api/focus``: how sharp the camera's latest frame is, while the lens turns.
+
+A Pi HQ camera's lens is focused by hand, and a picture out of focus by a pixel and a half loses the camera
+five to seven dice in a hundred (docs/vision.md, "Forty-first session"). The settings page asks this
+meter about twice a second while its *Messa a fuoco* section is open, and shows the figure against the
+best it has seen since: the focus is right at the top.
+
+:class:`FocusMeter` works the figure out (``vision.focus.sharpness``, a few ms for the middle 1024 px) once
+per camera frame, one frame at a time for the whole table: phones asking together for the same frame
+share one answer, and nothing a phone sends makes it measure more than the camera delivers.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+Frame = Any
+"""A BGR uint8 HxWx3 numpy array."""
+
+
+class FocusMeter:
+    """The focus figure of the camera's latest frame.
+
+    ``frames`` is ``() -> (frame id, frame) or None`` (``hardware.frames.FrameHolder.latest``); ``measure``
+    is ``frame -> vision.focus.Focus`` (default ``vision.focus.sharpness``).
+    """
+
+    def __init__(self, frames: Callable[[], tuple[int, Frame] | None],
+                 measure: Callable[[Frame], Any] | None = None) -> None:
+        if measure is None:
+            from vision import sharpness
+            measure = sharpness
+        self._frames = frames
+        self._measure = measure
+        self._lock = threading.Lock()
+        self._last: tuple[int, dict[str, Any]] | None = None
+
+    def state(self) -> dict[str, Any]:
+        """``{"frame": id or None, "sharpness": figure or None, "edges": n}``: ``frame`` None before the
+        camera's first frame; ``sharpness`` None when the middle of the frame has too few edges to
+        measure (an empty tray: a die in the middle gives it some)."""
+        with self._lock:
+            latest = self._frames()
+            if latest is None:
+                return {"frame": None, "sharpness": None, "edges": 0}
+            frame_id, frame = latest
+            if self._last is None or self._last[0] != frame_id:
+                self._last = (frame_id, {"frame": frame_id, **self._measure(frame).to_json()})
+            return dict(self._last[1])

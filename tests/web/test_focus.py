@@ -1,0 +1,63 @@
+"""``GET /api/focus``: the focus figure of the camera's latest frame (``companion.focus.FocusMeter`` over a
+real ``hardware.frames.FrameHolder`` and real photos), worked out once per frame; 404 without a camera."""
+
+from __future__ import annotations
+
+import threading
+
+import cv2
+import pytest
+
+from companion.demo import DEMO_DIR
+from companion.focus import FocusMeter
+from companion.session import TableSession
+from hardware.frames import FrameHolder
+from vision import sharpness
+from web import create_app
+
+
+@pytest.fixture()
+def photo():
+    return cv2.imread(str(sorted(DEMO_DIR.glob("*.jpg"))[0]))
+
+
+class Counted:
+    """``vision.sharpness``, counting the frames it measured."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self.lock = threading.Lock()
+
+    def __call__(self, frame):
+        with self.lock:
+            self.calls += 1
+        return sharpness(frame)
+
+
+def test_the_figure_of_the_latest_frame_once_per_frame(session: TableSession, photo) -> None:
+    holder, counted = FrameHolder(), Counted()
+    client = create_app(session=session, focus=FocusMeter(holder.latest, counted)).test_client()
+    assert client.get("/api/focus").get_json() == {"frame": None, "sharpness": None, "edges": 0}
+    first = holder.put(photo)
+    sharp = client.get("/api/focus")
+    assert sharp.headers["Cache-Control"] == "no-store"
+    assert sharp.get_json() == {"frame": first, **sharpness(photo).to_json()}
+    answers = []
+    phones = [threading.Thread(target=lambda: answers.append(client.get("/api/focus").get_json()))
+              for _ in range(8)]
+    for phone in phones:
+        phone.start()
+    for phone in phones:
+        phone.join()
+    assert answers == [sharp.get_json()] * 8 and counted.calls == 1   # phones asking together share one
+    second = holder.put(cv2.GaussianBlur(photo, (0, 0), 1.5))
+    soft = client.get("/api/focus").get_json()
+    assert soft["frame"] == second and counted.calls == 2
+    assert soft["sharpness"] < 0.8 * sharp.get_json()["sharpness"]
+
+
+def test_no_camera_no_focus(session: TableSession) -> None:
+    response = create_app(session=session).test_client().get("/api/focus")
+    assert response.status_code == 404
+    assert response.get_json()["error"] == "not-found"
+    assert "no camera to focus" in response.get_json()["detail"]
