@@ -406,7 +406,7 @@
       if (Date.now() > until) return stop(t("focus.stopped"));
       try {
         const response = await fetch("/api/focus", { cache: "no-store" });
-        if (!response.ok) return stop($("error").textContent || t("focus.stopped"));
+        if (!response.ok) return stop(t("focus.stopped"));
         const f = await response.json();
         if (f.frame === null) say(t("focus.no_frame"));
         else if (f.sharpness === null) say(t("focus.few_edges"));
