@@ -40,12 +40,17 @@ class FocusMeter:
     def state(self) -> dict[str, Any]:
         """``{"frame": id or None, "sharpness": figure or None, "edges": n}``: ``frame`` None before the
         camera's first frame; ``sharpness`` None when the middle of the frame has too few edges to
-        measure (an empty tray: a die in the middle gives it some)."""
+        measure (an empty tray: a die in the middle gives it some); with ``"error"`` saying why when the
+        frame is not a picture that can be measured (a camera sending grey or broken frames)."""
         with self._lock:
             latest = self._frames()
             if latest is None:
                 return {"frame": None, "sharpness": None, "edges": 0}
             frame_id, frame = latest
             if self._last is None or self._last[0] != frame_id:
-                self._last = (frame_id, {"frame": frame_id, **self._measure(frame).to_json()})
+                try:
+                    figure = {"frame": frame_id, **self._measure(frame).to_json()}
+                except ValueError as error:  # vision.InvalidVisionInput: the camera sent no picture
+                    figure = {"frame": frame_id, "sharpness": None, "edges": 0, "error": str(error)}
+                self._last = (frame_id, figure)
             return dict(self._last[1])

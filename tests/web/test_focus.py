@@ -56,6 +56,19 @@ def test_the_figure_of_the_latest_frame_once_per_frame(session: TableSession, ph
     assert soft["sharpness"] < 0.8 * sharp.get_json()["sharpness"]
 
 
+def test_a_frame_that_is_no_picture_is_said_and_the_next_one_measured(session: TableSession, photo) -> None:
+    holder = FrameHolder()
+    client = create_app(session=session, focus=FocusMeter(holder.latest)).test_client()
+    broken = holder.put(photo[:, :, 0])              # one channel: what a misconfigured camera sends
+    answer = client.get("/api/focus")
+    assert answer.status_code == 200
+    said = answer.get_json()
+    assert said["frame"] == broken and said["sharpness"] is None
+    assert "expected shape (H, W, 3)" in said["error"]
+    good = holder.put(photo)
+    assert client.get("/api/focus").get_json() == {"frame": good, **sharpness(photo).to_json()}
+
+
 def test_no_camera_no_focus(session: TableSession) -> None:
     response = create_app(session=session).test_client().get("/api/focus")
     assert response.status_code == 404

@@ -409,6 +409,7 @@
         if (!response.ok) return stop(t("focus.stopped"));
         const f = await response.json();
         if (f.frame === null) say(t("focus.no_frame"));
+        else if (f.error) say(t("focus.bad_frame"));
         else if (f.sharpness === null) say(t("focus.few_edges"));
         else {
           best = Math.max(best, f.sharpness);
