@@ -601,6 +601,8 @@ def test_the_focus_aid_on_the_settings_page(table: Table, phone: Page) -> None:
     shot(phone, "16-focus-aid")
     table.holder.put(np.full_like(photo, 180))
     expect(phone.locator("#focus-state")).to_contain_text("troppo pochi contorni da misurare")
+    table.holder.put(np.ascontiguousarray(photo[:, :, 0]))    # a camera sending one channel
+    expect(phone.locator("#focus-state")).to_contain_text("L'immagine della fotocamera non si può misurare")
     phone.click("#focus-button")
     expect(phone.locator("#focus-state")).to_have_text("Misura ferma.")
     expect(phone.locator("#focus-button")).to_have_text("Misura la messa a fuoco")
