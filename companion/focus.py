@@ -28,14 +28,17 @@ class FocusMeter:
     """
 
     def __init__(self, frames: Callable[[], tuple[int, Frame] | None],
-                 measure: Callable[[Frame], Any] | None = None) -> None:
+                 measure: Callable[[Frame], Any] | None = None,
+                 encode: Callable[[Frame], bytes | None] | None = None) -> None:
         if measure is None:
             from vision import sharpness
             measure = sharpness
         self._frames = frames
         self._measure = measure
+        self._encode = encode
         self._lock = threading.Lock()
         self._last: tuple[int, dict[str, Any]] | None = None
+        self._view: tuple[int, bytes | None] | None = None
 
     def state(self) -> dict[str, Any]:
         """``{"frame": id or None, "sharpness": figure or None, "edges": n}``: ``frame`` None before the
@@ -54,3 +57,25 @@ class FocusMeter:
                     figure = {"frame": frame_id, "sharpness": None, "edges": 0, "error": str(error)}
                 self._last = (frame_id, figure)
             return dict(self._last[1])
+
+    def view(self) -> tuple[int, bytes] | None:
+        """The measured square of the latest frame at full resolution, as a JPEG (``encode``), and the
+        frame's id: the page shows it beside the figure, so the players see the pips' edges sharpen as the
+        lens turns. Encoded once per frame; None before the first frame, without ``encode``, or when the
+        frame is not a picture."""
+        if self._encode is None:
+            return None
+        from vision.focus import middle
+
+        with self._lock:
+            latest = self._frames()
+            if latest is None:
+                return None
+            frame_id, frame = latest
+            if self._view is None or self._view[0] != frame_id:
+                try:
+                    self._view = (frame_id, self._encode(middle(frame)))
+                except ValueError:
+                    self._view = (frame_id, None)
+            image = self._view[1]
+            return None if image is None else (frame_id, image)

@@ -706,7 +706,7 @@ class Companion:
                                                 "message": f"camera {choice.source.name}",
                                                 **({"replay": True} if replaying else {})})
                 if _vision("sharpness") is not None:
-                    self.focus = FocusMeter(self.holder.latest)
+                    self.focus = FocusMeter(self.holder.latest, encode=encode_jpeg)
             self.worker = VisionWorker(self.session, self.holder, reader=reader, annotator=annotator,
                                        settle=settle, config=config, calibration=self.calibrator.current,
                                        zones=self.zones.current, tray=self.zones.tray,

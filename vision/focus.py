@@ -59,12 +59,18 @@ def _steepness(grey: np.ndarray) -> np.ndarray:
     return cv2.magnitude(gx, gy)
 
 
-def sharpness(frame: np.ndarray) -> Focus:
-    """The focus figure of ``frame`` (BGR uint8); raises ``InvalidVisionInput`` for what is not a frame."""
+def middle(frame: np.ndarray) -> np.ndarray:
+    """The part of ``frame`` that is measured: its middle square of ``MIDDLE_SIDE`` px (all of a smaller
+    side), at full resolution (a view, not a copy); raises ``InvalidVisionInput`` for what is not a frame."""
     frame = check_frame(frame)
     h, w = frame.shape[:2]
     y, x = max(0, (h - MIDDLE_SIDE) // 2), max(0, (w - MIDDLE_SIDE) // 2)
-    grey = cv2.cvtColor(frame[y:y + MIDDLE_SIDE, x:x + MIDDLE_SIDE], cv2.COLOR_BGR2GRAY).astype(np.float32)
+    return frame[y:y + MIDDLE_SIDE, x:x + MIDDLE_SIDE]
+
+
+def sharpness(frame: np.ndarray) -> Focus:
+    """The focus figure of ``frame`` (BGR uint8); raises ``InvalidVisionInput`` for what is not a frame."""
+    grey = cv2.cvtColor(middle(frame), cv2.COLOR_BGR2GRAY).astype(np.float32)
     coarse = _steepness(cv2.GaussianBlur(grey, (0, 0), COARSE_SIGMA))
     fine = cv2.dilate(_steepness(cv2.GaussianBlur(grey, (3, 3), 0)), np.ones((3, 3), np.uint8))
     flat = coarse.ravel()

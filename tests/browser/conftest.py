@@ -19,6 +19,7 @@ from companion.calibration import Calibrator
 from companion.config import Config
 from companion.dataset import TableDataset
 from companion.focus import FocusMeter
+from companion.serve import encode_jpeg
 from companion.session import TableSession
 from companion.store import Store
 from companion.tablefinder import TableFinder
@@ -61,7 +62,8 @@ def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Table]:
                          settings={"camera": {"source": "replay"}, "pins": {"confirm": 17, "next": 27}},
                          calibrator=(calibrator := Calibrator(calibration, frames=camera)), zones=zones,
                          tuner=(tuner := Tuner(TableDataset(path.with_name("dataset")), calibrator)),
-                         finder=TableFinder(path.parent, tuner.dataset), focus=FocusMeter(holder.latest))
+                         finder=TableFinder(path.parent, tuner.dataset),
+                         focus=FocusMeter(holder.latest, encode=encode_jpeg))
         server = create_server(app, host="127.0.0.1", port=0, threads=24)
         stop = threading.Event()
 

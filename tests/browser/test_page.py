@@ -589,6 +589,9 @@ def test_the_focus_aid_on_the_settings_page(table: Table, phone: Page) -> None:
         expect(phone.locator("#focus-state")).to_have_text("La fotocamera non ha ancora un'immagine.")
     table.holder.put(photo)
     expect(phone.locator("#focus-state")).to_contain_text("A fuoco: è la migliore vista finora.")
+    expect(phone.locator("#focus-view")).to_be_visible()     # the measured square, at full resolution
+    phone.wait_for_function("document.getElementById('focus-view').naturalWidth > 0")
+    assert phone.locator("#focus-view").evaluate("i => [i.naturalWidth, i.naturalHeight]") == [1024, 480]
     best = sharpness(photo).sharpness
     assert best is not None
     words = phone.locator("#focus-state").text_content() or ""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 
 import cv2
+import numpy as np
 import pytest
 
 from companion.demo import DEMO_DIR
@@ -69,8 +70,31 @@ def test_a_frame_that_is_no_picture_is_said_and_the_next_one_measured(session: T
     assert client.get("/api/focus").get_json() == {"frame": good, **sharpness(photo).to_json()}
 
 
+def test_the_measured_square_is_shown_at_full_resolution(session: TableSession) -> None:
+    from companion.serve import encode_jpeg
+
+    holder = FrameHolder()
+    client = create_app(session=session, focus=FocusMeter(holder.latest, encode=encode_jpeg)).test_client()
+    missing = client.get("/api/focus.jpg")
+    assert missing.status_code == 404 and "no picture to show yet" in missing.get_json()["detail"]
+    big = np.random.default_rng(5).integers(0, 256, (1520, 2028, 3), dtype=np.uint8)
+    big[::2, ::2] = 255                                         # detail a shrunk picture would lose
+    first = holder.put(big)
+    shown = client.get("/api/focus.jpg")
+    assert shown.status_code == 200 and shown.mimetype == "image/jpeg"
+    assert shown.headers["X-Frame"] == str(first) and shown.headers["Cache-Control"] == "no-store"
+    image = cv2.imdecode(np.frombuffer(shown.data, np.uint8), cv2.IMREAD_COLOR)
+    assert image.shape == (1024, 1024, 3)
+    y, x = (1520 - 1024) // 2, (2028 - 1024) // 2
+    assert np.abs(image.astype(int) - big[y:y + 1024, x:x + 1024]).mean() < 40   # that square, not resized
+    holder.put(big[:, :, 0].copy())
+    assert client.get("/api/focus.jpg").status_code == 404                        # no picture: nothing shown
+
+
 def test_no_camera_no_focus(session: TableSession) -> None:
-    response = create_app(session=session).test_client().get("/api/focus")
-    assert response.status_code == 404
-    assert response.get_json()["error"] == "not-found"
-    assert "no camera to focus" in response.get_json()["detail"]
+    client = create_app(session=session).test_client()
+    for path in ("/api/focus", "/api/focus.jpg"):
+        response = client.get(path)
+        assert response.status_code == 404
+        assert response.get_json()["error"] == "not-found"
+        assert "no camera to focus" in response.get_json()["detail"]

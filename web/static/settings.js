@@ -394,6 +394,7 @@
     if (!$("focus")) return;
     let timer = null;
     let best = 0;
+    let shown = null;
     let until = 0;
     const say = (text) => { $("focus-state").textContent = text; };
     const stop = (why) => {
@@ -408,6 +409,11 @@
         const response = await fetch("/api/focus", { cache: "no-store" });
         if (!response.ok) return stop(t("focus.stopped"));
         const f = await response.json();
+        if (f.frame !== null && !f.error && f.frame !== shown) {  // the measured square, full resolution
+          shown = f.frame;
+          $("focus-view").src = `/api/focus.jpg?frame=${f.frame}`;
+          $("focus-view").hidden = false;
+        }
         if (f.frame === null) say(t("focus.no_frame"));
         else if (f.error) say(t("focus.bad_frame"));
         else if (f.sharpness === null) say(t("focus.few_edges"));
