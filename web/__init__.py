@@ -96,8 +96,8 @@ def create_app(
         The table's ``companion.tablefinder.TableFinder`` (Settings -> the table's own finder,
         ``/api/finder`` and ``/api/dataset.zip``); None: no such part, and those endpoints answer 404.
     focus:
-        The camera's ``companion.focus.FocusMeter`` (Settings -> "Messa a fuoco", ``/api/focus``); None: no
-        such section, and that endpoint answers 404.
+        The camera's ``companion.focus.FocusMeter`` (Settings -> "Messa a fuoco", ``/api/focus`` and
+        ``/api/focus.jpg``); None: no such section, and those endpoints answer 404.
     clock:
         Seconds, for the PIN's wrong-try limits (default ``time.monotonic``; tests pass their own).
     """
