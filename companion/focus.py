@@ -30,52 +30,51 @@ class FocusMeter:
     def __init__(self, frames: Callable[[], tuple[int, Frame] | None],
                  measure: Callable[[Frame], Any] | None = None,
                  encode: Callable[[Frame], bytes | None] | None = None) -> None:
-        if measure is None:
-            from vision import sharpness
-            measure = sharpness
+        from vision.focus import middle, sharpness
+
         self._frames = frames
-        self._measure = measure
+        self._measure = measure or sharpness
         self._encode = encode
+        self._middle = middle
         self._lock = threading.Lock()
-        self._last: tuple[int, dict[str, Any]] | None = None
-        self._view: tuple[int, bytes | None] | None = None
+        self._done: dict[str, tuple[int, Any]] = {}  # what each kind of work gave for the last frame
+
+    def _once_per_frame(self, kind: str, work: Callable[[int, Frame], Any], failed: Callable[[int, str], Any],
+                        ) -> tuple[int, Any] | None:
+        """``work(id, frame)`` for the latest frame, done once per frame (``failed(id, why)`` when the frame
+        is not a picture: ``vision.InvalidVisionInput``), with the frame's id; None before a frame."""
+        with self._lock:
+            latest = self._frames()
+            if latest is None:
+                return None
+            frame_id, frame = latest
+            done = self._done.get(kind)
+            if done is None or done[0] != frame_id:
+                try:
+                    done = (frame_id, work(frame_id, frame))
+                except ValueError as error:
+                    done = (frame_id, failed(frame_id, str(error)))
+                self._done[kind] = done
+            return done
 
     def state(self) -> dict[str, Any]:
         """``{"frame": id or None, "sharpness": figure or None, "edges": n}``: ``frame`` None before the
         camera's first frame; ``sharpness`` None when the middle of the frame has too few edges to
         measure (an empty tray: a die in the middle gives it some); with ``"error"`` saying why when the
         frame is not a picture that can be measured (a camera sending grey or broken frames)."""
-        with self._lock:
-            latest = self._frames()
-            if latest is None:
-                return {"frame": None, "sharpness": None, "edges": 0}
-            frame_id, frame = latest
-            if self._last is None or self._last[0] != frame_id:
-                try:
-                    figure = {"frame": frame_id, **self._measure(frame).to_json()}
-                except ValueError as error:  # vision.InvalidVisionInput: the camera sent no picture
-                    figure = {"frame": frame_id, "sharpness": None, "edges": 0, "error": str(error)}
-                self._last = (frame_id, figure)
-            return dict(self._last[1])
+        done = self._once_per_frame(
+            "state", lambda frame_id, frame: {"frame": frame_id, **self._measure(frame).to_json()},
+            lambda frame_id, why: {"frame": frame_id, "sharpness": None, "edges": 0, "error": why})
+        return {"frame": None, "sharpness": None, "edges": 0} if done is None else dict(done[1])
 
     def view(self) -> tuple[int, bytes] | None:
         """The measured square of the latest frame at full resolution, as a JPEG (``encode``), and the
         frame's id: the page shows it beside the figure, so the players see the pips' edges sharpen as the
         lens turns. Encoded once per frame; None before the first frame, without ``encode``, or when the
         frame is not a picture."""
-        if self._encode is None:
+        encode = self._encode
+        if encode is None:
             return None
-        from vision.focus import middle
-
-        with self._lock:
-            latest = self._frames()
-            if latest is None:
-                return None
-            frame_id, frame = latest
-            if self._view is None or self._view[0] != frame_id:
-                try:
-                    self._view = (frame_id, self._encode(middle(frame)))
-                except ValueError:
-                    self._view = (frame_id, None)
-            image = self._view[1]
-            return None if image is None else (frame_id, image)
+        done = self._once_per_frame("view", lambda _id, frame: encode(self._middle(frame)),
+                                    lambda _id, _why: None)
+        return None if done is None or done[1] is None else (done[0], done[1])
