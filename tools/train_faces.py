@@ -28,7 +28,6 @@ import torch.nn.functional as F
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from train_finder import jitter
 from v3_data import (
     FAINT_SEED,
     FOLDERS,
@@ -46,6 +45,7 @@ from v3_models import FaceNet
 from v3_train import best_temperature, budgeted_steps, load_fused_onnx
 
 from vision.faces import CLASSES, CROP, CROP_SCALE
+from vision.windows import jitter
 
 Item = tuple[Sample, float, float, float, int]   # sample, cx, cy, size, class
 
@@ -195,7 +195,7 @@ def main() -> None:
     ap.add_argument("--colour", type=float, default=0.0, help="share of crops recoloured (hue turned "
                     "anywhere, channels swapped, grey, or light and dark swapped)")
     ap.add_argument("--camera", type=float, default=0.0, help="share of crops seen by a harsh camera "
-                    "(dim and noisy, out of focus, or JPEG 12-35: train_finder.camera)")
+                    "(dim and noisy, out of focus, or JPEG 12-35: vision.windows.camera)")
     ap.add_argument("--camera-dice-only", action="store_true", help="--camera spares the 'none' "
                     "crops (with them the reader found nell's tray wells blurred as dice: docs/vision.md)")
     ap.add_argument("--batch", type=int, default=64)

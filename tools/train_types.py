@@ -39,7 +39,6 @@ from torch import nn
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from train_finder import jitter
 from v3_data import Sample, _iou, load_source
 from v3_models import cbr
 from v3_train import best_temperature, budgeted_steps, load_fused_onnx
@@ -48,6 +47,7 @@ from vision.data import LURIG_FOLDS, lurig_fold
 from vision.finder import find_objects
 from vision.poly import synth
 from vision.types import CROP, CROP_SCALE, TYPES
+from vision.windows import jitter
 
 STORE = 128          # stored crops: STORE x STORE around the box, STORE_CONTEXT times its long side
 STORE_CONTEXT = 2.0
