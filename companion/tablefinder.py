@@ -75,51 +75,17 @@ MAX_CARD_BYTES: Final = 64_000
 
 
 def embedded_card(data: bytes) -> dict[str, Any] | None:
-    """The fit's card kept in an ONNX file's metadata (``ModelProto.metadata_props``, field 14, an entry with
-    key ``CARD_KEY``), or None. Reads the protobuf's top level only, each field skipped by its own length
-    (the graph is not parsed), so a file of any content costs one pass over its fields; anything malformed
-    is None. The Pi has no ``onnx`` package, and ``cv2.dnn`` does not give the metadata."""
-    def varint(at: int) -> tuple[int, int]:
-        value = shift = 0
-        while True:
-            if at >= len(data) or shift > 63:
-                raise ValueError("truncated varint")
-            byte = data[at]
-            value |= (byte & 0x7F) << shift
-            at += 1
-            shift += 7
-            if byte < 0x80:
-                return value, at
-
-    def fields(start: int, end: int) -> Any:
-        at = start
-        while at < end:
-            tag, at = varint(at)
-            kind = tag & 7
-            if kind == 0:
-                _, at = varint(at)
-                continue
-            size = {1: 8, 5: 4}.get(kind)
-            if size is None:
-                if kind != 2:
-                    raise ValueError(f"wire type {kind}")
-                size, at = varint(at)
-            if at + size > end:
-                raise ValueError("field past the end")
-            yield tag >> 3, kind, at, at + size
-            at += size
+    """The fit's card kept in an ONNX file's metadata (``ModelProto.metadata_props``, an entry with key
+    ``CARD_KEY``), or None; anything malformed is None (``vision.onnxfile.metadata`` reads the protobuf's
+    top level only: the Pi has no ``onnx`` package, and ``cv2.dnn`` does not give the metadata)."""
+    from vision.onnxfile import metadata
 
     try:
-        for number, kind, start, end in fields(0, len(data)):
-            if number != 14 or kind != 2 or end - start > MAX_CARD_BYTES:
-                continue
-            entry = {n: bytes(data[a:b]) for n, k, a, b in fields(start, end) if k == 2}
-            if entry.get(1) == CARD_KEY.encode():
-                card = json.loads(entry.get(2, b"").decode("utf-8"))
-                return card if isinstance(card, dict) else None
+        text = metadata(data, CARD_KEY, MAX_CARD_BYTES)
+        card = json.loads(text) if text is not None else None
     except (ValueError, UnicodeDecodeError):   # json.JSONDecodeError is a ValueError
         return None
-    return None
+    return card if isinstance(card, dict) else None
 
 
 class CompareRunning(IllegalAction):
@@ -377,11 +343,69 @@ class TableFinder(Background):
         self.state_dir = Path(state_dir)
         self.dataset = dataset
         self.read = read   # how ``compare`` reads a photo (default ``vision.read_table``)
-        self._running = threading.Lock()   # held by the comparison under way
+        self._running = threading.Lock()   # held by the comparison or the fit under way
+        self._job = ""   # which: "compare" or "fit"
         self._since = 0
+        self._cancel = threading.Event()   # the page's "stop the fit"
+        self._progress: Any = None   # companion.finderfit.Progress of the fit under way
+        #: why the last fit started here ended without a card: {"code", "detail"}
+        self._fit_error: dict[str, str] | None = None
 
     def state(self) -> dict[str, Any]:
-        return {**info(self.state_dir), "photos": len(self.dataset)}
+        from companion.finderfit import DEFAULT_MINUTES, last_fit
+
+        progress = self._progress
+        return {**info(self.state_dir), "photos": len(self.dataset),
+                "fit": progress.to_json() if progress is not None else None, "fit_minutes": DEFAULT_MINUTES,
+                "last_fit": last_fit(self.state_dir), "fit_error": self._fit_error}
+
+    def fit(self, minutes: float | None = None) -> dict[str, Any]:
+        """Start fitting the shipped finder on the table's set, here, in the background
+        (``companion.finderfit.fit_here``; installed when it reads the held-back photos better): the state,
+        with the fit's progress. ``FitRunning`` / ``CompareRunning`` while a job is under way."""
+        from companion.finderfit import DEFAULT_MINUTES, Progress, check_minutes
+
+        minutes = check_minutes(DEFAULT_MINUTES if minutes is None else minutes)
+        self._claim("fit")
+        self._cancel.clear()
+        self._fit_error = None
+        self._progress = Progress(minutes=minutes)
+        self._thread = threading.Thread(target=self._fit_run, args=(minutes,), name="goblin-fit", daemon=True)
+        self._thread.start()
+        return self.state()
+
+    def cancel_fit(self) -> dict[str, Any]:
+        """Stop the fit under way at its next step (nothing installed): the state."""
+        if self._job == "fit":
+            self._cancel.set()
+        return self.state()
+
+    def _fit_run(self, minutes: float) -> None:
+        from companion.finderfit import FitStopped, fit_here
+
+        class Either:   # the page's stop or the companion's
+            def is_set(_self) -> bool:
+                return self._stop.is_set() or self._cancel.is_set()
+
+        lower_priority()
+        try:
+            entries = list(self.dataset.photos(self.dataset.labels()))
+            card = fit_here(self.state_dir, entries, minutes=minutes, stop=Either(), read=self.read,
+                            progress=self._progress)
+            log.info("a finder fitted here on %d photos: found %s -> %s%%, installed: %s", card["photos"],
+                     card["before"]["found_pct"], card["after"]["found_pct"], bool(card["installed"]))
+        except FitStopped as exc:
+            self._fit_error = {"code": FitStopped.code, "detail": str(exc)}
+            log.info("the fit stopped: %s", exc)
+        except GoblinError as exc:
+            self._fit_error = {"code": str(getattr(exc, "code", "invalid-input")), "detail": str(exc)}
+        except Exception as exc:  # a thread's error must not vanish; the table goes on
+            self._fit_error = {"code": "failed", "detail": f"the fit failed: {exc}"}
+            log.exception("fitting the finder here failed")
+        finally:
+            self._progress = None
+            self._job = ""
+            self._running.release()
 
     def install_bytes(self, data: bytes) -> dict[str, Any]:
         """``data`` checked and installed as ``install`` does (``InvalidInput`` saying what is wrong, and
@@ -402,14 +426,20 @@ class TableFinder(Background):
         try:
             compare(self.state_dir, stop=self._stop, read=self.read)
         finally:
+            self._job = ""
             self._running.release()
         return self.state()
 
-    def _claim(self) -> None:
+    def _claim(self, job: str = "compare") -> None:
+        from companion.finderfit import FitRunning
+
         if self._stop.is_set():
-            raise CompareStopped("the companion is stopping: no comparison starts")
+            raise CompareStopped("the companion is stopping: nothing starts")
         if not self._running.acquire(blocking=False):
+            if self._job == "fit":
+                raise FitRunning("the finder is being fitted to the table: wait for the fit, or stop it")
             raise CompareRunning("the finders are being compared already: wait for that comparison")
+        self._job = job
 
     def note_confirmed(self) -> bool:
         """One more confirmed photo kept in the table's set: with the table's finder installed, every
@@ -423,7 +453,7 @@ class TableFinder(Background):
             return False
         try:
             self._claim()
-        except (CompareRunning, CompareStopped):
+        except IllegalAction:   # a comparison or a fit under way, or the companion stopping
             return False
         self._since = 0
         self._thread = threading.Thread(target=self._run, name="goblin-compare", daemon=True)
@@ -441,6 +471,7 @@ class TableFinder(Background):
         except Exception:  # a thread's error must not vanish; the table goes on
             log.exception("comparing the table's finder with the shipped one failed")
         finally:
+            self._job = ""
             self._running.release()
 
     def warning(self) -> bool:
@@ -473,11 +504,27 @@ def read_as_configured(config: Any) -> Read:
     return read
 
 
+def fit_from_cli(state: Path, config: Any, minutes: float | None, seed: int | None,
+                 any_boxes: bool) -> dict[str, Any]:
+    """``finder fit``: the fit made in the foreground on the table's set, as the page's makes it."""
+    from companion.finderfit import DEFAULT_MINUTES, SEED, fit_here
+
+    dataset = TableDataset(Path(state) / DATASET)
+    return fit_here(state, list(dataset.photos(dataset.labels())),
+                    minutes=DEFAULT_MINUTES if minutes is None else minutes,
+                    seed=SEED if seed is None else seed, any_boxes=any_boxes, read=read_as_configured(config))
+
+
 def main(argv: Sequence[str]) -> int:
     p = Parser(prog="goblin-companion finder", description="the table's own die finder")
-    p.add_argument("action", choices=["install", "info", "forget", "compare"])
+    p.add_argument("action", choices=["install", "info", "forget", "compare", "fit"])
     p.add_argument("file", nargs="?", metavar="FILE", help="the fitted finder (.onnx) to install")
     p.add_argument("--config", metavar="FILE", help="TOML settings (default: $GOBLIN_CONFIG)")
+    p.add_argument("--minutes", type=float, default=None,
+                   help="fit: how long the fit trains (default 20; the held-back photos are read after)")
+    p.add_argument("--seed", type=int, default=None, help="fit: the seed of its windows")
+    p.add_argument("--any-boxes", action="store_true",
+                   help="fit: a set whose boxes are part of each die all the same (docs/vision.md)")
     try:
         args = p.parse_args(list(argv))
         config = load_config(args.config)
@@ -490,6 +537,8 @@ def main(argv: Sequence[str]) -> int:
             result = info(state)
         elif args.action == "compare":
             result = compare(state, read=read_as_configured(config))
+        elif args.action == "fit":
+            result = fit_from_cli(state, config, args.minutes, args.seed, args.any_boxes)
         else:
             result = forget(state)
     except (GoblinError, ValueError, OSError) as exc:

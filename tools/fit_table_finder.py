@@ -51,21 +51,11 @@ from v3_data import Sample, render
 from v3_models import Finder
 from v3_train import budgeted_steps, load_fused_onnx
 
+from companion.finderfit import FEWEST, HELD, SMALLEST_BOX_RATIO, better, measure
 from companion.tablefinder import CARD_KEY
-from vision import read_table
-from vision.data import match_boxes
 from vision.learned import MODELS
 
 ROOT = Path(__file__).resolve().parents[1]
-#: every HELD-th photo is held back to measure (the first of each five)
-HELD = 5
-#: the fewest photos that make a set worth fitting (two held back)
-FEWEST = 10
-#: a set whose boxes are smaller than this share of the finder's (median) boxes part of each die: refused.
-#: Measured with the finders trained without each set, on its held-back photos: matteop65 (boxes the pip
-#: pattern) 0.58, where its fit lost dice; nell-byler (top faces, overhead) 1.15 and aws (whole dice) 1.04,
-#: where fits gained; a table's own set boxes as the camera does (matteop65 so boxed: 1.0)
-SMALLEST_BOX_RATIO = 0.8
 
 
 def load_set(folder: Path) -> list[Sample]:
@@ -84,29 +74,6 @@ def load_set(folder: Path) -> list[Sample]:
                 s.objects.append((x + w / 2, y + h / 2, w, h, int(d.get("value") or -1)))
         out.append(s)
     return out
-
-
-def measure(photos: list[Sample], finder: str) -> dict[str, float]:
-    """The whole reader with ``finder`` on ``photos`` (as the table reads): share of the dice found, share of
-    the valued ones read right, phantoms per photo (the benchmark's matching rule), and the median of a
-    labelled box's side over the side of the box found for it (``box_ratio``)."""
-    labelled = found = valued = right = phantoms = 0
-    ratios = []
-    for s in photos:
-        got = list(read_table(s.image, models=(finder, *MODELS[1:])).dice)
-        labels = [(cx - w / 2, cy - h / 2, w, h) for cx, cy, w, h, _ in s.objects]
-        pairs = match_boxes(labels, [d.bbox for d in got])
-        labelled += len(labels)
-        found += len(pairs)
-        phantoms += len(got) - len(pairs)
-        values = {i: s.objects[i][4] for i in range(len(labels)) if s.objects[i][4] > 0}
-        valued += len(values)
-        right += sum(got[j].value == values[i] for i, j in pairs if i in values)
-        ratios += [max(labels[i][2:]) / max(1, *got[j].bbox[2:]) for i, j in pairs]
-    return {"found_pct": round(100 * found / max(1, labelled), 2),
-            "right_pct": round(100 * right / max(1, valued), 2),
-            "phantom_per_photo": round(phantoms / max(1, len(photos)), 3), "dice": labelled,
-            "box_ratio": round(float(np.median(ratios)), 2) if ratios else None}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -141,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
     x = torch.cat([batch(pools, rng, 16)[0] for _ in range(4)])
     load_fused_onnx(model, str(args.start), x)
     model.train()
-    before = measure(held, str(args.start))
+    before = measure(held, (str(args.start), *MODELS[1:]))
     if (before["box_ratio"] or 1.0) < SMALLEST_BOX_RATIO and not args.any_boxes:
         ap.error(f"the set's boxes are {before['box_ratio']} of the finder's (median, on the {len(held)} "
                  f"held-back photos): they box part of each die, and a finder fitted on them loses dice "
@@ -159,14 +126,13 @@ def main(argv: list[str] | None = None) -> int:
         opt.step()
     args.out.parent.mkdir(parents=True, exist_ok=True)
     export(model, args.out)
-    after = measure(held, str(args.out))
+    after = measure(held, (str(args.out), *MODELS[1:]))
     given = sys.argv[1:] if argv is None else argv
     card = {"command": "python3 tools/fit_table_finder.py " + " ".join(given), "seed": args.seed,
             "steps": steps, "minutes": round((time.time() - t0) / 60, 1),
             "start": args.start.name, "photos": len(photos), "held_back": len(held),
             "before": before, "after": after, "torch": torch.__version__,
-            "better": (after["found_pct"] >= before["found_pct"]
-                       and after["phantom_per_photo"] <= before["phantom_per_photo"])}
+            "better": better(before, after)}
     Path(str(args.out) + ".json").write_text(json.dumps(card, indent=1), encoding="utf-8")
     # and inside the model, so a finder uploaded from the phone alone still shows what the fit measured
     # (companion.tablefinder.embedded_card reads it; the graph is unchanged)

@@ -1,0 +1,138 @@
+"""The finder fitted without torch (``vision.netfit``, what ``goblin-companion finder fit`` runs on the Pi),
+measured as ``tools/fit_table_finder.py`` was (docs/vision.md, "A finder fitted on the table"): the first
+``--first`` photos of a set's first half (``tune_eval.split`` halves) are the table's set, one in five of
+them held back as the product holds them back; the finder trained without the set is fitted on the rest,
+then the whole reader (face reader trained without the set, the shipped type reader) reads the set's second
+half, which the fit never saw, with the fitted finder (and with the one it started from: ``--before``).
+
+    python3 benchmarks/fit_here_eval.py SET [--first 30] [--steps N | --minutes M] [--seed S] [--before]
+        [--out FILE.onnx] [--json]
+    python3 benchmarks/fit_here_eval.py --step-time [--batch 16]   # ms a step: forward, backward, windows
+
+One line of JSON per finder read with ``--json``. ``--steps`` fixes the work (a slower machine, the Pi, does
+the same steps in more minutes); ``--minutes`` fixes the time on this machine. One thread for numpy and
+OpenCV (``OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1`` set before numpy loads, unless already set).
+"""
+
+from __future__ import annotations
+
+import os
+
+for _name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+    os.environ.setdefault(_name, "1")
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import resource  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import vision_eval as ve  # noqa: E402
+from tune_eval import split  # noqa: E402
+
+from companion.finderfit import HELD, SEED, Photo  # noqa: E402
+from vision import read_table  # noqa: E402
+from vision._cv import set_threads  # noqa: E402
+from vision.data import LabelledPhoto  # noqa: E402
+from vision.netfit import Network, fit, loss_and_grad  # noqa: E402
+from vision.windows import targets, window  # noqa: E402
+
+KEYS = ("found_pct", "right_pct", "wrong_sure", "wrong_sure_pct", "sure_right_pct", "phantom_per_photo")
+
+
+def as_photos(photos: list[LabelledPhoto]) -> list[Photo]:
+    out = []
+    for p in photos:
+        objects = [(x + w / 2, y + h / 2, w, h, int(d.value or -1))
+                   for d in p.dice if d.bbox is not None for x, y, w, h in [d.bbox]]
+        out.append(Photo(p.load(), objects))
+    return out
+
+
+def step_time(batch: int, repeats: int = 8) -> dict[str, float]:
+    """Median ms of one step's parts on aws windows: drawing the windows, forward, loss and backward."""
+    start = ve.leave_out_models("aws")[0]
+    net = Network(Path(start).read_bytes())
+    photos = as_photos(ve.labelled("aws", False)[:20])
+    rng = np.random.default_rng(1)
+    parts: dict[str, list[float]] = {"windows": [], "forward": [], "backward": []}
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        drawn = [window(photos[int(rng.integers(len(photos)))], rng) for _ in range(batch)]
+        t = [targets(objs) for _, objs in drawn]
+        x = np.stack([img.transpose(2, 0, 1) for img, _ in drawn]).astype(np.float32) / 255
+        t1 = time.perf_counter()
+        tape: list = []
+        out = net.forward(x, tape)
+        t2 = time.perf_counter()
+        hm, box, mask = (np.stack([a[i] for a in t]) for i in range(3))
+        _, grad = loss_and_grad(out, hm[:, None], box, mask[:, None])
+        net.backward(tape, grad)
+        t3 = time.perf_counter()
+        for k, v in zip(parts, (t1 - t0, t2 - t1, t3 - t2), strict=True):
+            parts[k].append(1000 * v)
+    got = {k: round(float(np.median(v)), 1) for k, v in parts.items()}
+    got["step"] = round(sum(got.values()), 1)
+    return {"batch": batch, **got, "peak_mb": peak_mb()}
+
+
+def peak_mb() -> int:
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("set", nargs="?", default="aws")
+    ap.add_argument("--first", type=int, default=30, help="photos of the first half that are the table's set")
+    ap.add_argument("--steps", type=int, default=0, help="fit this many steps (default: --minutes)")
+    ap.add_argument("--minutes", type=float, default=6.0)
+    ap.add_argument("--seed", type=int, default=SEED)
+    ap.add_argument("--before", action="store_true", help="read the second half with the unfitted finder too")
+    ap.add_argument("--out", type=Path, help="keep the fitted finder here")
+    ap.add_argument("--step-time", action="store_true", help="print the cost of one step and stop")
+    ap.add_argument("--batch", type=int, default=16)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    set_threads(1)
+    if args.step_time:
+        print(json.dumps(step_time(args.batch)))
+        return 0
+    first, second = split(ve.labelled(args.set, False), "halves")
+    table = as_photos(first[: args.first])
+    taught = [p for i, p in enumerate(table) if i % HELD]
+    finder, faces, types = ve.leave_out_models(args.set)
+    t0 = time.time()
+
+    def going(step: int) -> float | None:
+        if args.steps:
+            return None if step >= args.steps else step / args.steps
+        spent = (time.time() - t0) / (60 * args.minutes)
+        return None if spent >= 1 else spent
+
+    data, said = fit(Path(finder).read_bytes(), taught, np.random.default_rng(args.seed), going,
+                     batch=args.batch)
+    minutes = (time.time() - t0) / 60
+    out = args.out or Path(f"/tmp/fit-here-{args.set}.onnx")
+    out.write_bytes(data)
+    rows = [("fitted", str(out))] + ([("before", finder)] if args.before else [])
+    for tag, model in rows:
+        r = ve.evaluate(args.set, second, lambda im, m=model: read_table(im, models=(m, faces, types)))
+        row = {"finder": tag, "set": args.set, "table_photos": len(table), "taught": len(taught),
+               "read_photos": len(second), "dice": r["labelled"], **{k: r[k] for k in KEYS if k in r},
+               "steps": said["steps"], "fit_minutes": round(minutes, 1), "seed": args.seed,
+               "loss_first": said["loss_first"], "loss_last": said["loss_last"],
+               "peak_mb": peak_mb()}
+        print(json.dumps(row) if args.json else
+              f"{tag:7s} {args.set} found {row['found_pct']}% right {row['right_pct']}% wrong&sure "
+              f"{row['wrong_sure']} phantoms/photo {row['phantom_per_photo']} ({said['steps']} steps, "
+              f"{row['fit_minutes']} min)", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,261 @@
+"""The table's finder fitted here, on the table's own machine, without torch: ``goblin-companion finder fit``
+and the settings page's *Adatta qui*.
+
+The shipped finder is trained further on the table's confirmed photos (its set, ``companion.dataset``)
+by ``vision.netfit`` (numpy), on the windows and loss ``tools/train_finder.py`` trains with, for a time
+budget. One photo in ``HELD`` is held back; the whole reader is measured on those with the shipped finder
+and with the fitted one (``measure``: dice found, read right, phantoms per photo), and the fit is
+installed (``companion.tablefinder.install``) only when it finds no fewer dice and invents no more
+(``"better"``). Its card (the numbers, the seed, the steps) travels inside the file, as the torch tool's
+does. What it rests on: docs/vision.md, "A finder fitted on the table".
+
+Memory is bounded: the newest photos first, each shrunk so its dice are at most ``LARGEST_DIE`` px (the
+windows never show a die bigger than 150 px: nothing is lost) and the photos kept while they fit in
+``PIXEL_BUDGET``.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final, Protocol
+
+from companion.dataset import MAX_DICE
+from companion.errors import IllegalAction, InvalidInput
+
+#: every HELD-th photo is held back to measure (the first of each five), as tools/fit_table_finder.py
+HELD: Final = 5
+#: the fewest photos that make a set worth fitting (two held back)
+FEWEST: Final = 10
+#: a set whose boxes are smaller than this share of the finder's (median) boxes part of each die: refused
+#: (docs/vision.md: matteop65's pip-pattern boxes 0.58 lost dice; whole-die sets 1.04-1.15 gained)
+SMALLEST_BOX_RATIO: Final = 0.8
+#: a photo is shrunk until its largest die is at most this many px (the training windows show dice of
+#: 10-150 px, so a bigger die is only shrunk again)
+LARGEST_DIE: Final = 160
+#: photos kept in memory for a fit, in bytes of pixels (the newest first): about 28 photos of the Pi HQ
+#: camera at full size, many more where the dice allow shrinking. Thirty photos gave nearly all of the
+#: gain measured on aws (docs/vision.md)
+PIXEL_BUDGET: Final = 260_000_000
+#: the longest fit asked for (the page offers the default)
+MOST_MINUTES: Final = 180.0
+DEFAULT_MINUTES: Final = 20.0
+SEED: Final = 20264301
+
+
+class FitRunning(IllegalAction):
+    """A fit is under way; this one was not started."""
+
+    code = "fit-running"
+
+
+class FitStopped(IllegalAction):
+    """The companion is stopping (or the fit was cancelled): nothing was installed."""
+
+    code = "fit-stopped"
+
+
+class SetRefused(InvalidInput):
+    """The table's set is not one to fit on: ``code`` says why (``too-few-photos``, ``part-of-each-die``)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def check_minutes(minutes: float) -> float:
+    """``minutes`` when a fit may last that long, else ``InvalidInput`` saying how long it may."""
+    if not 0 < minutes <= MOST_MINUTES:   # NaN fails too
+        raise InvalidInput(f"a fit lasts more than 0 and at most {MOST_MINUTES:g} minutes, not {minutes:g}")
+    return minutes
+
+
+class Stop(Protocol):
+    """What tells a fit to stop (a ``threading.Event``, or the page's and the companion's together)."""
+
+    def is_set(self) -> bool: ...
+
+
+@dataclass
+class Photo:
+    """A photo of the table's set as ``vision.windows.window`` reads it."""
+
+    image: Any
+    objects: list[tuple[float, float, float, float, int]] = field(default_factory=list)
+
+
+Read = Callable[[Any, tuple[str, ...]], Any]
+"""``(frame, models) -> reading``: how the held-back photos are read (default ``vision.read_table``)."""
+
+
+def measure(photos: Sequence[Any], models: tuple[str, ...], read: Read | None = None) -> dict[str, Any]:
+    """The whole reader with ``models`` on ``photos`` (each with ``image`` and ``objects``): share of the
+    dice found, share of the valued ones read right, phantoms per photo (the benchmark's matching rule), and
+    the median of a labelled box's side over the side of the box found for it (``box_ratio``)."""
+    import numpy as np
+
+    from vision import read_table
+    from vision.data import match_boxes
+
+    reader: Read = read or (lambda frame, m: read_table(frame, models=m))
+    labelled = found = valued = right = phantoms = 0
+    ratios = []
+    for s in photos:
+        got = list(reader(s.image, models).dice)
+        labels = [(cx - w / 2, cy - h / 2, w, h) for cx, cy, w, h, _ in s.objects]
+        pairs = match_boxes(labels, [d.bbox for d in got])
+        labelled += len(labels)
+        found += len(pairs)
+        phantoms += len(got) - len(pairs)
+        values = {i: s.objects[i][4] for i in range(len(labels)) if s.objects[i][4] > 0}
+        valued += len(values)
+        right += sum(got[j].value == values[i] for i, j in pairs if i in values)
+        ratios += [max(labels[i][2:]) / max(1, *got[j].bbox[2:]) for i, j in pairs]
+    return {"found_pct": round(100 * found / max(1, labelled), 2),
+            "right_pct": round(100 * right / max(1, valued), 2),
+            "phantom_per_photo": round(phantoms / max(1, len(photos)), 3), "dice": labelled,
+            "box_ratio": round(float(np.median(ratios)), 2) if ratios else None}
+
+
+def better(before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
+    """Whether a fit is kept: no fewer dice found and no more phantoms on the held-back photos."""
+    return bool(after["found_pct"] >= before["found_pct"]
+                and after["phantom_per_photo"] <= before["phantom_per_photo"])
+
+
+def _boxes(dice: Any) -> list[tuple[float, float, float, float, int]]:
+    out = []
+    for d in dice[:MAX_DICE] if isinstance(dice, list) else []:
+        box = d.get("bbox") if isinstance(d, Mapping) else None
+        if not (isinstance(box, list) and len(box) == 4
+                and all(isinstance(v, int | float) and not isinstance(v, bool) for v in box)):
+            continue
+        x, y, w, h = (float(v) for v in box)
+        if w <= 0 or h <= 0:
+            continue
+        value = d.get("value")
+        out.append((x + w / 2, y + h / 2, w, h, value if isinstance(value, int) and value > 0 else -1))
+    return out
+
+
+def load_photos(entries: Sequence[tuple[Mapping[str, Any], Path]], budget: int = PIXEL_BUDGET,
+                stop: Stop | None = None) -> list[Photo]:
+    """The set's photos with their boxed dice, newest first, each shrunk to ``LARGEST_DIE`` and kept while
+    their pixels fit in ``budget`` bytes; unreadable photos and photos with no boxed die are left out."""
+    import cv2
+
+    out: list[Photo] = []
+    used = 0
+    for entry, src in reversed(list(entries)):
+        if stop is not None and stop.is_set():
+            raise FitStopped("the fit was stopped while its photos were read: nothing was installed")
+        objects = _boxes(entry.get("dice"))
+        if not objects:
+            continue
+        image = cv2.imread(str(src), cv2.IMREAD_COLOR)
+        if image is None:
+            continue
+        largest = max(max(o[2], o[3]) for o in objects)
+        if largest > LARGEST_DIE:
+            f = LARGEST_DIE / largest
+            image = cv2.resize(image, (max(1, round(image.shape[1] * f)), max(1, round(image.shape[0] * f))),
+                               interpolation=cv2.INTER_AREA)
+            objects = [(cx * f, cy * f, w * f, h * f, v) for cx, cy, w, h, v in objects]
+        if used + image.nbytes > budget:
+            break
+        used += image.nbytes
+        out.append(Photo(image, objects))
+    out.reverse()
+    return out
+
+
+@dataclass
+class Progress:
+    """Where a fit is: its phase (``reading``, ``measuring``, ``fitting``, ``checking``), steps done and
+    the share of its time spent."""
+
+    phase: str = "reading"
+    steps: int = 0
+    spent: float = 0.0
+    minutes: float = DEFAULT_MINUTES
+
+    def to_json(self) -> dict[str, Any]:
+        return {"phase": self.phase, "steps": self.steps, "spent_pct": round(100 * self.spent, 1),
+                "minutes": self.minutes}
+
+
+def fit_here(state_dir: Path, entries: Sequence[tuple[Mapping[str, Any], Path]], *,
+             minutes: float = DEFAULT_MINUTES, seed: int = SEED, any_boxes: bool = False,
+             stop: Stop | None = None, read: Read | None = None,
+             progress: Progress | None = None, clock: Callable[[], float] = time.monotonic) -> dict[str, Any]:
+    """Fit the shipped finder on the set's photos (``entries``: labels.json entries with their files) for
+    ``minutes`` and install it when ``better`` (``companion.tablefinder.install``); the card, with
+    ``"installed"`` (the path, or None). ``InvalidInput`` for a set too small or boxing part of each die,
+    ``FitStopped`` once ``stop`` is set (nothing installed)."""
+    import numpy as np
+
+    from companion.tablefinder import CARD_KEY, install, with_finder
+    from vision import netfit
+    from vision.finder import model_path
+    from vision.onnxfile import with_metadata
+
+    check_minutes(minutes)
+    progress = progress or Progress()
+    progress.minutes = minutes
+    photos = load_photos(entries, stop=stop)
+    if len(photos) < FEWEST:
+        raise SetRefused("too-few-photos", f"the table's set holds {len(photos)} photos with boxed dice; a "
+                         f"fit needs {FEWEST} or more (confirm more rolls with the camera)")
+    held = photos[::HELD]
+    taught = [p for i, p in enumerate(photos) if i % HELD]
+    shipped = with_finder(None)
+    start_file = model_path(shipped[0])
+    progress.phase = "measuring"
+    before = measure(held, shipped, read)
+    if (before["box_ratio"] or 1.0) < SMALLEST_BOX_RATIO and not any_boxes:
+        raise SetRefused("part-of-each-die", f"the set's boxes are {before['box_ratio']} of the finder's "
+                         f"(median, on the {len(held)} held-back photos): they box part of each die, and a "
+                         "finder fitted on them loses dice (docs/vision.md)")
+    progress.phase = "fitting"
+    start = clock()
+    budget = minutes * 60
+
+    def going(step: int) -> float | None:
+        progress.steps = step
+        progress.spent = min(1.0, (clock() - start) / budget)
+        if stop is not None and stop.is_set():
+            return None
+        return None if progress.spent >= 1.0 else progress.spent
+
+    data, said = netfit.fit(start_file.read_bytes(), taught, np.random.default_rng(seed), going)
+    if stop is not None and stop.is_set():
+        raise FitStopped("the fit was stopped: nothing was installed")
+    progress.phase = "checking"
+    folder = Path(state_dir) / "fitting"
+    folder.mkdir(parents=True, exist_ok=True)
+    trial = folder / "fitted.onnx"
+    trial.write_bytes(data)
+    after = measure(held, with_finder(trial), read)
+    card = {"command": f"goblin-companion finder fit --minutes {minutes:g} --seed {seed}", "where": "here",
+            "seed": seed, "steps": said["steps"], "minutes": round((clock() - start) / 60, 1),
+            "loss_first": said["loss_first"], "loss_last": said["loss_last"], "start": start_file.name,
+            "photos": len(photos), "held_back": len(held), "before": before, "after": after,
+            "better": better(before, after)}
+    trial.write_bytes(with_metadata(data, CARD_KEY, json.dumps(card)))
+    installed = install(state_dir, trial)["installed"] if card["better"] else None
+    trial.unlink(missing_ok=True)
+    card["installed"] = installed
+    (folder / "last-fit.json").write_text(json.dumps(card, indent=1), encoding="utf-8")
+    return card
+
+
+def last_fit(state_dir: Path) -> dict[str, Any] | None:
+    """The card of the last fit made here (installed or not), or None."""
+    try:
+        said = json.loads((Path(state_dir) / "fitting" / "last-fit.json").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return None
+    return said if isinstance(said, dict) else None

@@ -1,0 +1,168 @@
+"""The table's finder fitted here, without torch (``companion.finderfit``, ``goblin-companion finder fit``,
+``TableFinder.fit``): measured on held-back photos of the table's own set, installed only when it reads
+them no worse, stoppable, refused with what was wrong for a set it cannot learn from."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.cli import main as cli
+from companion.dataset import TableDataset
+from companion.errors import InvalidInput
+from companion.finderfit import FitRunning, FitStopped, fit_here, last_fit, load_photos
+from companion.tablefinder import TableFinder, TableModels, embedded_card, installed
+from vision import read_table
+from vision.data import photo_set
+from vision.learned import MODELS
+from vision.reading import TableReading
+
+
+def add(dataset: TableDataset, image: np.ndarray, dice: list[dict[str, Any]]) -> None:
+    jpeg = cv2.imencode(".jpg", image)[1].tobytes()
+    dataset.add(jpeg, {"dice": dice}, width=image.shape[1], height=image.shape[0])
+
+
+@pytest.fixture
+def state(tmp_path: Path) -> Path:
+    return tmp_path / "state"
+
+
+@pytest.fixture
+def aws_set(state: Path) -> TableDataset:
+    """Twelve photos of aws (whole dice boxed, as the camera boxes them) as a table's confirmed set."""
+    dataset = TableDataset(state / "dataset")
+    for p in photo_set("aws")[:24:2]:
+        add(dataset, p.load(), [{"bbox": [round(v) for v in d.bbox], "sides": 6, "value": d.value}
+                                for d in p.dice if d.bbox is not None])
+    return dataset
+
+
+def entries(dataset: TableDataset) -> list:
+    return list(dataset.photos(dataset.labels()))
+
+
+def test_a_fit_is_measured_on_held_back_photos_and_installed_when_no_worse(
+        state: Path, aws_set: TableDataset) -> None:
+    card = fit_here(state, entries(aws_set), minutes=0.15, seed=3)
+    assert card["photos"] == 12 and card["held_back"] == 3 and card["steps"] > 5
+    assert card["before"]["dice"] == card["after"]["dice"] > 0
+    assert card["better"] == (card["after"]["found_pct"] >= card["before"]["found_pct"]
+                              and card["after"]["phantom_per_photo"] <= card["before"]["phantom_per_photo"])
+    assert last_fit(state) == card
+    if card["better"]:
+        path = installed(state)
+        assert path is not None and card["installed"] == str(path)
+        assert TableModels(state)()[0] == str(path)
+        inside = embedded_card(path.read_bytes())   # the card travels in the file, as the torch tool's
+        assert inside == {k: v for k, v in card.items() if k != "installed"}
+    else:
+        assert card["installed"] is None and installed(state) is None
+
+
+def test_a_fit_that_reads_the_held_back_photos_worse_is_not_installed(
+        state: Path, aws_set: TableDataset) -> None:
+    """The decision, on a reader that finds nothing with any finder but the shipped one."""
+    def read(frame: np.ndarray, models: tuple[str, ...]) -> Any:
+        return read_table(frame, models=models) if models == MODELS else TableReading((), ())
+
+    card = fit_here(state, entries(aws_set), minutes=0.05, read=read)
+    assert card["before"]["found_pct"] > 50 and card["after"]["found_pct"] == 0
+    assert card["better"] is False and card["installed"] is None
+    assert installed(state) is None and TableModels(state)() == MODELS
+    assert not (state / "fitting" / "fitted.onnx").exists()   # the trial is not left on the card
+
+
+def test_a_stopped_fit_installs_nothing(state: Path, aws_set: TableDataset) -> None:
+    class After:   # says stop after a few asks: in the middle of the fit
+        asks = 0
+
+        def is_set(self) -> bool:
+            self.asks += 1
+            return self.asks > 20
+
+    with pytest.raises(FitStopped):
+        fit_here(state, entries(aws_set), minutes=5, stop=After())
+    assert installed(state) is None and last_fit(state) is None
+
+
+def test_a_set_boxing_part_of_each_die_or_too_small_is_refused(state: Path) -> None:
+    dataset = TableDataset(state / "dataset")
+
+    def third(box: tuple[float, ...]) -> list[int]:   # the middle third of the die, as matteop65 boxes pips
+        x, y, w, h = box
+        return [round(x + w / 3), round(y + h / 3), max(1, round(w / 3)), max(1, round(h / 3))]
+
+    shots = [(p.load(), [{"bbox": third(d.bbox), "sides": 6, "value": d.value} for d in p.dice if d.bbox])
+             for p in photo_set("aws")[:20:2]]
+    for image, dice in shots[:3]:
+        add(dataset, image, dice)
+    with pytest.raises(InvalidInput, match="needs 10 or more"):
+        fit_here(state, entries(dataset), minutes=1)
+    for image, dice in shots[3:]:
+        add(dataset, image, dice)
+    with pytest.raises(InvalidInput, match="part of each die"):
+        fit_here(state, entries(dataset), minutes=1)
+    with pytest.raises(InvalidInput, match="at most 180 minutes"):
+        fit_here(state, entries(dataset), minutes=1e9)
+    assert installed(state) is None
+
+
+def test_the_photos_are_kept_within_the_memory_budget_newest_first(state: Path) -> None:
+    dataset = TableDataset(state / "dataset")
+    for i in range(6):
+        image = np.full((400, 600, 3), 40 * i, np.uint8)
+        add(dataset, image, [{"bbox": [10, 10, 320, 300], "sides": 6, "value": 1 + i}])   # a die of 320 px
+    add(dataset, np.zeros((400, 600, 3), np.uint8), [])   # no die: not kept by the set at all
+    got = load_photos(entries(dataset), budget=3 * 200 * 300 * 3)
+    assert [p.objects[0][4] for p in got] == [4, 5, 6]   # the newest three, oldest first
+    for p in got:   # each shrunk by half: its die is 160 px
+        assert p.image.shape == (200, 300, 3)
+        assert max(p.objects[0][2:4]) == pytest.approx(160)
+
+
+def test_finder_fit_on_the_command_line(tmp_path: Path, state: Path, aws_set: TableDataset,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    config = tmp_path / "goblin.toml"
+    config.write_text(f'state_dir = "{state}"\n')
+    assert cli(["finder", "fit", "--minutes", "0", "--config", str(config)]) == 2
+    assert "at most 180 minutes, not 0" in capsys.readouterr().err
+    assert cli(["finder", "fit", "--minutes", "0.1", "--seed", "9", "--config", str(config)]) == 0
+    card = json.loads(capsys.readouterr().out)
+    assert card["seed"] == 9 and card["photos"] == 12 and "found_pct" in card["after"]
+    assert card["command"] == "goblin-companion finder fit --minutes 0.1 --seed 9"
+    status = cli(["finder", "info", "--config", str(config)])
+    said = json.loads(capsys.readouterr().out)
+    assert status == 0 and said["finder"] == ("table" if card["better"] else "shipped")
+
+
+def test_the_table_fits_in_the_background_one_job_at_a_time_and_stops(
+        state: Path, aws_set: TableDataset) -> None:
+    table = TableFinder(state, aws_set)
+    started = table.fit(30)
+    assert started["fit"]["minutes"] == 30 and started["fit_error"] is None
+    with pytest.raises(FitRunning):
+        table.fit(1)
+    with pytest.raises(FitRunning, match="being fitted"):
+        table.compare()
+    seen = threading.Event()
+    for _ in range(600):   # the photos read and measured, then the fit runs
+        fit = table.state()["fit"]
+        if fit is not None and fit["phase"] == "fitting" and fit["steps"] > 0:
+            seen.set()
+            break
+        threading.Event().wait(0.1)
+    assert seen.is_set()
+    table.cancel_fit()
+    table.wait(30)
+    after = table.state()
+    assert after["fit"] is None and after["finder"] == "shipped"
+    assert after["fit_error"]["code"] == "fit-stopped"
+    with pytest.raises(InvalidInput, match="shipped finder"):   # the job is over: compare is free again
+        table.compare()
