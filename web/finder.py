@@ -4,7 +4,11 @@ finder on where torch is: ``tools/fit_table_finder.py``), ``POST /api/finder`` (
 the body, raw, ``Content-Type: application/octet-stream``, the PIN in ``X-Table-PIN``; checked as
 ``goblin-companion finder install`` checks it), ``POST /api/finder/compare`` (the table's latest photos read
 with its finder and the shipped one: ``companion.tablefinder.compare``; one at a time, else 409
-``compare-running``) and
+``compare-running``), ``POST /api/finder/fit`` (``{"minutes": M}``, optional, default 20: the shipped
+finder fitted on the table's set here, in the background, and installed when it reads the held-back photos
+better: ``companion.finderfit``; 409 ``fit-running`` while one runs; ``GET /api/finder``'s ``"fit"`` is its
+progress, ``"last_fit"`` the card of the last, ``"fit_error"`` why the last ended without one),
+``POST /api/finder/fit/stop`` (the fit under way ends at its next step, nothing installed) and
 ``POST /api/finder/forget`` (back to the shipped one).
 
 A body that is no die finder is 400 ``invalid-input`` saying why, and the finder in use stays; over
@@ -22,6 +26,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request, send_file
 from werkzeug.exceptions import RequestEntityTooLarge, TooManyRequests
 
+from companion.errors import InvalidInput
 from companion.tablefinder import MAX_BYTES
 from web.api import check_pin, control, part
 
@@ -62,6 +67,22 @@ def finder_forget(data: dict[str, Any]) -> Response:
 def finder_compare(data: dict[str, Any]) -> Response:
     """Seconds of reading (two readings of up to 40 photos): one at a time (409 ``compare-running``)."""
     return jsonify(finder().compare())
+
+
+@bp.post("/finder/fit")
+@control
+def finder_fit(data: dict[str, Any]) -> Response:
+    """Start fitting the finder here: minutes of the Pi's CPU, in a niced thread (the camera first)."""
+    minutes = data.get("minutes")
+    if minutes is not None and (isinstance(minutes, bool) or not isinstance(minutes, int | float)):
+        raise InvalidInput(f"'minutes' must be a number, not {str(minutes)[:40]!r}")
+    return jsonify(finder().fit(None if minutes is None else float(minutes)))
+
+
+@bp.post("/finder/fit/stop")
+@control
+def finder_fit_stop(data: dict[str, Any]) -> Response:
+    return jsonify(finder().cancel_fit())
 
 
 @bp.get("/dataset.zip")

@@ -686,6 +686,69 @@ def test_the_tables_own_finder_from_the_settings_page(table: Table, phone: Page,
     assert TableModels(state)()[0] == "finder"
 
 
+def test_the_finder_is_fitted_here_from_the_settings_page(table: Table, phone: Page, tmp_path: Path) -> None:
+    """Impostazioni → Adatta qui: with too few photos it says so; with twelve confirmed photos of a table
+    (aws) the fit runs and shows its progress, stops when asked, and the last fit's numbers are shown."""
+
+    from companion.dataset import TableDataset
+
+    finder = table.app.extensions["goblin.finder"]
+    state = Path(finder.state_dir)
+    kept = finder.dataset
+    finder.dataset = TableDataset(tmp_path / "set")   # a set of this test's own (the table's holds others')
+    try:
+        walk_the_fit(table, phone, finder, state)
+    finally:
+        finder.dataset = kept
+        (state / "fitting" / "last-fit.json").unlink(missing_ok=True)
+        finder._fit_error = None
+
+
+def walk_the_fit(table: Table, phone: Page, finder: Any, state: Path) -> None:
+    import cv2
+
+    from vision.data import photo_set
+
+    phone.goto(table.url("/settings"))
+    expect(phone.locator("#finder-fit")).to_have_text("Adatta qui (20 min)")
+    expect(phone.locator("#finder-fitting")).to_be_hidden()
+    phone.click("#finder-fit")
+    expect(phone.locator("#finder-fitting")).to_have_text(
+        "Servono almeno 10 foto confermate con i dadi riquadrati: "
+        "confermate qualche altro tiro con la fotocamera.")
+    expect(phone.locator("#finder-fitting")).to_have_class("teach-result failed")
+
+    for p in photo_set("aws")[:24:2]:
+        image = p.load()
+        finder.dataset.add(cv2.imencode(".jpg", image)[1].tobytes(), {"dice": [
+            {"bbox": [round(v) for v in d.bbox], "sides": 6, "value": d.value} for d in p.dice if d.bbox]},
+            width=image.shape[1], height=image.shape[0])
+    phone.click("#finder-fit")
+    fitting = phone.locator("#finder-fitting")
+    expect(fitting).to_contain_text("Adatto il cercatore a questo tavolo:", timeout=60_000)
+    expect(phone.locator("#finder-fit")).to_be_disabled()
+    expect(phone.locator("#finder-fit-stop")).to_be_visible()
+    phone.locator("#finder").scroll_into_view_if_needed()
+    shot(phone, "18-finder-fitting")
+    phone.click("#finder-fit-stop")
+    expect(fitting).to_have_text("Adattamento fermato: non è stato installato nulla.", timeout=30_000)
+    expect(phone.locator("#finder-fit")).to_be_enabled()
+    expect(phone.locator("#finder-fit-stop")).to_be_hidden()
+    assert finder.state()["finder"] == "shipped"
+
+    # a fit that ended (as companion.finderfit keeps its card): its numbers, and whether it is installed
+    finder._fit_error = None
+    (state / "fitting").mkdir(exist_ok=True)
+    (state / "fitting" / "last-fit.json").write_text(json.dumps({
+        "photos": 30, "steps": 1362, "installed": None,
+        "before": {"found_pct": 88.68, "phantom_per_photo": 0.0},
+        "after": {"found_pct": 86.0, "phantom_per_photo": 0.2}}))
+    phone.goto(table.url("/settings?lang=en"))
+    expect(phone.locator("#finder-fitting")).to_have_text(
+        "Last fit (30 photos, 1362 steps): dice found 88.68% → 86%, phantoms per photo 0 → 0.2. "
+        "Not installed: it read the held-back photos no better than the shipped one.")
+
+
 def test_the_tray_zones_are_set_from_the_settings_page(table: Table, phone: Page) -> None:
     """Impostazioni → Zone del vassoio: the camera hangs the other way, so the halves become top and
     bottom, with a toss zone; the drawing, the file and a reload agree; then back to the file's zones."""

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 from flask.testing import FlaskClient
 
+import web.finder
 from companion.dataset import TableDataset
 from companion.session import TableSession
 from companion.tablefinder import MAX_BYTES, TableFinder, TableModels
@@ -42,7 +43,8 @@ def app_client(session: TableSession, state: Path) -> FlaskClient:
 
 
 def test_a_fitted_finder_is_uploaded_read_with_and_forgotten(app_client: FlaskClient, state: Path) -> None:
-    assert app_client.get("/api/finder").json == {"finder": "shipped", "photos": 2}
+    assert app_client.get("/api/finder").json == {"finder": "shipped", "photos": 2, "fit": None,
+                                                  "fit_minutes": 20.0, "last_fit": None, "fit_error": None}
     got = app_client.post("/api/finder", data=OTHER.read_bytes(), headers=ONNX)
     assert got.status_code == 200, got.json
     assert got.json["finder"] == "table" and got.json["photos"] == 2
@@ -51,7 +53,8 @@ def test_a_fitted_finder_is_uploaded_read_with_and_forgotten(app_client: FlaskCl
     assert Path(got.json["path"]).read_bytes() == OTHER.read_bytes()
     assert not list(state.glob("finder-*")), "the upload's temporary folder is gone"
     forgot = app_client.post("/api/finder/forget", json={}, headers={"X-Table-PIN": PIN})
-    assert forgot.json == {"finder": "shipped", "photos": 2}
+    assert forgot.json == {"finder": "shipped", "photos": 2, "fit": None, "fit_minutes": 20.0,
+                           "last_fit": None, "fit_error": None}
     assert TableModels(state)()[0] == "finder"
 
 
@@ -122,11 +125,46 @@ def test_the_finders_are_compared_once_at_a_time_with_the_pin(app_client: FlaskC
     assert app_client.get("/api/finder").json["compared"] == got.json["compared"]
 
 
+def test_the_finder_is_fitted_here_from_the_page_one_fit_at_a_time_and_stopped(
+        session: TableSession, state: Path) -> None:
+    """Ten small photos, a die drawn on each: the fit starts (the PIN asked, its minutes checked), runs in
+    the background, refuses a second one and a comparison, and stops when asked, nothing installed."""
+    data = TableDataset(state / "dataset")
+    for i in range(10):
+        image = np.full((96, 128, 3), 200, np.uint8)
+        cv2.rectangle(image, (20 + 5 * i, 30), (44 + 5 * i, 54), (30, 30, 160), -1)
+        data.add(cv2.imencode(".jpg", image)[1].tobytes(),
+                 {"dice": [{"bbox": [20 + 5 * i, 30, 24, 24], "sides": 6, "value": 1 + i % 6}]},
+                 width=128, height=96)
+    client = create_app({"TESTING": True, "TABLE_PIN": PIN}, session=session,
+                        finder=TableFinder(state, data)).test_client()
+    pin = {"X-Table-PIN": PIN}
+    assert client.post("/api/finder/fit", json={}).status_code == 403
+    assert "'minutes' must be a number" in error_of(
+        client.post("/api/finder/fit", json={"minutes": "5"}, headers=pin), 400, "invalid-input")
+    assert "at most 180 minutes, not 0" in error_of(
+        client.post("/api/finder/fit", json={"minutes": 0}, headers=pin), 400, "invalid-input")
+    started = client.post("/api/finder/fit", json={"minutes": 30}, headers=pin)
+    assert started.status_code == 200 and started.json["fit"]["minutes"] == 30
+    assert "being fitted" in error_of(client.post("/api/finder/fit", json={}, headers=pin), 409,
+                                      "fit-running")
+    assert "being fitted" in error_of(client.post("/api/finder/compare", json={}, headers=pin), 409,
+                                      "fit-running")
+    assert client.post("/api/finder/fit/stop", json={}).status_code == 403
+    assert client.post("/api/finder/fit/stop", json={}, headers=pin).status_code == 200
+    client.application.extensions[web.finder.EXTENSION].wait(60)
+    after = client.get("/api/finder").json
+    assert after["fit"] is None and after["finder"] == "shipped"
+    assert after["fit_error"]["code"] == "fit-stopped"
+    assert after["last_fit"] is None
+
+
 def test_an_app_without_the_tables_set_has_no_finder(session: TableSession) -> None:
     client = create_app({"TESTING": True}, session=session).test_client()
     assert client.get("/api/finder").status_code == 404
     assert client.get("/api/dataset.zip").status_code == 404
     assert client.post("/api/finder/compare", json={}).status_code == 404
+    assert client.post("/api/finder/fit", json={}).status_code == 404
 
 
 def test_a_photo_dropped_meanwhile_is_left_out_of_the_zip_with_its_labels(tmp_path: Path) -> None:

@@ -168,6 +168,44 @@
     $("finder-forget").disabled = s.finder !== "table";
     $("finder-compare").disabled = s.finder !== "table";
     renderCompared(s.finder === "table" ? s.compared : null);
+    renderFit(s);
+  }
+
+  let fitPoll = null;
+
+  /** The fit made here (companion.finderfit): its progress while it runs (asked again every 3 s), else
+   *  the last fit's numbers and whether it was installed, or why it ended without any. */
+  function renderFit(s) {
+    const box = $("finder-fitting");
+    const running = Boolean(s.fit);
+    $("finder-fit").disabled = running;
+    $("finder-fit-stop").hidden = !running;
+    let text = "";
+    let ok = true;
+    if (running) {
+      text = t(`finder.fit_${s.fit.phase}`, { pct: Math.round(s.fit.spent_pct), steps: s.fit.steps, minutes: s.fit.minutes });
+    } else if (s.fit_error) {
+      const code = s.fit_error.code;
+      text = has(`finder.fit_error.${code}`) ? t(`finder.fit_error.${code}`) : t("finder.fit_failed", { detail: s.fit_error.detail });
+      ok = false;
+    } else if (s.last_fit) {
+      const c = s.last_fit;
+      text = t(c.installed ? "finder.fit_installed" : "finder.fit_kept_out", { photos: c.photos, steps: c.steps,
+        found_before: c.before.found_pct, found_after: c.after.found_pct,
+        phantoms_before: c.before.phantom_per_photo, phantoms_after: c.after.phantom_per_photo });
+      ok = Boolean(c.installed);
+    }
+    box.hidden = !text;
+    box.textContent = text;
+    box.dataset.phase = running ? s.fit.phase : s.fit_error ? "error" : s.last_fit ? "done" : "";
+    box.className = `teach-result ${ok ? "ok" : "failed"}`;
+    clearTimeout(fitPoll);
+    if (running) {
+      fitPoll = setTimeout(async () => {
+        const response = await fetch("/api/finder");
+        if (response.ok) renderFinder(await response.json());
+      }, 3000);
+    }
   }
 
   /** The last comparison of the table's finder with the shipped one on the table's latest photos
@@ -210,6 +248,21 @@
       $("finder-compare").disabled = false;
       if (!done) return failedLine("finder-result", "finder");
       $("finder-result").hidden = true;
+      renderFinder(done);
+    };
+    $("finder-fit").onclick = async () => {
+      $("finder-fit").disabled = true;
+      const done = await act("finder/fit", {});
+      if (!done) {
+        $("finder-fit").disabled = false;
+        return failedLine("finder-result", "finder");
+      }
+      $("finder-result").hidden = true;
+      renderFinder(done);
+    };
+    $("finder-fit-stop").onclick = async () => {
+      const done = await act("finder/fit/stop", {});
+      if (!done) return failedLine("finder-result", "finder");
       renderFinder(done);
     };
     forgetButton("finder", renderFinder);
