@@ -4,43 +4,51 @@ measured as ``tools/fit_table_finder.py`` was (docs/vision.md, "A finder fitted 
 them held back as the product holds them back; the finder trained without the set is fitted on the rest,
 then the whole reader (face reader trained without the set, the shipped type reader) reads the set's second
 half, which the fit never saw, with the fitted finder (and with the one it started from: ``--before``).
+Each row also says what the product's rule would have decided from the held-back photos alone
+(``would_install``: ``companion.finderfit.better`` on them, read with the same models).
 
     python3 benchmarks/fit_here_eval.py SET [--first 30] [--steps N | --minutes M] [--seed S] [--before]
         [--out FILE.onnx] [--json]
     python3 benchmarks/fit_here_eval.py --step-time [--batch 16]   # ms a step: forward, backward, windows
+    python3 benchmarks/fit_here_eval.py SET --beside                # what a fit costs the camera's reader
 
 One line of JSON per finder read with ``--json``. ``--steps`` fixes the work (a slower machine, the Pi, does
 the same steps in more minutes); ``--minutes`` fixes the time on this machine. One thread for numpy and
 OpenCV (``OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1`` set before numpy loads, unless already set).
+
+``--beside``: instead, the median and worst time of reading a 640x480 photo as ``serve`` reads (OpenCV's and
+numpy's default threads), alone and then while ``TableFinder.fit`` runs on the set's first ``--first``
+photos in its background thread, as the settings page starts it.
 """
 
 from __future__ import annotations
 
 import os
 
-for _name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
-    os.environ.setdefault(_name, "1")
+if "--beside" not in __import__("sys").argv:   # beside the camera: the product's own thread counts
+    for _name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+        os.environ.setdefault(_name, "1")
 
-import argparse  # noqa: E402
-import json  # noqa: E402
-import resource  # noqa: E402
-import sys  # noqa: E402
-import time  # noqa: E402
-from pathlib import Path  # noqa: E402
+import argparse
+import json
+import resource
+import sys
+import time
+from pathlib import Path
 
-import numpy as np  # noqa: E402
+import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import vision_eval as ve  # noqa: E402
-from tune_eval import split  # noqa: E402
+import vision_eval as ve
+from tune_eval import split
 
-from companion.finderfit import HELD, SEED, Photo  # noqa: E402
-from vision import read_table  # noqa: E402
-from vision._cv import set_threads  # noqa: E402
-from vision.data import LabelledPhoto  # noqa: E402
-from vision.netfit import Network, fit, loss_and_grad  # noqa: E402
-from vision.windows import targets, window  # noqa: E402
+from companion.finderfit import HELD, SEED, Photo, better, measure
+from vision import read_table
+from vision._cv import set_threads
+from vision.data import LabelledPhoto
+from vision.netfit import Network, fit, loss_and_grad
+from vision.windows import targets, window
 
 KEYS = ("found_pct", "right_pct", "wrong_sure", "wrong_sure_pct", "sure_right_pct", "phantom_per_photo")
 
@@ -85,6 +93,45 @@ def peak_mb() -> int:
     return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
 
 
+def frame_ms(frame: np.ndarray, n: int = 40) -> tuple[float, float]:
+    times = []
+    for _ in range(n):
+        t0 = time.perf_counter()
+        read_table(frame)
+        times.append(1000 * (time.perf_counter() - t0))
+    return float(np.median(times)), max(times)
+
+
+def beside(name: str, first: int) -> None:
+    import tempfile
+
+    import cv2
+
+    from companion.dataset import TableDataset
+    from companion.tablefinder import TableFinder
+
+    frame = ve.labelled("matteop65", False)[50].load()
+    with tempfile.TemporaryDirectory() as folder:
+        data = TableDataset(Path(folder) / "dataset")
+        for p in split(ve.labelled(name, False), "halves")[0][:first]:
+            image = p.load()
+            data.add(cv2.imencode(".jpg", image)[1].tobytes(), {"dice": [
+                {"bbox": list(d.bbox), "sides": 6, "value": d.value} for d in p.dice if d.bbox is not None]},
+                width=image.shape[1], height=image.shape[0])
+        frame_ms(frame, 3)
+        idle = frame_ms(frame)
+        table = TableFinder(Path(folder), data)
+        table.fit(30)
+        while (table.state()["fit"] or {}).get("phase") != "fitting":
+            time.sleep(0.2)
+        busy = frame_ms(frame)
+        steps = table.state()["fit"]["steps"]
+        table.stop(60)
+    print(json.dumps({"opencv_threads": cv2.getNumThreads(), "alone_ms": [round(v, 1) for v in idle],
+                      "while_fitting_ms": [round(v, 1) for v in busy], "fit_steps_meanwhile": steps,
+                      "cores": os.cpu_count()}))
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("set", nargs="?", default="aws")
@@ -96,8 +143,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, help="keep the fitted finder here")
     ap.add_argument("--step-time", action="store_true", help="print the cost of one step and stop")
     ap.add_argument("--batch", type=int, default=16)
+    ap.add_argument("--beside", action="store_true", help="what a fit costs the camera's reader")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
+    if args.beside:
+        beside(args.set, args.first)
+        return 0
     set_threads(1)
     if args.step_time:
         print(json.dumps(step_time(args.batch)))
@@ -119,6 +170,13 @@ def main(argv: list[str] | None = None) -> int:
     minutes = (time.time() - t0) / 60
     out = args.out or Path(f"/tmp/fit-here-{args.set}.onnx")
     out.write_bytes(data)
+    held = table[::HELD]   # what the product's fit reads to decide whether to install (fit_here's rule)
+    check = {tag: measure(held, (model, faces, types)) for tag, model in (("before", finder),
+                                                                          ("after", str(out)))}
+    decision = {"held_back_photos": len(held), "held_found": [check["before"]["found_pct"],
+                                                               check["after"]["found_pct"]],
+                "held_phantoms": [check["before"]["phantom_per_photo"], check["after"]["phantom_per_photo"]],
+                "would_install": better(check["before"], check["after"])}
     rows = [("fitted", str(out))] + ([("before", finder)] if args.before else [])
     for tag, model in rows:
         r = ve.evaluate(args.set, second, lambda im, m=model: read_table(im, models=(m, faces, types)))
@@ -126,11 +184,12 @@ def main(argv: list[str] | None = None) -> int:
                "read_photos": len(second), "dice": r["labelled"], **{k: r[k] for k in KEYS if k in r},
                "steps": said["steps"], "fit_minutes": round(minutes, 1), "seed": args.seed,
                "loss_first": said["loss_first"], "loss_last": said["loss_last"],
-               "peak_mb": peak_mb()}
+               **decision, "peak_mb": peak_mb()}
         print(json.dumps(row) if args.json else
               f"{tag:7s} {args.set} found {row['found_pct']}% right {row['right_pct']}% wrong&sure "
               f"{row['wrong_sure']} phantoms/photo {row['phantom_per_photo']} ({said['steps']} steps, "
-              f"{row['fit_minutes']} min)", flush=True)
+              f"{row['fit_minutes']} min; held back {decision['held_found']}, would install: "
+              f"{decision['would_install']})", flush=True)
     return 0
 
 

@@ -147,3 +147,22 @@ def test_a_short_fit_on_a_tables_photos_lowers_the_loss_on_its_other_photos(phot
 def test_fit_refuses_nothing_to_fit_on() -> None:
     with pytest.raises(ValueError, match="no photos"):
         fit(FINDER, [], np.random.default_rng(0), lambda s: 0.0)
+
+
+def test_the_benchmark_holds_back_what_the_product_holds_back_and_reads_the_other_half(
+        photos: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """benchmarks/fit_here_eval.py: a two-step fit on nell's first ten photos, read on its second half."""
+    import json
+
+    from tests.helpers import benchmark
+
+    bench = benchmark("fit_here_eval")
+    out = str(tmp_path / "f.onnx")
+    assert bench.main(["nell", "--first", "10", "--steps", "2", "--json", "--out", out]) == 0
+    row = json.loads(capsys.readouterr().out)
+    half = len(photo_set("nell")) - len(photo_set("nell")) // 2
+    assert row["read_photos"] == half and row["dice"] == sum(len(p.dice) for p in photo_set("nell")[-half:])
+    assert row["taught"] == 8 and row["held_back_photos"] == 2 and row["steps"] == 2
+    assert 90 <= row["found_pct"] <= 100 and isinstance(row["would_install"], bool)
+    assert (tmp_path / "f.onnx").read_bytes() != (MODELS.parents[1] / "benchmarks" / "models"
+                                                  / "finder-no-nell.onnx").read_bytes()
