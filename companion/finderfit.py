@@ -44,6 +44,8 @@ PIXEL_BUDGET: Final = 260_000_000
 MOST_MINUTES: Final = 180.0
 DEFAULT_MINUTES: Final = 20.0
 SEED: Final = 20264301
+#: the last fit that was not installed, kept under ``<state dir>/fitting``
+KEPT: Final = "left-out.onnx"
 
 
 class FitRunning(IllegalAction):
@@ -245,11 +247,35 @@ def fit_here(state_dir: Path, entries: Sequence[tuple[Mapping[str, Any], Path]],
             "photos": len(photos), "held_back": len(held), "before": before, "after": after,
             "better": better(before, after)}
     trial.write_bytes(with_metadata(data, CARD_KEY, json.dumps(card)))
-    installed = install(state_dir, trial)["installed"] if card["better"] else None
-    trial.unlink(missing_ok=True)
-    card["installed"] = installed
+    kept = folder / KEPT
+    kept.unlink(missing_ok=True)
+    if card["better"]:
+        card["installed"], card["kept"] = install(state_dir, trial)["installed"], None
+        trial.unlink(missing_ok=True)
+    else:   # kept, so the players can install it all the same (``install_kept``): twenty minutes not lost
+        trial.replace(kept)
+        card["installed"], card["kept"] = None, str(kept)
     (folder / "last-fit.json").write_text(json.dumps(card, indent=1), encoding="utf-8")
     return card
+
+
+def install_kept(state_dir: Path) -> dict[str, Any]:
+    """Install the last fit that was not installed (its held-back photos read it worse: a few photos
+    decide that, and one die can tip it), as ``companion.tablefinder.install`` does; ``finder compare``
+    then watches it in play. ``InvalidInput`` when there is none."""
+    from companion.tablefinder import install
+
+    folder = Path(state_dir) / "fitting"
+    kept = folder / KEPT
+    if not kept.is_file():
+        raise InvalidInput("there is no fit left out to install (the last one was installed, or none ran)")
+    done = install(state_dir, kept)
+    kept.unlink(missing_ok=True)
+    card = last_fit(state_dir)
+    if card is not None:
+        card["installed"], card["kept"] = done["installed"], None
+        (folder / "last-fit.json").write_text(json.dumps(card, indent=1), encoding="utf-8")
+    return done
 
 
 def last_fit(state_dir: Path) -> dict[str, Any] | None:

@@ -374,6 +374,19 @@ class TableFinder(Background):
         self._thread.start()
         return self.state()
 
+    def install_fit(self) -> dict[str, Any]:
+        """Install the last fit made here that was left out (``companion.finderfit.install_kept``): the
+        state. ``FitRunning`` while a fit runs (its end decides what is left out)."""
+        from companion.finderfit import install_kept
+
+        self._claim("install")
+        try:
+            install_kept(self.state_dir)
+        finally:
+            self._job = ""
+            self._running.release()
+        return self.state()
+
     def cancel_fit(self) -> dict[str, Any]:
         """Stop the fit under way at its next step (nothing installed): the state."""
         if self._job == "fit":

@@ -8,7 +8,9 @@ with its finder and the shipped one: ``companion.tablefinder.compare``; one at a
 finder fitted on the table's set here, in the background, and installed when it reads the held-back photos
 better: ``companion.finderfit``; 409 ``fit-running`` while one runs; ``GET /api/finder``'s ``"fit"`` is its
 progress, ``"last_fit"`` the card of the last, ``"fit_error"`` why the last ended without one),
-``POST /api/finder/fit/stop`` (the fit under way ends at its next step, nothing installed) and
+``POST /api/finder/fit/stop`` (the fit under way ends at its next step, nothing installed),
+``POST /api/finder/fit/install`` (the last fit left out because its held-back photos read it worse,
+installed all the same: ``companion.finderfit.install_kept``) and
 ``POST /api/finder/forget`` (back to the shipped one).
 
 A body that is no die finder is 400 ``invalid-input`` saying why, and the finder in use stays; over
@@ -77,6 +79,13 @@ def finder_fit(data: dict[str, Any]) -> Response:
     if minutes is not None and (isinstance(minutes, bool) or not isinstance(minutes, int | float)):
         raise InvalidInput(f"'minutes' must be a number, not {str(minutes)[:40]!r}")
     return jsonify(finder().fit(None if minutes is None else float(minutes)))
+
+
+@bp.post("/finder/fit/install")
+@control
+def finder_fit_install(data: dict[str, Any]) -> Response:
+    """The last fit made here that was left out, installed all the same (400 when there is none)."""
+    return jsonify(finder().install_fit())
 
 
 @bp.post("/finder/fit/stop")

@@ -747,6 +747,21 @@ def walk_the_fit(table: Table, phone: Page, finder: Any, state: Path) -> None:
     expect(phone.locator("#finder-fitting")).to_have_text(
         "Last fit (30 photos, 1362 steps): dice found 88.68% → 86%, phantoms per photo 0 → 0.2. "
         "Not installed: it read the held-back photos no better than the shipped one.")
+    expect(phone.locator("#finder-fit-install")).to_be_hidden()   # nothing was kept
+    # kept (companion.finderfit keeps a fit it did not install): installed all the same when asked
+    kept = state / "fitting" / "left-out.onnx"
+    kept.write_bytes((Path(__file__).resolve().parents[2] / "benchmarks" / "models" / "finder-no-aws.onnx")
+                     .read_bytes())
+    card = json.loads((state / "fitting" / "last-fit.json").read_text())
+    (state / "fitting" / "last-fit.json").write_text(json.dumps({**card, "kept": str(kept)}))
+    phone.reload()
+    phone.once("dialog", lambda dialog: dialog.accept())
+    phone.click("#finder-fit-install")
+    expect(phone.locator("#finder-state")).to_have_text("The table reads with its own fitted finder.")
+    expect(phone.locator("#finder-fit-install")).to_be_hidden()
+    expect(phone.locator("#finder-fitting")).to_contain_text("Installed: the table reads with it.")
+    assert finder.state()["finder"] == "table" and not kept.exists()
+    finder.forget()
 
 
 def test_the_tray_zones_are_set_from_the_settings_page(table: Table, phone: Page) -> None:

@@ -16,7 +16,7 @@ import pytest
 from companion.cli import main as cli
 from companion.dataset import TableDataset
 from companion.errors import InvalidInput
-from companion.finderfit import FitRunning, FitStopped, fit_here, last_fit, load_photos
+from companion.finderfit import FitRunning, FitStopped, fit_here, install_kept, last_fit, load_photos
 from companion.tablefinder import TableFinder, TableModels, embedded_card, installed
 from vision import read_table
 from vision.data import photo_set
@@ -58,10 +58,10 @@ def test_a_fit_is_measured_on_held_back_photos_and_installed_when_no_worse(
     assert last_fit(state) == card
     if card["better"]:
         path = installed(state)
-        assert path is not None and card["installed"] == str(path)
+        assert path is not None and card["installed"] == str(path) and card["kept"] is None
         assert TableModels(state)()[0] == str(path)
         inside = embedded_card(path.read_bytes())   # the card travels in the file, as the torch tool's
-        assert inside == {k: v for k, v in card.items() if k != "installed"}
+        assert inside == {k: v for k, v in card.items() if k not in ("installed", "kept")}
     else:
         assert card["installed"] is None and installed(state) is None
 
@@ -76,7 +76,15 @@ def test_a_fit_that_reads_the_held_back_photos_worse_is_not_installed(
     assert card["before"]["found_pct"] > 50 and card["after"]["found_pct"] == 0
     assert card["better"] is False and card["installed"] is None
     assert installed(state) is None and TableModels(state)() == MODELS
-    assert not (state / "fitting" / "fitted.onnx").exists()   # the trial is not left on the card
+    assert not (state / "fitting" / "fitted.onnx").exists()
+    # kept, so the players can install it all the same: then it is the table's, its card saying so
+    kept = Path(card["kept"])
+    assert kept.is_file() and embedded_card(kept.read_bytes())["after"]["found_pct"] == 0
+    done = install_kept(state)
+    assert installed(state) == Path(done["installed"]) and not kept.exists()
+    assert last_fit(state)["installed"] == done["installed"] and last_fit(state)["kept"] is None
+    with pytest.raises(InvalidInput, match="no fit left out"):
+        install_kept(state)
 
 
 def test_a_stopped_fit_installs_nothing(state: Path, aws_set: TableDataset) -> None:

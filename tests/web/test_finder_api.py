@@ -157,6 +157,9 @@ def test_the_finder_is_fitted_here_from_the_page_one_fit_at_a_time_and_stopped(
     assert after["fit"] is None and after["finder"] == "shipped"
     assert after["fit_error"]["code"] == "fit-stopped"
     assert after["last_fit"] is None
+    assert "no fit left out" in error_of(client.post("/api/finder/fit/install", json={}, headers=pin), 400,
+                                         "invalid-input")
+    assert client.post("/api/finder/fit/install", json={}).status_code == 403
 
 
 def test_an_app_without_the_tables_set_has_no_finder(session: TableSession) -> None:

@@ -195,6 +195,7 @@
         phantoms_before: c.before.phantom_per_photo, phantoms_after: c.after.phantom_per_photo });
       ok = Boolean(c.installed);
     }
+    $("finder-fit-install").hidden = running || Boolean(s.fit_error) || !(s.last_fit && s.last_fit.kept);
     box.hidden = !text;
     box.textContent = text;
     box.dataset.phase = running ? s.fit.phase : s.fit_error ? "error" : s.last_fit ? "done" : "";
@@ -258,6 +259,12 @@
         return failedLine("finder-result", "finder");
       }
       $("finder-result").hidden = true;
+      renderFinder(done);
+    };
+    $("finder-fit-install").onclick = async () => {
+      if (!window.confirm(t("finder.fit_install_confirm"))) return;
+      const done = await act("finder/fit/install", {});
+      if (!done) return failedLine("finder-result", "finder");
       renderFinder(done);
     };
     $("finder-fit-stop").onclick = async () => {
