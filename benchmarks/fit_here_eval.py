@@ -124,7 +124,7 @@ def beside(name: str, first: int) -> None:
         table.fit(30)
         while (table.state()["fit"] or {}).get("phase") != "fitting":
             time.sleep(0.2)
-        busy = frame_ms(frame)
+        busy = frame_ms(frame, 200)
         steps = table.state()["fit"]["steps"]
         table.stop(60)
     print(json.dumps({"opencv_threads": cv2.getNumThreads(), "alone_ms": [round(v, 1) for v in idle],
