@@ -17,6 +17,7 @@ windows never show a die bigger than 150 px: nothing is lost) and the photos kep
 from __future__ import annotations
 
 import json
+import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -136,7 +137,7 @@ def _boxes(dice: Any) -> list[tuple[float, float, float, float, int]]:
                 and all(isinstance(v, int | float) and not isinstance(v, bool) for v in box)):
             continue
         x, y, w, h = (float(v) for v in box)
-        if w <= 0 or h <= 0:
+        if not all(math.isfinite(v) for v in (x, y, w, h)) or w <= 0 or h <= 0:   # a hand-edited NaN
             continue
         value = d.get("value")
         out.append((x + w / 2, y + h / 2, w, h, value if isinstance(value, int) and value > 0 else -1))
@@ -159,6 +160,10 @@ def load_photos(entries: Sequence[tuple[Mapping[str, Any], Path]], budget: int =
             continue
         image = cv2.imread(str(src), cv2.IMREAD_COLOR)
         if image is None:
+            continue
+        h, w = image.shape[:2]   # a die must lie in the photo and be no bigger than it
+        objects = [o for o in objects if 0 <= o[0] < w and 0 <= o[1] < h and max(o[2], o[3]) <= max(w, h)]
+        if not objects:
             continue
         largest = max(max(o[2], o[3]) for o in objects)
         if largest > LARGEST_DIE:

@@ -135,6 +135,18 @@ def test_the_photos_are_kept_within_the_memory_budget_newest_first(state: Path) 
         assert max(p.objects[0][2:4]) == pytest.approx(160)
 
 
+def test_a_hand_edited_set_keeps_only_the_dice_that_lie_in_their_photo(state: Path) -> None:
+    dataset = TableDataset(state / "dataset")
+    add(dataset, np.full((100, 200, 3), 90, np.uint8), [{"bbox": [10, 10, 20, 20], "sides": 6, "value": 3}])
+    data = dataset.labels()
+    data["images"][0]["dice"] += [{"bbox": [float("nan"), 1, 2, 2]}, {"bbox": [5, 5, -3, 4]},
+                                  {"bbox": [500, 10, 20, 20]}, {"bbox": [0, 0, 1e308, 1e308]},
+                                  {"bbox": [1, 2, 3]}, {"bbox": "box"}, "die", {"bbox": [1, True, 3, 4]}]
+    data["images"].append({"file": "images/missing.jpg", "dice": [{"bbox": [1, 1, 5, 5]}]})
+    got = load_photos(list(dataset.photos(data)))
+    assert len(got) == 1 and got[0].objects == [(20.0, 20.0, 20.0, 20.0, 3)]
+
+
 def test_finder_fit_on_the_command_line(tmp_path: Path, state: Path, aws_set: TableDataset,
                                         capsys: pytest.CaptureFixture[str]) -> None:
     config = tmp_path / "goblin.toml"
