@@ -174,14 +174,16 @@ class Network:
                 raise ValueError("a strided 1x1 conv the fit does not run")
             saved: Any = (x, None)
         else:
-            xp = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
+            xp = np.zeros((c, n, h + 2, wd + 2), self.dtype)
+            xp[:, :, 1:-1, 1:-1] = x
             ho, wo = (h - 1) // s + 1, (wd - 1) // s + 1
-            if ci == 1:   # depthwise
-                y = np.zeros((co, n, ho, wo), self.dtype)
-                wk = w.reshape(co, 9)
-                for k in range(9):
+            if ci == 1:   # depthwise: nine shifted views, each times its channel's weight
+                wk = w.reshape(co, 9, 1, 1, 1)
+                y = xp[:, :, 0:s * ho:s, 0:s * wo:s] * wk[:, 0]
+                tmp = np.empty_like(y)
+                for k in range(1, 9):
                     i, j = divmod(k, 3)
-                    y += wk[:, k, None, None, None] * xp[:, :, i:i + s * ho:s, j:j + s * wo:s]
+                    y += np.multiply(xp[:, :, i:i + s * ho:s, j:j + s * wo:s], wk[:, k], out=tmp)
                 saved = (xp, None)
             else:
                 cells = [xp[:, :, i:i + s * ho:s, j:j + s * wo:s] for i in range(3) for j in range(3)]
@@ -255,14 +257,15 @@ class Network:
         xp = x_or_xp
         _, _, ho, wo = g.shape
         if ci == 1:
-            wk = w.reshape(co, 9)
+            wk = w.reshape(co, 9, 1, 1, 1)
             gw = np.empty((co, 9), self.dtype)
             dxp = np.zeros_like(xp)
+            tmp = np.empty_like(g)
             for k in range(9):
                 i, j = divmod(k, 3)
                 view = xp[:, :, i:i + s * ho:s, j:j + s * wo:s]
                 gw[:, k] = np.einsum("cnhw,cnhw->c", view, g)
-                dxp[:, :, i:i + s * ho:s, j:j + s * wo:s] += wk[:, k, None, None, None] * g
+                dxp[:, :, i:i + s * ho:s, j:j + s * wo:s] += np.multiply(g, wk[:, k], out=tmp)
             grads[node.inputs[1]] = gw.reshape(w.shape)
             add(node.inputs[0], dxp[:, :, 1:-1, 1:-1])
             return
