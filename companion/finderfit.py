@@ -199,9 +199,10 @@ def fit_here(state_dir: Path, entries: Sequence[tuple[Mapping[str, Any], Path]],
              stop: Stop | None = None, read: Read | None = None,
              progress: Progress | None = None, clock: Callable[[], float] = time.monotonic) -> dict[str, Any]:
     """Fit the shipped finder on the set's photos (``entries``: labels.json entries with their files) for
-    ``minutes`` and install it when ``better`` (``companion.tablefinder.install``); the card, with
-    ``"installed"`` (the path, or None). ``InvalidInput`` for a set too small or boxing part of each die,
-    ``FitStopped`` once ``stop`` is set (nothing installed)."""
+    ``minutes`` and install it when ``better`` (``companion.tablefinder.install``), else keep it for
+    ``install_kept``; the card, with ``"installed"`` (the path, or None) and ``"kept"`` (the path of the
+    fit left out, or None), also kept as ``last_fit``. ``SetRefused`` (an ``InvalidInput``) for a set too
+    small or boxing part of each die, ``FitStopped`` once ``stop`` is set (nothing installed)."""
     import numpy as np
 
     from companion.tablefinder import CARD_KEY, install, with_finder
