@@ -53,7 +53,7 @@ from companion.reading import BBox, TableReading
 from companion.session import TableSession
 from companion.store import Store
 from companion.tablefinder import TableFinder, TableModels
-from companion.tuner import Tuner
+from companion.tuner import TooFewPhotos, Tuner, TuneRunning, TuneStopped
 from companion.zones import ZoneKeeper
 
 log = logging.getLogger("companion.serve")
@@ -719,7 +719,8 @@ class Companion:
             self.session.place_die = self._place_die
             self.tuner = Tuner(self.dataset, self.calibrator, models=self.models)
             # compares itself as the table plays, reading as the camera reads
-            self.finder = TableFinder(self.state_dir, self.dataset, read=self._read_with)
+            self.finder = TableFinder(self.state_dir, self.dataset, read=self._read_with,
+                                      changed=self._finder_changed)
             if config.buttons.enabled:
                 self.buttons = self._buttons(pin_factory, button_clock, button_poll)
             if config.led.enabled:
@@ -729,6 +730,18 @@ class Companion:
         except BaseException:
             self.close()
             raise
+
+    def _finder_changed(self) -> None:
+        """The table's finder changed: the face head, fitted on the old finder's crops, is fitted again
+        when the table has one and its set is big enough (``Tuner.start``; nothing when it cannot)."""
+        calibration = self.calibrator.current()
+        if self.tuner is None or calibration is None or calibration.head is None:
+            return
+        try:
+            self.tuner.start()
+            log.info("the table's finder changed: adapting the face head to its crops again")
+        except (TooFewPhotos, TuneRunning, TuneStopped) as exc:
+            log.info("the table's finder changed; the face head stays as it was: %s", exc)
 
     def _place_die(self, reading: TableReading, px: float, py: float) -> tuple[BBox | None, str | None]:
         """Where a die a person added at (``px``, ``py``) of ``reading`` lies (``TableSession.add_die``): the

@@ -338,11 +338,15 @@ class TableFinder(Background):
     bytes (the page's upload), compared with the shipped one, forgotten; the table's set as a zip to fit it
     from. While ``serve`` runs it also compares by itself (``note_confirmed``), one comparison at a time."""
 
-    def __init__(self, state_dir: Path, dataset: Any, read: Read | None = None) -> None:
+    def __init__(self, state_dir: Path, dataset: Any, read: Read | None = None,
+                 changed: Callable[[], None] | None = None) -> None:
         super().__init__()
         self.state_dir = Path(state_dir)
         self.dataset = dataset
         self.read = read   # how ``compare`` reads a photo (default ``vision.read_table``)
+        #: called after the table's finder changed (installed, fitted here, forgotten): ``serve`` fits the
+        #: face head again (``companion.tuner.Tuner``), its crops being the new finder's
+        self.changed = changed
         self._running = threading.Lock()   # held by the comparison or the fit under way
         self._job = ""   # which: "compare" or "fit"
         self._since = 0
@@ -385,6 +389,7 @@ class TableFinder(Background):
         finally:
             self._job = ""
             self._running.release()
+        self._changed()
         return self.state()
 
     def cancel_fit(self) -> dict[str, Any]:
@@ -407,6 +412,8 @@ class TableFinder(Background):
                             progress=self._progress)
             log.info("a finder fitted here on %d photos: found %s -> %s%%, installed: %s", card["photos"],
                      card["before"]["found_pct"], card["after"]["found_pct"], bool(card["installed"]))
+            if card["installed"]:
+                self._changed()
         except FitStopped as exc:
             self._fit_error = {"code": FitStopped.code, "detail": str(exc)}
             log.info("the fit stopped: %s", exc)
@@ -430,7 +437,15 @@ class TableFinder(Background):
             path = Path(folder) / "uploaded.onnx"
             path.write_bytes(data)
             done = install(self.state_dir, path)
+        self._changed()
         return {**self.state(), "installed": done}
+
+    def _changed(self) -> None:
+        if self.changed is not None:
+            try:
+                self.changed()
+            except Exception:  # the finder changed all the same; what follows it must not undo that
+                log.exception("what follows a change of the table's finder failed")
 
     def compare(self) -> dict[str, Any]:
         """``compare`` the table's finder with the shipped one: the state, its ``"compared"`` just made.
@@ -495,7 +510,8 @@ class TableFinder(Background):
         return said is not None and said.get("verdict") == "worse"
 
     def forget(self) -> dict[str, Any]:
-        forget(self.state_dir)
+        if forget(self.state_dir)["forgot"]:
+            self._changed()
         return self.state()
 
 

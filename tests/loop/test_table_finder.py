@@ -311,3 +311,32 @@ def test_serve_compares_as_its_camera_reads_inside_the_tray(tmp_path: Path, mock
     toml = tmp_path / "goblin.toml"
     toml.write_text(f'state_dir = "{tmp_path / "state"}"\n[camera]\ntray = {[list(p) for p in tray]}\n')
     assert run(capsys, "compare", "--config", str(toml)) == (0, said)
+
+
+def test_a_new_finder_has_serve_fit_the_tables_face_head_again(tmp_path: Path, mock_factory: Any) -> None:
+    """The face head was fitted on the old finder's crops: when the table's finder changes (installed,
+    fitted here, forgotten), serve starts a tuning run, which reads with the new finder; a table without
+    a head is left alone."""
+    import numpy as np
+
+    from companion.serve import Companion
+    from tests.helpers import Clock
+    from tests.loop.test_tuner import fill
+    from vision.teach import EMBEDDING, HEAD_CLASSES, TableHead
+
+    companion = Companion(replace(Config(), state_dir=str(tmp_path / "state")), camera=None,
+                          pin_factory=mock_factory, button_clock=Clock(), button_poll=None, web=False)
+    try:
+        assert companion.finder is not None and companion.tuner is not None
+        fill(companion.dataset)
+        companion.finder.install_bytes(OTHER.read_bytes())   # no head yet: nothing runs
+        companion.tuner.wait(60)
+        assert companion.tuner.state()["last"] is None
+        n = len(HEAD_CLASSES)
+        companion.calibrator.adopt_head(TableHead(np.ones((n, EMBEDDING)), np.zeros(n), "reader"))
+        companion.finder.forget()
+        companion.tuner.wait(120)
+        last = companion.tuner.state()["last"]
+        assert last is not None and last["photos"] == 12   # a run made, reading with the shipped finder
+    finally:
+        companion.close()
