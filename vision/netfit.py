@@ -177,13 +177,8 @@ class Network:
             xp = np.zeros((c, n, h + 2, wd + 2), self.dtype)
             xp[:, :, 1:-1, 1:-1] = x
             ho, wo = (h - 1) // s + 1, (wd - 1) // s + 1
-            if ci == 1:   # depthwise: nine shifted views, each times its channel's weight
-                wk = w.reshape(co, 9, 1, 1, 1)
-                y = xp[:, :, 0:s * ho:s, 0:s * wo:s] * wk[:, 0]
-                tmp = np.empty_like(y)
-                for k in range(1, 9):
-                    i, j = divmod(k, 3)
-                    y += np.multiply(xp[:, :, i:i + s * ho:s, j:j + s * wo:s], wk[:, k], out=tmp)
+            if ci == 1:   # depthwise: each channel's images, stacked, filtered by its own kernel
+                y = _depthwise(xp, w[:, 0], s)
                 saved = (xp, None)
             else:
                 cells = [xp[:, :, i:i + s * ho:s, j:j + s * wo:s] for i in range(3) for j in range(3)]
@@ -257,17 +252,16 @@ class Network:
         xp = x_or_xp
         _, _, ho, wo = g.shape
         if ci == 1:
-            wk = w.reshape(co, 9, 1, 1, 1)
             gw = np.empty((co, 9), self.dtype)
-            dxp = np.zeros_like(xp)
-            tmp = np.empty_like(g)
             for k in range(9):
                 i, j = divmod(k, 3)
-                view = xp[:, :, i:i + s * ho:s, j:j + s * wo:s]
-                gw[:, k] = np.einsum("cnhw,cnhw->c", view, g)
-                dxp[:, :, i:i + s * ho:s, j:j + s * wo:s] += np.multiply(g, wk[:, k], out=tmp)
+                gw[:, k] = np.einsum("cnhw,cnhw->c", xp[:, :, i:i + s * ho:s, j:j + s * wo:s], g)
             grads[node.inputs[1]] = gw.reshape(w.shape)
-            add(node.inputs[0], dxp[:, :, 1:-1, 1:-1])
+            # the input's gradient: the output's, spread back to the cells it came from (zeros between
+            # them when strided), filtered by each channel's kernel turned half a turn
+            spread = np.zeros_like(xp)
+            spread[:, :, 1:1 + s * ho:s, 1:1 + s * wo:s] = g
+            add(node.inputs[0], _depthwise(spread, w[:, 0, ::-1, ::-1], 1))
             return
         grads[node.inputs[1]] = (g2 @ cols.T).reshape(w.shape)
         if node.inputs[0] != self.input:   # only the image feeds a full 3x3 conv in the finder
@@ -282,6 +276,23 @@ class Network:
     def to_onnx(self) -> bytes:
         """The model file with the current weights (every other byte as it came)."""
         return with_weights(self.data, {k: v.astype(np.float32) for k, v in self.params.items()})
+
+
+def _depthwise(xp: np.ndarray, kernels: np.ndarray, stride: int) -> np.ndarray:
+    """A depthwise 3x3 conv (correlation) of ``xp`` (C, N, H+2, W+2: each image already padded by one)
+    with ``kernels`` (C, 3, 3): (C, N, H', W'). Each channel's images are stacked into one tall image and
+    filtered by OpenCV at once (a padded image's rows never reach into the next one's), four times as fast
+    here as nine shifted multiply-adds in numpy."""
+    import cv2
+
+    c, n, hp, wp = xp.shape
+    ho, wo = (hp - 3) // stride + 1, (wp - 3) // stride + 1
+    out = np.empty((c, n, ho, wo), xp.dtype)
+    for k in range(c):
+        tall = cv2.filter2D(xp[k].reshape(n * hp, wp), -1, np.ascontiguousarray(kernels[k]),
+                            borderType=cv2.BORDER_CONSTANT)
+        out[k] = tall.reshape(n, hp, wp)[:, 1:1 + stride * ho:stride, 1:1 + stride * wo:stride]
+    return out
 
 
 def loss_and_grad(out: np.ndarray, hm: np.ndarray, box: np.ndarray, mask: np.ndarray
