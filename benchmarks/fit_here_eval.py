@@ -43,7 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import vision_eval as ve
 from tune_eval import split
 
-from companion.finderfit import HELD, SEED, Photo, better, measure
+from companion.finderfit import HELD, SEED, Photo, better, measure, rendered_trays
 from vision import read_table
 from vision._cv import set_threads
 from vision.data import LabelledPhoto
@@ -141,6 +141,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=SEED)
     ap.add_argument("--before", action="store_true", help="read the second half with the unfitted finder too")
     ap.add_argument("--out", type=Path, help="keep the fitted finder here")
+    ap.add_argument("--no-renders", action="store_true",
+                    help="the table's photos alone, without the rendered trays of polyhedral dice the "
+                         "product adds (the forty-third session's first rows)")
     ap.add_argument("--step-time", action="store_true", help="print the cost of one step and stop")
     ap.add_argument("--batch", type=int, default=16)
     ap.add_argument("--beside", action="store_true", help="what a fit costs the camera's reader")
@@ -156,6 +159,8 @@ def main(argv: list[str] | None = None) -> int:
     first, second = split(ve.labelled(args.set, False), "halves")
     table = as_photos(first[: args.first])
     taught = [p for i, p in enumerate(table) if i % HELD]
+    if not args.no_renders:   # as the product fits (companion.finderfit.fit_here)
+        taught += rendered_trays(len(taught), args.seed)
     finder, faces, types = ve.leave_out_models(args.set)
     t0 = time.time()
 
@@ -181,6 +186,7 @@ def main(argv: list[str] | None = None) -> int:
     for tag, model in rows:
         r = ve.evaluate(args.set, second, lambda im, m=model: read_table(im, models=(m, faces, types)))
         row = {"finder": tag, "set": args.set, "table_photos": len(table), "taught": len(taught),
+               "rendered_trays": 0 if args.no_renders else len(taught) - len(table) + len(held),
                "read_photos": len(second), "dice": r["labelled"], **{k: r[k] for k in KEYS if k in r},
                "steps": said["steps"], "fit_minutes": round(minutes, 1), "seed": args.seed,
                "loss_first": said["loss_first"], "loss_last": said["loss_last"],

@@ -16,7 +16,15 @@ import pytest
 from companion.cli import main as cli
 from companion.dataset import TableDataset
 from companion.errors import InvalidInput
-from companion.finderfit import FitRunning, FitStopped, fit_here, install_kept, last_fit, load_photos
+from companion.finderfit import (
+    FitRunning,
+    FitStopped,
+    fit_here,
+    install_kept,
+    last_fit,
+    load_photos,
+    rendered_trays,
+)
 from companion.tablefinder import TableFinder, TableModels, embedded_card, installed
 from vision import read_table
 from vision.data import photo_set
@@ -52,6 +60,7 @@ def test_a_fit_is_measured_on_held_back_photos_and_installed_when_no_worse(
         state: Path, aws_set: TableDataset) -> None:
     card = fit_here(state, entries(aws_set), minutes=0.15, seed=3)
     assert card["photos"] == 12 and card["held_back"] == 3 and card["steps"] > 5
+    assert card["rendered_trays"] == 4   # nine photos taught: the fewest trays of polyhedral dice
     assert card["before"]["dice"] == card["after"]["dice"] > 0
     assert card["better"] == (card["after"]["found_pct"] >= card["before"]["found_pct"]
                               and card["after"]["phantom_per_photo"] <= card["before"]["phantom_per_photo"])
@@ -133,6 +142,17 @@ def test_the_photos_are_kept_within_the_memory_budget_newest_first(state: Path) 
     for p in got:   # each shrunk by half: its die is 160 px
         assert p.image.shape == (200, 300, 3)
         assert max(p.objects[0][2:4]) == pytest.approx(160)
+
+
+def test_the_rendered_trays_are_the_seeds_and_box_every_die_they_show() -> None:
+    a, b = rendered_trays(90, 7), rendered_trays(90, 7)
+    assert len(a) == 30 and len(rendered_trays(3, 7)) == 4 and len(rendered_trays(1000, 7)) == 40
+    assert all(np.array_equal(x.image, y.image) and x.objects == y.objects for x, y in zip(a, b, strict=True))
+    assert not np.array_equal(a[0].image, rendered_trays(1, 8)[0].image)
+    for tray in a[:5]:
+        assert tray.image.shape == (480, 640, 3) and len(tray.objects) == 6
+        for cx, cy, w, h, _ in tray.objects:
+            assert 0 < cx < 640 and 0 < cy < 480 and 20 <= max(w, h) <= 110
 
 
 def test_a_hand_edited_set_keeps_only_the_dice_that_lie_in_their_photo(state: Path) -> None:
