@@ -229,8 +229,14 @@ def snapshot_jpg() -> Response:
     image = table().image()
     if not image:
         raise NotFound("the camera has no image yet")
+    return jpeg_response(image)
+
+
+def jpeg_response(image: bytes, **headers: str) -> Response:
+    """A camera picture: never cached (the next frame is another picture), with ``headers`` besides."""
     response = Response(image, mimetype="image/jpeg")
     response.headers["Cache-Control"] = "no-store"
+    response.headers.update(headers)
     return response
 
 

@@ -11,7 +11,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify
 from werkzeug.exceptions import NotFound
 
-from web.api import part
+from web.api import jpeg_response, part
 
 bp = Blueprint("focus", __name__, url_prefix="/api")
 
@@ -36,7 +36,4 @@ def focus_jpg() -> Response:
     if view is None:
         raise NotFound("the camera has no picture to show yet")
     frame_id, image = view
-    response = Response(image, mimetype="image/jpeg")
-    response.headers["Cache-Control"] = "no-store"
-    response.headers["X-Frame"] = str(frame_id)
-    return response
+    return jpeg_response(image, **{"X-Frame": str(frame_id)})
