@@ -24,15 +24,15 @@ photos in its background thread, as the settings page starts it.
 from __future__ import annotations
 
 import os
+import sys
 
-if "--beside" not in __import__("sys").argv:   # beside the camera: the product's own thread counts
+if "--beside" not in sys.argv:   # beside the camera: the product's own thread counts
     for _name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
         os.environ.setdefault(_name, "1")
 
 import argparse
 import json
 import resource
-import sys
 import time
 from pathlib import Path
 
@@ -48,7 +48,7 @@ from vision import read_table
 from vision._cv import set_threads
 from vision.data import LabelledPhoto
 from vision.netfit import Network, fit, loss_and_grad
-from vision.windows import targets, window
+from vision.windows import batch as windows
 
 KEYS = ("found_pct", "right_pct", "wrong_sure", "wrong_sure_pct", "sure_right_pct", "phantom_per_photo")
 
@@ -71,15 +71,12 @@ def step_time(batch: int, repeats: int = 8) -> dict[str, float]:
     parts: dict[str, list[float]] = {"windows": [], "forward": [], "backward": []}
     for _ in range(repeats):
         t0 = time.perf_counter()
-        drawn = [window(photos[int(rng.integers(len(photos)))], rng) for _ in range(batch)]
-        t = [targets(objs) for _, objs in drawn]
-        x = np.stack([img.transpose(2, 0, 1) for img, _ in drawn]).astype(np.float32) / 255
+        x, hm, box, mask = windows(lambda: photos[int(rng.integers(len(photos)))], rng, batch)
         t1 = time.perf_counter()
         tape: list = []
         out = net.forward(x, tape)
         t2 = time.perf_counter()
-        hm, box, mask = (np.stack([a[i] for a in t]) for i in range(3))
-        _, grad = loss_and_grad(out, hm[:, None], box, mask[:, None])
+        _, grad = loss_and_grad(out, hm, box, mask)
         net.backward(tape, grad)
         t3 = time.perf_counter()
         for k, v in zip(parts, (t1 - t0, t2 - t1, t3 - t2), strict=True):
@@ -159,8 +156,8 @@ def main(argv: list[str] | None = None) -> int:
     first, second = split(ve.labelled(args.set, False), "halves")
     table = as_photos(first[: args.first])
     taught = [p for i, p in enumerate(table) if i % HELD]
-    if not args.no_renders:   # as the product fits (companion.finderfit.fit_here)
-        taught += rendered_trays(len(taught), args.seed)
+    trays = [] if args.no_renders else rendered_trays(len(taught), args.seed)   # as fit_here draws them
+    taught += trays
     finder, faces, types = ve.leave_out_models(args.set)
     t0 = time.time()
 
@@ -186,7 +183,7 @@ def main(argv: list[str] | None = None) -> int:
     for tag, model in rows:
         r = ve.evaluate(args.set, second, lambda im, m=model: read_table(im, models=(m, faces, types)))
         row = {"finder": tag, "set": args.set, "table_photos": len(table), "taught": len(taught),
-               "rendered_trays": 0 if args.no_renders else len(taught) - len(table) + len(held),
+               "rendered_trays": len(trays),
                "read_photos": len(second), "dice": r["labelled"], **{k: r[k] for k in KEYS if k in r},
                "steps": said["steps"], "fit_minutes": round(minutes, 1), "seed": args.seed,
                "loss_first": said["loss_first"], "loss_last": said["loss_last"],

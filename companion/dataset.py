@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import shutil
 import threading
 import zipfile
@@ -33,6 +34,22 @@ MAX_IMAGES: Final = 400
 MAX_FRAME_BYTES: Final = 8_000_000
 #: dice per photo kept at most
 MAX_DICE: Final = 200
+
+
+def boxes(dice: Any) -> list[tuple[tuple[float, float, float, float], Any]]:
+    """The boxed dice of one photo's ``"dice"`` as labels.json holds them, a hand-edited file taken as it
+    comes: (x, y, w, h) and the die's ``"value"`` of each entry whose ``bbox`` is four finite numbers with
+    a positive width and height, at most ``MAX_DICE`` entries read; anything else is left out."""
+    out = []
+    for d in dice[:MAX_DICE] if isinstance(dice, list) else []:
+        box = d.get("bbox") if isinstance(d, Mapping) else None
+        if not (isinstance(box, list) and len(box) == 4
+                and all(isinstance(v, int | float) and not isinstance(v, bool) for v in box)):
+            continue
+        x, y, w, h = (float(v) for v in box)
+        if all(math.isfinite(v) for v in (x, y, w, h)) and w > 0 and h > 0:
+            out.append(((x, y, w, h), d.get("value")))
+    return out
 
 
 def _header() -> dict[str, Any]:

@@ -17,14 +17,13 @@ windows never show a die bigger than 150 px: nothing is lost) and the photos kep
 from __future__ import annotations
 
 import json
-import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, Protocol
 
-from companion.dataset import MAX_DICE
+from companion.dataset import boxes
 from companion.errors import IllegalAction, InvalidInput
 
 #: every HELD-th photo is held back to measure (the first of each five), as tools/fit_table_finder.py
@@ -136,21 +135,6 @@ def better(before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
                 and after["phantom_per_photo"] <= before["phantom_per_photo"])
 
 
-def _boxes(dice: Any) -> list[tuple[float, float, float, float, int]]:
-    out = []
-    for d in dice[:MAX_DICE] if isinstance(dice, list) else []:
-        box = d.get("bbox") if isinstance(d, Mapping) else None
-        if not (isinstance(box, list) and len(box) == 4
-                and all(isinstance(v, int | float) and not isinstance(v, bool) for v in box)):
-            continue
-        x, y, w, h = (float(v) for v in box)
-        if not all(math.isfinite(v) for v in (x, y, w, h)) or w <= 0 or h <= 0:   # a hand-edited NaN
-            continue
-        value = d.get("value")
-        out.append((x + w / 2, y + h / 2, w, h, value if isinstance(value, int) and value > 0 else -1))
-    return out
-
-
 def load_photos(entries: Sequence[tuple[Mapping[str, Any], Path]], budget: int = PIXEL_BUDGET,
                 stop: Stop | None = None) -> list[Photo]:
     """The set's photos with their boxed dice, newest first, each shrunk to ``LARGEST_DIE`` and kept while
@@ -162,7 +146,8 @@ def load_photos(entries: Sequence[tuple[Mapping[str, Any], Path]], budget: int =
     for entry, src in reversed(list(entries)):
         if stop is not None and stop.is_set():
             raise FitStopped("the fit was stopped while its photos were read: nothing was installed")
-        objects = _boxes(entry.get("dice"))
+        objects = [(x + w / 2, y + h / 2, w, h, value if isinstance(value, int) and value > 0 else -1)
+                   for (x, y, w, h), value in boxes(entry.get("dice"))]
         if not objects:
             continue
         image = cv2.imread(str(src), cv2.IMREAD_COLOR)
@@ -244,8 +229,8 @@ def fit_here(state_dir: Path, entries: Sequence[tuple[Mapping[str, Any], Path]],
                          f"fit needs {FEWEST} or more (confirm more rolls with the camera)")
     held = photos[::HELD]
     taught = [p for i, p in enumerate(photos) if i % HELD]
-    if renders:
-        taught += rendered_trays(len(taught), seed)
+    trays = rendered_trays(len(taught), seed) if renders else []
+    taught += trays
     shipped = with_finder(None)
     start_file = model_path(shipped[0])
     progress.phase = "measuring"
@@ -278,7 +263,7 @@ def fit_here(state_dir: Path, entries: Sequence[tuple[Mapping[str, Any], Path]],
             "seed": seed, "steps": said["steps"], "minutes": round((clock() - start) / 60, 1),
             "loss_first": said["loss_first"], "loss_last": said["loss_last"], "start": start_file.name,
             "photos": len(photos), "held_back": len(held),
-            "rendered_trays": len(taught) - (len(photos) - len(held)), "before": before, "after": after,
+            "rendered_trays": len(trays), "before": before, "after": after,
             "better": better(before, after)}
     trial.write_bytes(with_metadata(data, CARD_KEY, json.dumps(card)))
     kept = folder / KEPT

@@ -32,13 +32,13 @@ import os
 import sys
 import tempfile
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Final
 
 from companion.config import load_config
 from companion.dataset import FOLDER as DATASET
-from companion.dataset import MAX_DICE, TableDataset
+from companion.dataset import TableDataset, boxes
 from companion.errors import GoblinError, IllegalAction, InvalidInput
 from companion.jsoncli import Parser
 from companion.tuner import Background, lower_priority
@@ -222,9 +222,7 @@ def compare(state_dir: Path, *, most: int = MOST_COMPARED, stop: threading.Event
         if frame is None or not isinstance(dice, list):
             continue
         # at most the set's own cap (a hand-edited labels.json may hold anything): matching is labels x found
-        labels = [tuple(d["bbox"]) for d in dice[:MAX_DICE] if isinstance(d, Mapping)
-                  and isinstance(d.get("bbox"), list) and len(d["bbox"]) == 4
-                  and all(isinstance(v, int | float) and not isinstance(v, bool) for v in d["bbox"])]
+        labels = [box for box, _ in boxes(dice)]
         rows.append(photo_row(frame, labels, with_finder(path), with_finder(None), reader))
     result = judge(rows)
     _compared(path).write_text(json.dumps(result), encoding="utf-8")

@@ -36,7 +36,7 @@ from v3_data import (
 from v3_models import Finder, widen
 from v3_train import budgeted_steps, load_fused_onnx
 
-from vision.windows import targets, window
+from vision.windows import batch as windows_batch
 
 
 def focal(pred: torch.Tensor, gt: torch.Tensor) -> torch.Tensor:
@@ -56,17 +56,12 @@ def batch(pools: dict[str, list[Sample]], rng: np.random.Generator, n: int,
     names = list(pools)
     p = np.array([render_weight if k in ("render", "polyrender", "pip3d") else 1.0 for k in names])
     p /= p.sum()
-    xs, hms, boxes, masks = [], [], [], []
-    for _ in range(n):
+
+    def pick() -> Sample:
         pool = pools[names[int(rng.choice(len(names), p=p))]]
-        img, objs = window(pool[int(rng.integers(len(pool)))], rng, colour, harsh)
-        hm, box, mask = targets(objs)
-        xs.append(img.transpose(2, 0, 1))
-        hms.append(hm)
-        boxes.append(box)
-        masks.append(mask)
-    return (torch.from_numpy(np.stack(xs)).float() / 255, torch.from_numpy(np.stack(hms))[:, None],
-            torch.from_numpy(np.stack(boxes)), torch.from_numpy(np.stack(masks))[:, None])
+        return pool[int(rng.integers(len(pool)))]
+
+    return tuple(torch.from_numpy(a) for a in windows_batch(pick, rng, n, colour, harsh))
 
 
 def export(model: Finder, path: Path) -> None:

@@ -24,8 +24,9 @@ from typing import Any, Final
 
 import numpy as np
 
-from vision.onnxfile import FLOAT, Graph, Tensor, read_graph, with_weights
-from vision.windows import Photo, targets, window
+from vision.onnxfile import FLOAT, INT64, Graph, Tensor, read_graph, with_weights
+from vision.windows import Photo
+from vision.windows import batch as windows
 
 #: the operators ``Network`` runs
 OPERATORS: Final = frozenset({"Conv", "Relu", "Sigmoid", "Add", "Resize", "Slice", "Concat", "Constant"})
@@ -96,7 +97,7 @@ class Network:
                     raise ValueError("a Constant without a tensor value")
                 self.consts[node.outputs[0]] = value.array(data)
         for name, t in graph.initializers.items():
-            if name not in self.params and t.data_type in (FLOAT, 7):
+            if name not in self.params and t.data_type in (FLOAT, INT64):
                 self.consts[name] = t.array(data)
 
     def _check_conv(self, node: Any) -> None:
@@ -104,9 +105,14 @@ class Network:
         k = tuple(node.attrs.get("kernel_shape", w.shape[2:]))
         group = node.attrs.get("group", 1)
         pads = list(node.attrs.get("pads", [0, 0, 0, 0]))
-        if node.attrs.get("dilations", [1, 1]) != [1, 1] or k not in ((1, 1), (3, 3)) \
-                or pads != [k[0] // 2] * 4 or group not in (1, w.shape[0]) or (group > 1 and w.shape[1] != 1):
-            raise ValueError(f"a conv the fit does not run: kernel {k}, group {group}, pads {pads}")
+        stride = node.attrs.get("strides", [1, 1])
+        depthwise = group > 1 and group == w.shape[0] and w.shape[1] == 1
+        runs = (node.attrs.get("dilations", [1, 1]) == [1, 1] and pads == [k[0] // 2] * 4
+                and ((k == (1, 1) and group == 1 and stride == [1, 1]) or (k == (3, 3) and depthwise)
+                     or (k == (3, 3) and group == 1 and node.inputs[0] == self.input)))
+        if not runs:
+            raise ValueError(f"a conv the fit does not run: kernel {k}, group {group}, pads {pads}, strides "
+                             f"{stride} (a full 3x3 conv only on the image)")
 
     # -- forward -------------------------------------------------------------------------------------
 
@@ -170,8 +176,6 @@ class Network:
         c, n, h, wd = x.shape
         if kh == 1:
             y = (w.reshape(co, ci) @ x.reshape(c, -1)).reshape(co, n, h, wd)
-            if s > 1:
-                raise ValueError("a strided 1x1 conv the fit does not run")
             saved: Any = (x, None)
         else:
             xp = np.zeros((c, n, h + 2, wd + 2), self.dtype)
@@ -263,15 +267,7 @@ class Network:
             spread[:, :, 1:1 + s * ho:s, 1:1 + s * wo:s] = g
             add(node.inputs[0], _depthwise(spread, w[:, 0, ::-1, ::-1], 1))
             return
-        grads[node.inputs[1]] = (g2 @ cols.T).reshape(w.shape)
-        if node.inputs[0] != self.input:   # only the image feeds a full 3x3 conv in the finder
-            c = xp.shape[0]
-            dcols = (w.reshape(co, -1).T @ g2).reshape(c, 9, -1, ho, wo)
-            dxp = np.zeros_like(xp)
-            for k in range(9):
-                i, j = divmod(k, 3)
-                dxp[:, :, i:i + s * ho:s, j:j + s * wo:s] += dcols[:, k]
-            add(node.inputs[0], dxp[:, :, 1:-1, 1:-1])
+        grads[node.inputs[1]] = (g2 @ cols.T).reshape(w.shape)   # its input is the image: no gradient
 
     def to_onnx(self) -> bytes:
         """The model file with the current weights (every other byte as it came)."""
@@ -333,18 +329,10 @@ def fit(data: bytes, photos: Sequence[Photo], rng: np.random.Generator,
     losses: list[float] = []
     step = 0
     while (spent := going(step)) is not None:
-        xs, hms, boxes, masks = [], [], [], []
-        for _ in range(batch):
-            img, objs = window(photos[int(rng.integers(len(photos)))], rng)
-            hm, box, mask = targets(objs)
-            xs.append(img.transpose(2, 0, 1))
-            hms.append(hm)
-            boxes.append(box)
-            masks.append(mask)
-        x = np.stack(xs).astype(np.float32) / 255
+        x, hm, box, mask = windows(lambda: photos[int(rng.integers(len(photos)))], rng, batch)
         tape: list[Any] = []
         out = net.forward(x, tape)
-        loss, grad = loss_and_grad(out, np.stack(hms)[:, None], np.stack(boxes), np.stack(masks)[:, None])
+        loss, grad = loss_and_grad(out, hm, box, mask)
         losses.append(loss)
         grads = net.backward(tape, grad)
         opt.step(net.params, grads, lr * 0.5 * (1 + math.cos(math.pi * min(1.0, spent))) + floor)

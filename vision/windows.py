@@ -9,7 +9,7 @@ Pure: numpy and OpenCV on the images given, randomness only from the generator g
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 import cv2
@@ -141,3 +141,20 @@ def targets(objs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         box[:, iy, ix] = (math.log(max(w, 2) / 16), math.log(max(h, 2) / 16), gx - ix, gy - iy)
         mask[iy, ix] = 1
     return hm, box, mask
+
+
+def batch(pick: Callable[[], Photo], rng: np.random.Generator, n: int, colour: float = 0.0,
+          harsh: float = 0.0) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``n`` windows of the photos ``pick`` draws (it draws from ``rng`` before each window), stacked as the
+    finder takes them: images (n, 3, WIN, WIN) float32 in 0..1, heatmaps (n, 1, g, g), boxes (n, 4, g, g)
+    and box masks (n, 1, g, g), g = WIN / STRIDE."""
+    xs, hms, boxes, masks = [], [], [], []
+    for _ in range(n):
+        img, objs = window(pick(), rng, colour, harsh)
+        hm, box, mask = targets(objs)
+        xs.append(img.transpose(2, 0, 1))
+        hms.append(hm)
+        boxes.append(box)
+        masks.append(mask)
+    return (np.stack(xs).astype(np.float32) / 255, np.stack(hms)[:, None], np.stack(boxes),
+            np.stack(masks)[:, None])
