@@ -133,6 +133,10 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("set", nargs="?", default="aws")
     ap.add_argument("--first", type=int, default=30, help="photos of the first half that are the table's set")
+    ap.add_argument("--second", action="store_true",
+                    help="the table's set is taken from the second half and the first half is read")
+    ap.add_argument("--skip", type=int, default=0,
+                    help="the table's set starts this many photos into the first half (another table)")
     ap.add_argument("--steps", type=int, default=0, help="fit this many steps (default: --minutes)")
     ap.add_argument("--minutes", type=float, default=6.0)
     ap.add_argument("--seed", type=int, default=SEED)
@@ -154,7 +158,9 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(step_time(args.batch)))
         return 0
     first, second = split(ve.labelled(args.set, False), "halves")
-    table = as_photos(first[: args.first])
+    if args.second:
+        first, second = second, first
+    table = as_photos(first[args.skip: args.skip + args.first])
     taught = [p for i, p in enumerate(table) if i % HELD]
     trays = [] if args.no_renders else rendered_trays(len(taught), args.seed)   # as fit_here draws them
     taught += trays
@@ -178,20 +184,26 @@ def main(argv: list[str] | None = None) -> int:
     decision = {"held_back_photos": len(held), "held_found": [check["before"]["found_pct"],
                                                                check["after"]["found_pct"]],
                 "held_phantoms": [check["before"]["phantom_per_photo"], check["after"]["phantom_per_photo"]],
+                "held_corrections": [check["before"]["corrections"], check["after"]["corrections"]],
                 "would_install": better(check["before"], check["after"])}
+    unseen = as_photos(second)
     rows = [("fitted", str(out))] + ([("before", finder)] if args.before else [])
     for tag, model in rows:
         r = ve.evaluate(args.set, second, lambda im, m=model: read_table(im, models=(m, faces, types)))
         row = {"finder": tag, "set": args.set, "table_photos": len(table), "taught": len(taught),
                "rendered_trays": len(trays),
                "read_photos": len(second), "dice": r["labelled"], **{k: r[k] for k in KEYS if k in r},
+               "corrections": measure(unseen, (model, faces, types))["corrections"],
+               "skip": args.skip, "table_half": "second" if args.second else "first",
                "steps": said["steps"], "fit_minutes": round(minutes, 1), "seed": args.seed,
                "loss_first": said["loss_first"], "loss_last": said["loss_last"],
                **decision, "peak_mb": peak_mb()}
         print(json.dumps(row) if args.json else
               f"{tag:7s} {args.set} found {row['found_pct']}% right {row['right_pct']}% wrong&sure "
-              f"{row['wrong_sure']} phantoms/photo {row['phantom_per_photo']} ({said['steps']} steps, "
-              f"{row['fit_minutes']} min; held back {decision['held_found']}, would install: "
+              f"{row['wrong_sure']} phantoms/photo {row['phantom_per_photo']} corrections "
+              f"{row['corrections']} ({said['steps']} steps, "
+              f"{row['fit_minutes']} min; held back {decision['held_found']} corrections "
+              f"{decision['held_corrections']}, would install: "
               f"{decision['would_install']})", flush=True)
     return 0
 

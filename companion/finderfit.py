@@ -3,11 +3,12 @@ and the settings page's *Adatta qui*.
 
 The shipped finder is trained further on the table's confirmed photos (its set, ``companion.dataset``)
 by ``vision.netfit`` (numpy), on the windows and loss ``tools/train_finder.py`` trains with, for a time
-budget. One photo in ``HELD`` is held back; the whole reader is measured on those with the shipped finder
-and with the fitted one (``measure``: dice found, read right, phantoms per photo), and the fit is
-installed (``companion.tablefinder.install``) only when it finds no fewer dice and invents no more
-(``"better"``). Its card (the numbers, the seed, the steps) travels inside the file, as the torch tool's
-does. What it rests on: docs/vision.md, "A finder fitted on the table".
+budget. One photo in ``HELD`` is held back, the same ones at every fit (``held_back``); the whole reader is
+measured on those with the finder the table reads with now (the shipped one, or a table finder installed
+before) and with the fitted one (``measure``: dice found, read right, phantoms per photo, and the players'
+corrections), and the fit is installed (``companion.tablefinder.install``) only when it finds no fewer dice
+and invents no more (``"better"``). Its card (the numbers, the seed, the steps) travels inside the file, as
+the torch tool's does. What it rests on: docs/vision.md, "A finder fitted on the table".
 
 Memory is bounded: the newest photos first, each shrunk so its dice are at most ``LARGEST_DIE`` px (the
 windows never show a die bigger than 150 px: nothing is lost) and the photos kept while they fit in
@@ -18,9 +19,10 @@ from __future__ import annotations
 
 import json
 import time
+import zlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any, Final, Protocol
 
 from companion.dataset import boxes
@@ -94,6 +96,8 @@ class Photo:
 
     image: Any
     objects: list[tuple[float, float, float, float, int]] = field(default_factory=list)
+    #: its file in the table's set (``images/000123.jpg``), which ``held_back`` keys on
+    file: str = ""
 
 
 Read = Callable[[Any, tuple[str, ...]], Any]
@@ -110,7 +114,7 @@ def measure(photos: Sequence[Any], models: tuple[str, ...], read: Read | None = 
     from vision.data import match_boxes
 
     reader: Read = read or (lambda frame, m: read_table(frame, models=m))
-    labelled = found = valued = right = phantoms = 0
+    labelled = found = valued = valued_found = right = phantoms = 0
     ratios = []
     for s in photos:
         got = list(reader(s.image, models).dice)
@@ -121,12 +125,16 @@ def measure(photos: Sequence[Any], models: tuple[str, ...], read: Read | None = 
         phantoms += len(got) - len(pairs)
         values = {i: s.objects[i][4] for i in range(len(labels)) if s.objects[i][4] > 0}
         valued += len(values)
+        valued_found += sum(i in values for i, _ in pairs)
         right += sum(got[j].value == values[i] for i, j in pairs if i in values)
         ratios += [max(labels[i][2:]) / max(1, *got[j].bbox[2:]) for i, j in pairs]
+    wrong = valued_found - right
     return {"found_pct": round(100 * found / max(1, labelled), 2),
             "right_pct": round(100 * right / max(1, valued), 2),
             "phantom_per_photo": round(phantoms / max(1, len(photos)), 3), "dice": labelled,
-            "box_ratio": round(float(np.median(ratios)), 2) if ratios else None}
+            "box_ratio": round(float(np.median(ratios)), 2) if ratios else None,
+            "missed": labelled - found, "phantoms": phantoms, "wrong_values": wrong,
+            "corrections": labelled - found + phantoms + wrong}
 
 
 def better(before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
@@ -166,9 +174,27 @@ def load_photos(entries: Sequence[tuple[Mapping[str, Any], Path]], budget: int =
         if used + image.nbytes > budget:
             break
         used += image.nbytes
-        out.append(Photo(image, objects))
+        out.append(Photo(image, objects, str(entry.get("file", ""))))
     out.reverse()
     return out
+
+
+def photo_number(file: str) -> int:
+    """The number the table's set gave a photo (``images/000123.jpg`` -> 123); a name that is no number
+    (a set copied in by hand) gets a fixed number from its text."""
+    stem = PurePosixPath(file).stem
+    return int(stem) if stem.isdigit() else zlib.crc32(file.encode("utf-8"))
+
+
+def held_back(photos: Sequence[Photo]) -> tuple[list[Photo], list[Photo]]:
+    """``(held, taught)``: the photos whose number is a multiple of ``HELD`` are held back to measure, the
+    same photos at every fit, so a table finder fitted earlier never trained on the photos a new fit is
+    judged against it on. Where that holds back fewer than two (a small set, or unlucky names), one photo
+    in ``HELD`` by place, the first of each ``HELD`` (so also where that would hold back half or more)."""
+    held = [p for p in photos if photo_number(p.file) % HELD == 0]
+    if len(held) < 2 or 2 * len(held) > len(photos):
+        return list(photos[::HELD]), [p for i, p in enumerate(photos) if i % HELD]
+    return held, [p for p in photos if photo_number(p.file) % HELD]
 
 
 @dataclass
@@ -215,7 +241,7 @@ def fit_here(state_dir: Path, entries: Sequence[tuple[Mapping[str, Any], Path]],
     small or boxing part of each die, ``FitStopped`` once ``stop`` is set (nothing installed)."""
     import numpy as np
 
-    from companion.tablefinder import CARD_KEY, install, with_finder
+    from companion.tablefinder import CARD_KEY, TableModels, finder_tag, install, with_finder
     from vision import netfit
     from vision.finder import model_path
     from vision.onnxfile import with_metadata
@@ -227,14 +253,13 @@ def fit_here(state_dir: Path, entries: Sequence[tuple[Mapping[str, Any], Path]],
     if len(photos) < FEWEST:
         raise SetRefused("too-few-photos", f"the table's set holds {len(photos)} photos with boxed dice; a "
                          f"fit needs {FEWEST} or more (confirm more rolls with the camera)")
-    held = photos[::HELD]
-    taught = [p for i, p in enumerate(photos) if i % HELD]
+    held, taught = held_back(photos)
     trays = rendered_trays(len(taught), seed) if renders else []
     taught += trays
-    shipped = with_finder(None)
-    start_file = model_path(shipped[0])
+    start_file = model_path(with_finder(None)[0])
+    current = TableModels(state_dir)()   # what the table reads with now: the fit must beat it
     progress.phase = "measuring"
-    before = measure(held, shipped, read)
+    before = measure(held, current, read)
     if (before["box_ratio"] or 1.0) < SMALLEST_BOX_RATIO and not any_boxes:
         raise SetRefused("part-of-each-die", f"the set's boxes are {before['box_ratio']} of the finder's "
                          f"(median, on the {len(held)} held-back photos): they box part of each die, and a "
@@ -262,7 +287,7 @@ def fit_here(state_dir: Path, entries: Sequence[tuple[Mapping[str, Any], Path]],
     card = {"command": f"goblin-companion finder fit --minutes {minutes:g} --seed {seed}", "where": "here",
             "seed": seed, "steps": said["steps"], "minutes": round((clock() - start) / 60, 1),
             "loss_first": said["loss_first"], "loss_last": said["loss_last"], "start": start_file.name,
-            "photos": len(photos), "held_back": len(held),
+            "photos": len(photos), "held_back": len(held), "judged_against": finder_tag(current[0]),
             "rendered_trays": len(trays), "before": before, "after": after,
             "better": better(before, after)}
     trial.write_bytes(with_metadata(data, CARD_KEY, json.dumps(card)))

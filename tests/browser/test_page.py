@@ -746,7 +746,7 @@ def walk_the_fit(table: Table, phone: Page, finder: Any, state: Path) -> None:
     phone.goto(table.url("/settings?lang=en"))
     expect(phone.locator("#finder-fitting")).to_have_text(
         "Last fit (30 photos, 1362 steps): dice found 88.68% → 86%, phantoms per photo 0 → 0.2. "
-        "Not installed: it read the held-back photos no better than the shipped one.")
+        "Not installed: it read the held-back photos worse than the finder in use.")
     expect(phone.locator("#finder-fit-install")).to_be_hidden()   # nothing was kept
     # kept (companion.finderfit keeps a fit it did not install): installed all the same when asked
     kept = state / "fitting" / "left-out.onnx"

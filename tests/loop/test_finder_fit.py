@@ -19,17 +19,21 @@ from companion.errors import InvalidInput
 from companion.finderfit import (
     FitRunning,
     FitStopped,
+    Photo,
     fit_here,
+    held_back,
     install_kept,
     last_fit,
     load_photos,
+    measure,
     rendered_trays,
 )
-from companion.tablefinder import TableFinder, TableModels, embedded_card, installed
+from companion.tablefinder import TableFinder, TableModels, embedded_card, install, installed
 from vision import read_table
 from vision.data import photo_set
+from vision.finder import model_path
 from vision.learned import MODELS
-from vision.reading import TableReading
+from vision.reading import Die, TableReading
 
 
 def add(dataset: TableDataset, image: np.ndarray, dice: list[dict[str, Any]]) -> None:
@@ -59,8 +63,9 @@ def entries(dataset: TableDataset) -> list:
 def test_a_fit_is_measured_on_held_back_photos_and_installed_when_no_worse(
         state: Path, aws_set: TableDataset) -> None:
     card = fit_here(state, entries(aws_set), minutes=0.15, seed=3)
-    assert card["photos"] == 12 and card["held_back"] == 3 and card["steps"] > 5
-    assert card["rendered_trays"] == 4   # nine photos taught: the fewest trays of polyhedral dice
+    assert card["photos"] == 12 and card["held_back"] == 2 and card["steps"] > 5   # photos 5 and 10
+    assert card["rendered_trays"] == 4   # ten photos taught: the fewest trays of polyhedral dice
+    assert card["judged_against"] == "shipped"
     assert card["before"]["dice"] == card["after"]["dice"] > 0
     assert card["better"] == (card["after"]["found_pct"] >= card["before"]["found_pct"]
                               and card["after"]["phantom_per_photo"] <= card["before"]["phantom_per_photo"])
@@ -94,6 +99,58 @@ def test_a_fit_that_reads_the_held_back_photos_worse_is_not_installed(
     assert last_fit(state)["installed"] == done["installed"] and last_fit(state)["kept"] is None
     with pytest.raises(InvalidInput, match="no fit left out"):
         install_kept(state)
+
+
+def test_the_same_photos_are_held_back_at_every_fit() -> None:
+    """By the number the table's set gave each photo, so a photo a new fit is judged on was never taught to
+    a fit made before it, however the set has grown or dropped its oldest photos since."""
+    def photos(numbers: range) -> list[Photo]:
+        return [Photo(None, [], f"images/{n:06d}.jpg") for n in numbers]
+
+    held, taught = held_back(photos(range(1, 31)))
+    assert [p.file for p in held] == [f"images/{n:06d}.jpg" for n in (5, 10, 15, 20, 25, 30)]
+    assert len(taught) == 24 and not {p.file for p in held} & {p.file for p in taught}
+    later, _ = held_back(photos(range(12, 61)))   # eleven oldest dropped, thirty new ones
+    assert {p.file for p in held if p.file >= "images/000012.jpg"} <= {p.file for p in later}
+    assert len(later) == 10
+    # a set too small to hold back two by number, or named by hand: one in five by place
+    few, rest = held_back(photos(range(11, 15)) + photos(range(16, 20)))
+    assert [p.file for p in few] == ["images/000011.jpg", "images/000017.jpg"] and len(rest) == 6
+    named = [Photo(None, [], f"images/table-{c}.jpg") for c in "abcdefghijkl"]
+    held, taught = held_back(named)
+    assert len(held) + len(taught) == 12 and 2 <= len(held) <= 6
+    assert held_back(named) == (held, taught)   # the same every time
+
+
+def test_the_players_corrections_are_counted_on_the_held_back_photos() -> None:
+    """Missed dice, phantoms and wrong values: what the players would have to fix."""
+    photo = Photo(np.zeros((200, 300, 3), np.uint8),
+                  [(50, 50, 30, 30, 3), (150, 50, 30, 30, 5), (250, 150, 30, 30, -1)])
+    read = [Die((35, 35, 30, 30), 6, 3, 0.9, None), Die((135, 35, 30, 30), 6, 2, 0.9, None),
+            Die((235, 135, 30, 30), 6, 4, 0.9, None), Die((100, 150, 30, 30), 6, 1, 0.4, None)]
+    got = measure([photo, photo], ("any",), lambda frame, models: TableReading(300, 200, tuple(read)))
+    assert got["missed"] == 0 and got["phantoms"] == 2 and got["wrong_values"] == 2   # per photo 0, 1, 1
+    assert got["corrections"] == 4 and got["dice"] == 6
+    got = measure([photo], ("any",), lambda frame, models: TableReading(300, 200, tuple(read[:1])))
+    assert (got["missed"], got["phantoms"], got["wrong_values"], got["corrections"]) == (2, 0, 0, 2)
+
+
+def test_a_fit_is_judged_against_the_finder_the_table_reads_with_now(
+        state: Path, aws_set: TableDataset, tmp_path: Path) -> None:
+    """A table finder installed before (here a copy of the shipped one) is what a new fit must beat, not the
+    shipped finder: a reader that finds dice only with the installed one measures it, and refuses the fit."""
+    copy = tmp_path / "earlier.onnx"
+    copy.write_bytes(model_path(MODELS[0]).read_bytes())
+    earlier = install(state, copy)["installed"]
+
+    def read(frame: np.ndarray, models: tuple[str, ...]) -> Any:
+        return read_table(frame, models=models) if models[0] == earlier else TableReading((), ())
+
+    card = fit_here(state, entries(aws_set), minutes=0.05, read=read)
+    assert card["judged_against"] == Path(earlier).stem.removeprefix("finder-")
+    assert card["before"]["found_pct"] > 50 and card["after"]["found_pct"] == 0
+    assert card["better"] is False and card["installed"] is None
+    assert installed(state) == Path(earlier)   # the earlier finder still reads the table
 
 
 def test_a_stopped_fit_installs_nothing(state: Path, aws_set: TableDataset) -> None:
