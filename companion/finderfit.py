@@ -23,7 +23,7 @@ import zlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Any, Final, Protocol
+from typing import Any, Final, Protocol, TypeVar
 
 from companion.dataset import boxes
 from companion.errors import IllegalAction, InvalidInput
@@ -100,6 +100,7 @@ class Photo:
     file: str = ""
 
 
+T = TypeVar("T")
 Read = Callable[[Any, tuple[str, ...]], Any]
 """``(frame, models) -> reading``: how the held-back photos are read (default ``vision.read_table``)."""
 
@@ -186,15 +187,17 @@ def photo_number(file: str) -> int:
     return int(stem) if stem.isdigit() else zlib.crc32(file.encode("utf-8"))
 
 
-def held_back(photos: Sequence[Photo]) -> tuple[list[Photo], list[Photo]]:
-    """``(held, taught)``: the photos whose number is a multiple of ``HELD`` are held back to measure, the
-    same photos at every fit, so a table finder fitted earlier never trained on the photos a new fit is
-    judged against it on. Where that holds back fewer than two (a small set, or unlucky names), one photo
-    in ``HELD`` by place, the first of each ``HELD`` (so also where that would hold back half or more)."""
-    held = [p for p in photos if photo_number(p.file) % HELD == 0]
+def held_back(photos: Sequence[T], file: Callable[[T], str] = lambda p: str(getattr(p, "file", ""))
+              ) -> tuple[list[T], list[T]]:
+    """``(held, taught)``: the photos whose number (``photo_number`` of ``file(photo)``) is a multiple of
+    ``HELD`` are held back to measure, the same photos at every fit, so a table finder fitted earlier never
+    trained on the photos a new fit is judged against it on. Where that holds back fewer than two (a small
+    set, or unlucky names), one photo in ``HELD`` by place, the first of each ``HELD`` (so also where that
+    would hold back half or more). ``tools/fit_table_finder.py`` holds back the same way."""
+    held = [p for p in photos if photo_number(file(p)) % HELD == 0]
     if len(held) < 2 or 2 * len(held) > len(photos):
         return list(photos[::HELD]), [p for i, p in enumerate(photos) if i % HELD]
-    return held, [p for p in photos if photo_number(p.file) % HELD]
+    return held, [p for p in photos if photo_number(file(p)) % HELD]
 
 
 @dataclass

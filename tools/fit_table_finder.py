@@ -6,9 +6,10 @@
 
 Where torch is (a laptop; the Pi reads ONNX with cv2.dnn and needs no torch). The shipped finder
 (``vision/models/finder.onnx``, or ``--start``) is trained further on the set's photos alone for
-``--minutes`` on one thread, as ``tools/train_finder.py`` trains it (windows, jitter, loss). Every fifth
-photo is held back: the whole reader is measured on them with the finder before and after (dice found, read
-right, phantoms per photo; the benchmark's matching rule), and the numbers (``"better"``: found no fewer,
+``--minutes`` on one thread, as ``tools/train_finder.py`` trains it (windows, jitter, loss). One photo in
+five is held back (``companion.finderfit.held_back``, as on the Pi): the whole reader is measured on them
+with the finder before and after (dice found, read right, phantoms per photo; the benchmark's matching
+rule), and the numbers (``"better"``: found no fewer,
 no more phantoms), the command and the seed go in the card beside the model (``<out>.json``) and inside
 it (its metadata, key ``goblin.card``: an upload from the phone carries it), which ``goblin-companion finder
 install`` and the settings page show. A set of fewer than 10 photos is refused.
@@ -51,7 +52,7 @@ from v3_data import Sample, render
 from v3_models import Finder
 from v3_train import budgeted_steps, load_fused_onnx
 
-from companion.finderfit import FEWEST, HELD, SMALLEST_BOX_RATIO, better, measure
+from companion.finderfit import FEWEST, SMALLEST_BOX_RATIO, better, held_back, measure
 from companion.tablefinder import CARD_KEY
 from vision.learned import MODELS
 
@@ -96,8 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     photos = load_set(args.set)
     if len(photos) < FEWEST:
         ap.error(f"{args.set} holds {len(photos)} readable photos; a fit needs {FEWEST} or more")
-    held = photos[::HELD]
-    taught = [s for i, s in enumerate(photos) if i % HELD]
+    held, taught = held_back(photos, lambda s: s.name)   # the same photos as the Pi's own fits hold back
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     rng = np.random.default_rng(args.seed)
