@@ -740,13 +740,13 @@ def walk_the_fit(table: Table, phone: Page, finder: Any, state: Path) -> None:
     finder._fit_error = None
     (state / "fitting").mkdir(exist_ok=True)
     (state / "fitting" / "last-fit.json").write_text(json.dumps({
-        "photos": 30, "steps": 1362, "installed": None,
-        "before": {"found_pct": 88.68, "phantom_per_photo": 0.0},
-        "after": {"found_pct": 86.0, "phantom_per_photo": 0.2}}))
+        "photos": 30, "steps": 1362, "installed": None, "held_back": 6,
+        "before": {"found_pct": 88.68, "phantom_per_photo": 0.0, "dice": 53},
+        "after": {"found_pct": 86.0, "phantom_per_photo": 0.2, "dice": 53}}))
     phone.goto(table.url("/settings?lang=en"))
     expect(phone.locator("#finder-fitting")).to_have_text(
-        "Last fit (30 photos, 1362 steps): dice found 88.68% → 86%, phantoms per photo 0 → 0.2. "
-        "Not installed: it read the held-back photos worse than the finder in use.")
+        "Last fit (30 photos, 1362 steps). On the 6 held-back photos (53 dice): dice found 88.68% → 86%, "
+        "phantoms per photo 0 → 0.2. Not installed: on those photos it read worse than the finder in use.")
     expect(phone.locator("#finder-fit-install")).to_be_hidden()   # nothing was kept
     # kept (companion.finderfit keeps a fit it did not install): installed all the same when asked
     kept = state / "fitting" / "left-out.onnx"

@@ -191,6 +191,7 @@
     } else if (s.last_fit) {
       const c = s.last_fit;
       text = t(c.installed ? "finder.fit_installed" : "finder.fit_kept_out", { photos: c.photos, steps: c.steps,
+        held: c.held_back, dice: c.before.dice,
         found_before: c.before.found_pct, found_after: c.after.found_pct,
         phantoms_before: c.before.phantom_per_photo, phantoms_after: c.after.phantom_per_photo });
       ok = Boolean(c.installed);
