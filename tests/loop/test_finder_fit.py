@@ -266,3 +266,24 @@ def test_the_table_fits_in_the_background_one_job_at_a_time_and_stops(
     assert after["fit_error"]["code"] == "fit-stopped"
     with pytest.raises(InvalidInput, match="shipped finder"):   # the job is over: compare is free again
         table.compare()
+
+
+def test_the_rule_study_pairs_each_table_and_counts_where_rule_and_truth_agree() -> None:
+    """benchmarks/fit_rule_study.py: a fit that makes fewer corrections on the other half helps; the rule
+    agrees when it installs exactly the fits that help."""
+    from tests.helpers import benchmark
+
+    study = benchmark("fit_rule_study")
+
+    def rows(skip: int, half: str, before: int, after: int, installs: bool) -> list[dict[str, Any]]:
+        common = {"set": "aws", "skip": skip, "table_half": half, "table_photos": 30,
+                  "held_corrections": [5, 3], "would_install": installs}
+        return [{**common, "finder": "fitted", "corrections": after},
+                {**common, "finder": "before", "corrections": before}]
+
+    got = study.tabulate(rows(0, "first", 100, 80, True) + rows(30, "first", 100, 120, True)
+                         + rows(0, "second", 90, 95, False) + rows(60, "second", 90, 70, False)
+                         + [{"set": "nell", "skip": 0, "finder": "fitted", "corrections": 1}])   # unpaired
+    assert got[-1] == "the rule agrees with the other half on 2 of 4 tables"
+    assert [line.split()[-1] for line in got[1:-1]] == ["yes", "NO", "yes", "NO"]
+    assert "30-59" in got[2] and "HARMS" in got[2] and "helps" in got[4]
