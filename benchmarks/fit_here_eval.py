@@ -1,8 +1,9 @@
 """The finder fitted without torch (``vision.netfit``, what ``goblin-companion finder fit`` runs on the Pi),
 measured as ``tools/fit_table_finder.py`` was (docs/vision.md, "A finder fitted on the table"): the first
-``--first`` photos of a set's first half (``tune_eval.split`` halves) are the table's set, one in five of
-them held back as the product holds them back; the finder trained without the set is fitted on the rest,
-then the whole reader (face reader trained without the set, the shipped type reader) reads the set's second
+``--first`` photos of a set's first half (``tune_eval.split`` halves; ``--skip`` photos in, ``--second``
+the halves swapped) are the table's set, one in five of them held back (by place, the first of each five:
+these photos have no number in a table's set); the finder trained without the set is fitted on the rest,
+then the whole reader (face reader trained without the set, the shipped type reader) reads the set's other
 half, which the fit never saw, with the fitted finder (and with the one it started from: ``--before``).
 Each row also says what the product's rule would have decided from the held-back photos alone
 (``would_install``: ``companion.finderfit.better`` on them, read with the same models).
