@@ -146,6 +146,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-renders", action="store_true",
                     help="the table's photos alone, without the rendered trays of polyhedral dice the "
                          "product adds (the forty-third session's first rows)")
+    ap.add_argument("--frozen-backbone", action="store_true",
+                    help="train the top-down path and the heads only (netfit.fit(frozen_backbone=True))")
     ap.add_argument("--step-time", action="store_true", help="print the cost of one step and stop")
     ap.add_argument("--batch", type=int, default=16)
     ap.add_argument("--beside", action="store_true", help="what a fit costs the camera's reader")
@@ -175,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
         return None if spent >= 1 else spent
 
     data, said = fit(Path(finder).read_bytes(), taught, np.random.default_rng(args.seed), going,
-                     batch=args.batch)
+                     batch=args.batch, frozen_backbone=args.frozen_backbone)
     minutes = (time.time() - t0) / 60
     out = args.out or Path(f"/tmp/fit-here-{args.set}.onnx")
     out.write_bytes(data)
@@ -196,6 +198,7 @@ def main(argv: list[str] | None = None) -> int:
                "read_photos": len(second), "dice": r["labelled"], **{k: r[k] for k in KEYS if k in r},
                "corrections": measure(unseen, (model, faces, types))["corrections"],
                "skip": args.skip, "table_half": "second" if args.second else "first",
+               "frozen_backbone": args.frozen_backbone,
                "steps": said["steps"], "fit_minutes": round(minutes, 1), "seed": args.seed,
                "loss_first": said["loss_first"], "loss_last": said["loss_last"],
                **decision, "peak_mb": peak_mb()}

@@ -3,7 +3,7 @@ product's rule on its held-back photos and read on the other half of the set, wh
 (docs/vision.md, "Can six held-back photos judge a fit?").
 
     python3 benchmarks/fit_rule_study.py [--sets aws nell] [--skips 0 30 60 90] [--steps 900] [--jobs 2]
-        [--out ROWS.jsonl]
+        [--frozen-backbone] [--out ROWS.jsonl]
     python3 benchmarks/fit_rule_study.py --from ROWS.jsonl [...]      # tabulate rows already measured
 
 Each table is ``fit_here_eval.py SET --skip K --steps N --before --json`` (30 photos of the first half,
@@ -29,11 +29,11 @@ def tables(sets: list[str], skips: list[int]) -> list[tuple[str, int, bool]]:
     return [(s, k, second) for s in sets for second in (False, True) for k in skips]
 
 
-def run(table: tuple[str, int, bool], steps: int, folder: Path) -> list[dict]:
+def run(table: tuple[str, int, bool], steps: int, folder: Path, more: list[str]) -> list[dict]:
     name, skip, second = table
     out = folder / f"fit-{name}-{'second' if second else 'first'}-{skip}.onnx"
     cmd = [sys.executable, str(HERE / "fit_here_eval.py"), name, "--skip", str(skip), "--steps", str(steps),
-           "--before", "--json", "--out", str(out)] + (["--second"] if second else [])
+           "--before", "--json", "--out", str(out)] + (["--second"] if second else []) + more
     done = subprocess.run(cmd, capture_output=True, text=True, check=True)
     return [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
 
@@ -73,13 +73,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, help="keep every row here (JSON lines)")
     ap.add_argument("--models", type=Path, default=Path("/tmp/fit-rule-study"), help="where the fits go")
     ap.add_argument("--from", dest="rows", nargs="+", type=Path, help="tabulate these rows instead")
+    ap.add_argument("--frozen-backbone", action="store_true", help="fit the top-down path and heads only")
     args = ap.parse_args(argv)
     if args.rows:
         rows = [json.loads(line) for f in args.rows for line in f.read_text().splitlines() if line.strip()]
     else:
         args.models.mkdir(parents=True, exist_ok=True)
         with ThreadPoolExecutor(max(1, args.jobs)) as pool:
-            done = pool.map(lambda t: run(t, args.steps, args.models), tables(args.sets, args.skips))
+            more = ["--frozen-backbone"] if args.frozen_backbone else []
+            done = pool.map(lambda t: run(t, args.steps, args.models, more), tables(args.sets, args.skips))
             rows = [r for got in done for r in got]
         if args.out:
             args.out.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")

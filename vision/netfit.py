@@ -18,7 +18,8 @@ the budget spent, None to stop) and the random generator.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+import re
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -30,6 +31,8 @@ from vision.windows import batch as windows
 
 #: the operators ``Network`` runs
 OPERATORS: Final = frozenset({"Conv", "Relu", "Sigmoid", "Add", "Resize", "Slice", "Concat", "Constant"})
+#: a conv of the finder's stride stages (its backbone), by the name the export gives its output
+STAGE: Final = re.compile(r"/s\d+/")
 #: a graph with more nodes than this is not a finder (ours has 98)
 MAX_NODES: Final = 1000
 
@@ -99,6 +102,30 @@ class Network:
         for name, t in graph.initializers.items():
             if name not in self.params and t.data_type in (FLOAT, INT64):
                 self.consts[name] = t.array(data)
+        #: weights ``backward`` gives no gradient (``freeze``), and the tensors that depend on a trained one
+        #: (None: all of them)
+        self.frozen: frozenset[str] = frozenset()
+        self._moves: set[str] | None = None
+
+    def freeze(self, names: Iterable[str]) -> None:
+        """Keep the weights ``names`` as they are: ``backward`` gives them no gradient, and runs no part of
+        the graph that nothing trained lies below (a frozen backbone's own backward pass is skipped)."""
+        self.frozen = frozenset(names) & self.params.keys()
+        moves: set[str] = set()
+        for node in self.nodes:
+            own = node.op == "Conv" and any(n not in self.frozen for n in node.inputs[1:])
+            if own or any(i in moves for i in node.inputs):
+                moves.add(node.outputs[0])
+        self._moves = moves if self.frozen else None
+
+    def backbone(self) -> list[str]:
+        """The weights of the stride stages (convs named ``/s2/``, ``/s4/`` .. ``/s32/`` by
+        ``tools/v3_models.Finder``'s export), as opposed to the top-down path and the heads."""
+        return [w for node in self.nodes if node.op == "Conv" and STAGE.match(node.outputs[0])
+                for w in node.inputs[1:]]
+
+    def _wants(self, name: str) -> bool:
+        return name != self.input and (self._moves is None or name in self._moves)
 
     def _check_conv(self, node: Any) -> None:
         w = self.params[node.inputs[1]]
@@ -203,7 +230,7 @@ class Network:
                                                                          .transpose(1, 0, 2, 3))}
 
         def add(name: str, g: np.ndarray) -> None:
-            if name == self.input:
+            if not self._wants(name):
                 return
             if name in back:
                 back[name] = back[name] + g
@@ -244,30 +271,36 @@ class Network:
         w = self.params[node.inputs[1]]
         s = int(node.attrs.get("strides", [1, 1])[0])
         co, ci, kh, _ = w.shape
-        if len(node.inputs) > 2:
+        trained = node.inputs[1] not in self.frozen
+        if len(node.inputs) > 2 and node.inputs[2] not in self.frozen:
             grads[node.inputs[2]] = g.sum((1, 2, 3))
         x_or_xp, cols = saved
         g2 = g.reshape(co, -1)
         if kh == 1:
             c = x_or_xp.shape[0]
-            grads[node.inputs[1]] = (g2 @ x_or_xp.reshape(c, -1).T).reshape(w.shape)
-            add(node.inputs[0], (w.reshape(co, ci).T @ g2).reshape(x_or_xp.shape))
+            if trained:
+                grads[node.inputs[1]] = (g2 @ x_or_xp.reshape(c, -1).T).reshape(w.shape)
+            if self._wants(node.inputs[0]):
+                add(node.inputs[0], (w.reshape(co, ci).T @ g2).reshape(x_or_xp.shape))
             return
         xp = x_or_xp
         _, _, ho, wo = g.shape
         if ci == 1:
-            gw = np.empty((co, 9), self.dtype)
-            for k in range(9):
-                i, j = divmod(k, 3)
-                gw[:, k] = np.einsum("cnhw,cnhw->c", xp[:, :, i:i + s * ho:s, j:j + s * wo:s], g)
-            grads[node.inputs[1]] = gw.reshape(w.shape)
-            # the input's gradient: the output's, spread back to the cells it came from (zeros between
-            # them when strided), filtered by each channel's kernel turned half a turn
-            spread = np.zeros_like(xp)
-            spread[:, :, 1:1 + s * ho:s, 1:1 + s * wo:s] = g
-            add(node.inputs[0], _depthwise(spread, w[:, 0, ::-1, ::-1], 1))
+            if trained:
+                gw = np.empty((co, 9), self.dtype)
+                for k in range(9):
+                    i, j = divmod(k, 3)
+                    gw[:, k] = np.einsum("cnhw,cnhw->c", xp[:, :, i:i + s * ho:s, j:j + s * wo:s], g)
+                grads[node.inputs[1]] = gw.reshape(w.shape)
+            if self._wants(node.inputs[0]):
+                # the input's gradient: the output's, spread back to the cells it came from (zeros between
+                # them when strided), filtered by each channel's kernel turned half a turn
+                spread = np.zeros_like(xp)
+                spread[:, :, 1:1 + s * ho:s, 1:1 + s * wo:s] = g
+                add(node.inputs[0], _depthwise(spread, w[:, 0, ::-1, ::-1], 1))
             return
-        grads[node.inputs[1]] = (g2 @ cols.T).reshape(w.shape)   # its input is the image: no gradient
+        if trained:   # its input is the image: no gradient
+            grads[node.inputs[1]] = (g2 @ cols.T).reshape(w.shape)
 
     def to_onnx(self) -> bytes:
         """The model file with the current weights (every other byte as it came)."""
@@ -317,14 +350,16 @@ def loss_and_grad(out: np.ndarray, hm: np.ndarray, box: np.ndarray, mask: np.nda
 
 def fit(data: bytes, photos: Sequence[Photo], rng: np.random.Generator,
         going: Callable[[int], float | None], *, lr: float = 1e-3, batch: int = 16,
-        floor: float = 2e-5) -> tuple[bytes, dict[str, Any]]:
+        floor: float = 2e-5, frozen_backbone: bool = False) -> tuple[bytes, dict[str, Any]]:
     """The finder ``data`` (ONNX bytes) trained on windows of ``photos`` until ``going(step)`` says None;
     its share of the budget spent sets the learning rate on a cosine from ``lr`` to ``floor`` (as
     ``tools/v3_train.budgeted_steps``). The new file and what it did (steps, mean loss of the first and last
-    hundred steps)."""
+    hundred steps). ``frozen_backbone``: only the top-down path and the heads are trained."""
     if not photos:
         raise ValueError("no photos to fit the finder on")
     net = Network(data)
+    if frozen_backbone:
+        net.freeze(net.backbone())
     opt = Adam(lr=lr)
     losses: list[float] = []
     step = 0

@@ -144,12 +144,42 @@ def test_a_short_fit_on_a_tables_photos_lowers_the_loss_on_its_other_photos(phot
     assert len(fitted) == len(start) and fitted != start   # the same graph, new weights
 
 
+def test_a_frozen_backbone_gets_no_gradient_and_the_rest_the_same() -> None:
+    """``Network.freeze``: the stride stages' weights stay as they are, every other weight's gradient is the
+    one the whole network's backward pass gives it, and a fit with ``frozen_backbone`` writes the stages'
+    weights back unchanged."""
+    net, whole = Network(FINDER, np.float64), Network(FINDER, np.float64)
+    stages = net.backbone()
+    assert len(stages) == 46 and all(n in net.params for n in stages)   # 23 convs of /s2/ .. /s32/, w and b
+    assert "hm.1.weight" not in stages and "box.1.bias" not in stages
+    net.freeze(stages)
+    rng = np.random.default_rng(3)
+    x = rng.random((2, 3, 64, 64))
+    hm = np.zeros((2, 1, 16, 16))
+    hm[:, 0, 4, 9] = 1.0
+    box, mask = rng.normal(size=(2, 4, 16, 16)), hm.copy()
+    got = {}
+    for tag, n in (("frozen", net), ("whole", whole)):
+        tape: list = []
+        _, g = loss_and_grad(n.forward(x, tape), hm, box, mask)
+        got[tag] = n.backward(tape, g)
+    assert set(got["frozen"]) == set(net.params) - set(stages)
+    for name, g in got["frozen"].items():
+        assert np.allclose(g, got["whole"][name], rtol=1e-9, atol=1e-12), name
+    fitted, _ = fit(FINDER, aws_photos(0, 60), np.random.default_rng(1), lambda s: None if s >= 3 else s / 3,
+                    frozen_backbone=True)
+    after = Network(fitted)
+    before = Network(FINDER)
+    assert all(np.array_equal(after.params[n], before.params[n]) for n in stages)
+    assert not np.array_equal(after.params["hm.1.weight"], before.params["hm.1.weight"])
+
+
 def test_fit_refuses_nothing_to_fit_on() -> None:
     with pytest.raises(ValueError, match="no photos"):
         fit(FINDER, [], np.random.default_rng(0), lambda s: 0.0)
 
 
-def test_the_benchmark_holds_back_what_the_product_holds_back_and_reads_the_other_half(
+def test_the_benchmark_holds_back_one_photo_in_five_and_reads_the_other_half(
         photos: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """benchmarks/fit_here_eval.py: a two-step fit on nell's first ten photos, read on its second half."""
     import json
