@@ -1023,9 +1023,24 @@ def run(companion: Companion) -> int:
     finally:
         companion.notifier.stopping("stopping")
         log.info("stopping after %.0f s", time.monotonic() - started)
+        close_connections(server)
         server.close()
         companion.close()
     return 0
+
+
+def close_connections(server: Any) -> None:
+    """Close the connections still open when the companion stops (a phone with the page open keeps one):
+    waitress's ``close`` closes only its listening socket and leaves theirs to the garbage collector, which
+    says so with a ``ResourceWarning`` as the process ends."""
+    from waitress.channel import HTTPChannel
+
+    sockets = getattr(server, "map", None)   # one server per address: their connections share its map
+    if not isinstance(sockets, dict):
+        sockets = getattr(server, "_map", {})
+    for dispatcher in list(sockets.values()):
+        if isinstance(dispatcher, HTTPChannel):
+            dispatcher.close()
 
 
 if __name__ == "__main__":  # pragma: no cover

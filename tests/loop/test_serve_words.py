@@ -81,3 +81,42 @@ def test_a_table_served_on_loopback_shows_that_address_and_logs_a_bad_photo_clea
     clean = r" WARNING hardware\.sources: replay: skipping photo "
     assert skipped and all(re.search(clean, line) for line in skipped), err
     assert not re.search(r"\.py:\d+: \w*Warning", err), err  # no Python warning with its source line
+
+
+def test_phones_still_connected_when_the_companion_stops_are_closed_cleanly(tmp_path: Path) -> None:
+    """A page left open keeps a connection (here: one idle, one mid-request, one kept alive after an
+    answer); stopping closes them all, with no ResourceWarning for a socket left to the garbage collector
+    (the CI once failed on exactly that)."""
+    import socket
+
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    assert cv2.imwrite(str(photos / "b.png"), np.full((48, 64, 3), 90, np.uint8))
+    config = tmp_path / "companion.toml"
+    config.write_text("", encoding="utf-8")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "companion.cli", "serve", "--config", str(config), "--state-dir",
+         str(tmp_path / "state"), "--camera", f"replay:{photos}", "--no-buttons", "--no-led",
+         "--host", "127.0.0.1", "--port", "0"],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "GPIOZERO_PIN_FACTORY": "mock", "PYTHONPATH": str(ROOT),
+             "PYTHONWARNINGS": "default"})
+    phones = []
+    try:
+        assert process.stdout is not None
+        port = json.loads(process.stdout.readline())["port"]
+        ask = f"GET /api/address HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n".encode()
+        for sent in (b"", ask, ask + b"\r\n"):
+            phone = socket.create_connection(("127.0.0.1", port), timeout=10)
+            phone.sendall(sent)
+            phones.append(phone)
+        assert b"200 OK" in phones[2].recv(65536)   # answered, and the connection stays open (HTTP/1.1)
+        wait_for_camera(port, "ok")
+    finally:
+        process.send_signal(signal.SIGTERM)
+        _, err = process.communicate(timeout=30)
+        for phone in phones:
+            phone.close()
+    assert process.returncode == 0, err
+    assert "stopping after" in err
+    assert "ResourceWarning" not in err and not re.search(r"\w*Warning:", err), err
