@@ -227,8 +227,8 @@ def rendered_trays(taught: int, seed: int) -> list[Photo]:
     trays = []
     for _ in range(n):
         s = scene(rng, count=6, width=640, height=480, sizes=(48, 110))
-        boxes = [d.bbox for d in s.dice]
-        trays.append(Photo(s.image, [(x + w / 2, y + h / 2, w, h, -1) for x, y, w, h in boxes]))
+        drawn = [d.bbox for d in s.dice]   # not ``boxes``: that is the set's label reader, imported above
+        trays.append(Photo(s.image, [(x + w / 2, y + h / 2, w, h, -1) for x, y, w, h in drawn]))
     return trays
 
 

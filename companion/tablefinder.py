@@ -364,8 +364,8 @@ class TableFinder(Background):
     def fit(self, minutes: float | None = None) -> dict[str, Any]:
         """Start fitting the shipped finder on the table's set, here, in the background
         (``companion.finderfit.fit_here``; installed when it reads the held-back photos no worse than the
-        finder in use): the state,
-        with the fit's progress. ``FitRunning`` / ``CompareRunning`` while a job is under way."""
+        finder in use): the state, with the fit's progress. ``FitRunning`` / ``CompareRunning`` while a job
+        is under way."""
         from companion.finderfit import DEFAULT_MINUTES, Progress, check_minutes
 
         minutes = check_minutes(DEFAULT_MINUTES if minutes is None else minutes)

@@ -9,8 +9,8 @@ Where torch is (a laptop; the Pi reads ONNX with cv2.dnn and needs no torch). Th
 ``--minutes`` on one thread, as ``tools/train_finder.py`` trains it (windows, jitter, loss). One photo in
 five is held back (``companion.finderfit.held_back``, as on the Pi): the whole reader is measured on them
 with the finder before and after (dice found, read right, phantoms per photo; the benchmark's matching
-rule), and the numbers (``"better"``: found no fewer,
-no more phantoms), the command and the seed go in the card beside the model (``<out>.json``) and inside
+rule), and the numbers (``"better"``: found no fewer, no more phantoms), the command and the seed go in
+the card beside the model (``<out>.json``) and inside
 it (its metadata, key ``goblin.card``: an upload from the phone carries it), which ``goblin-companion finder
 install`` and the settings page show. A set of fewer than 10 photos is refused.
 
