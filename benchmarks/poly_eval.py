@@ -343,11 +343,25 @@ LURIG_VALUES = ROOT / "benchmarks" / "lurig_values.json"
 brands' numerals with values here; measured on, never trained on."""
 
 
-def evaluate_lurig_values(path: Path = LURIG_VALUES) -> dict[str, object]:
+def _use_network(path: Path | str) -> None:
+    """Read polyhedral values with the network in ``path`` from now on (``vision.poly.MODEL_PATH``)."""
+    from vision import poly
+
+    if Path(poly.MODEL_PATH) != Path(path):
+        poly.MODEL_PATH = Path(path)  # type: ignore[misc]
+        poly._net.cache_clear()
+
+
+def evaluate_lurig_values(path: Path = LURIG_VALUES, networks: Path | None = None) -> dict[str, object]:
     """Type and value through ``read_table`` on the hand-labelled Lurig photos, each read by the type reader
-    trained without its fold (whole videos out). Per type: photos, found, type right, value right, sure,
-    wrong and sure; and each miss."""
+    trained without its fold (whole videos out) and, with ``networks``, by that folder's polyhedral network
+    trained without the fold's labelled photos (``poly-no-<fold>.onnx``, ``tools/train_poly.py
+    --real-hold-out``). Per type: photos, found, type right, value right, sure, wrong and sure; and each
+    miss."""
+    from vision import poly
     from vision.data import lurig_fold, photo_set
+
+    installed = poly.MODEL_PATH
 
     values = json.loads(path.read_text())["values"]
     photos = {p.path.name: p for p in photo_set("lurig") if p.path.name in values}
@@ -360,6 +374,8 @@ def evaluate_lurig_values(path: Path = LURIG_VALUES) -> dict[str, object]:
         p = photos[name]
         sides = int(p.dice[0].sides)
         row = rows.setdefault(f"d{sides}", [0] * 6)
+        if networks is not None:
+            _use_network(networks / f"poly-no-{lurig_fold(p.path)}.onnx")
         die, _ = _read_die(p.load(), (*SEEING, _types_model(lurig_fold(p.path))))
         row[0] += 1
         if die is None:
@@ -372,6 +388,7 @@ def evaluate_lurig_values(path: Path = LURIG_VALUES) -> dict[str, object]:
             row[k] += hit
         if not right:
             misses.append(f"{name}: d{sides}={want}, read d{die.sides}={die.value} at {die.confidence:.2f}")
+    _use_network(installed)
     return {"rows": dict(sorted(rows.items(), key=lambda kv: int(kv[0][1:]))), "misses": misses}
 
 
@@ -578,6 +595,10 @@ def main(argv: list[str]) -> None:
                          "(--scenes) where it has them, cards beside them (a candidate type reader)")
     ap.add_argument("--numerals", type=Path, metavar="NPZ",
                     help="read with this numeral reader instead of vision/poly/numerals.npz (to compare)")
+    ap.add_argument("--networks-from", type=Path, metavar="DIR",
+                    help="with --lurig-values: read each photo with DIR's poly-no-<fold>.onnx, the "
+                         "polyhedral network trained without its fold's labelled photos "
+                         "(tools/train_poly.py --real)")
     ap.add_argument("--network", type=Path, metavar="ONNX",
                     help="read with this network instead of vision/poly/poly.onnx (to compare)")
     args = ap.parse_args(argv)
@@ -601,7 +622,7 @@ def main(argv: list[str]) -> None:
         models = (*SEEING, _types_model(None))
         print(format_scenes(evaluate_scenes(args.scenes, seed, profile=args.profile, models=models)))
     elif args.lurig_values:
-        print(format_lurig_values(evaluate_lurig_values()))
+        print(format_lurig_values(evaluate_lurig_values(networks=args.networks_from)))
     elif args.types:
         print(format_types(evaluate_types(args.every, tuple(args.parts) if args.parts else None)))
     elif args.fit_fusion:

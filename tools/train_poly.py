@@ -8,7 +8,9 @@
 2. Trains a small CNN on the train half (each epoch re-jitters the crop box and turns by quarter turns).
 3. Exports ONNX (dynamo=False, opset 17), then measures it through OpenCV's cv2.dnn exactly as
    ``vision.poly.read_polyhedral`` runs it, on the held-out half, and writes the numbers beside the model.
-No real photo is used for training.
+Until 2026-12-03 no real photo was used; ``--real FILE`` adds the hand-labelled Lurig photos of
+``tools/lurig_train_values.json`` (``real_items``), ``--real-hold-out FOLD`` leaves one fold's videos out
+of them (to measure on that fold's part of ``benchmarks/lurig_values.json``, which nothing trains on).
 """
 
 from __future__ import annotations
@@ -74,6 +76,59 @@ def load_or_render(chunks: range, cache: Path | None, threads: int, profile: str
             z = np.load(cache / f"chunk{c}.npz")
             parts[c] = (z["i"], z["b"], z["l"])
     return [parts[c] for c in chunks]
+
+
+REAL_SEED = 20264501
+"""Seed of the real photos' variants (``real_items``)."""
+LURIG_BOXES = ROOT / "tools" / "lurig_boxes.json"
+
+
+def real_items(path: Path, hold_out: str = "", copies: int = 10, seed: int = REAL_SEED
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The hand-labelled Lurig photos of ``path`` (``{"values": {file name: value}}``) as items shaped like
+    the renders: ``copies`` variants of each die, cut square round its box (``tools/lurig_boxes.json``) at
+    1.3-2.0 times its side, turned by -25..25 degrees, lit brighter or darker with another contrast and
+    gamma, sometimes blurred, and scaled to RENDER_SIZE; the box the die's, moved with it. The photos of
+    fold ``hold_out`` (``vision.data.lurig_fold``: wood, color, other) are left out. The network reads
+    grey, so the body's hue says little; each Lurig video shows one die with one face up for many frames,
+    so the variants must keep the die's look from naming the value: that is what the fold left out
+    measures."""
+    from vision.data import lurig_fold, photo_set
+
+    values = json.loads(path.read_text())["values"]
+    boxes = json.loads(LURIG_BOXES.read_text())
+    rng = np.random.default_rng(seed)
+    images, out_boxes, labels = [], [], []
+    for photo in sorted(photo_set("lurig"), key=lambda q: q.path.name):
+        name = photo.path.name
+        if name not in values or (hold_out and lurig_fold(photo.path) == hold_out):
+            continue
+        key = next((k for k in boxes if k.endswith("/" + name)), None)
+        if key is None or boxes[key] is None:
+            continue
+        kind = f"d{int(photo.dice[0].sides)}"
+        label = label_index(kind, int(values[name]))
+        image = photo.load()
+        cx, cy, w, h = boxes[key]
+        for _ in range(copies):
+            side = max(w, h) * rng.uniform(1.3, 2.0)
+            ox, oy = rng.uniform(-0.12, 0.12, 2) * max(w, h)
+            k = RENDER_SIZE / side
+            turn = cv2.getRotationMatrix2D((cx + ox, cy + oy), float(rng.uniform(-25, 25)), k)
+            turn[:, 2] += (RENDER_SIZE / 2 - cx - ox, RENDER_SIZE / 2 - cy - oy)
+            dx, dy = turn @ np.array([cx, cy, 1.0])   # where the die's centre lands
+            img = cv2.warpAffine(image, turn, (RENDER_SIZE, RENDER_SIZE), flags=cv2.INTER_AREA,
+                                 borderMode=cv2.BORDER_REPLICATE)
+            lit = img.astype(np.float32) / 255
+            lit = np.clip((lit - 0.5) * rng.uniform(0.6, 1.3) + 0.5 + rng.uniform(-0.15, 0.15), 0, 1)
+            lit = lit ** rng.uniform(0.7, 1.4)
+            if rng.random() < 0.3:
+                lit = cv2.GaussianBlur(lit, (0, 0), rng.uniform(0.5, 1.5))
+            images.append((lit * 255).astype(np.uint8))
+            bw, bh = w * k, h * k
+            out_boxes.append((dx - bw / 2, dy - bh / 2, bw, bh))
+            labels.append(label)
+    return np.stack(images), np.array(out_boxes), np.array(labels)
 
 
 def jittered_crop(image: np.ndarray, box: np.ndarray, rng: np.random.Generator, amount: float) -> np.ndarray:
@@ -173,11 +228,18 @@ def main() -> None:
     ap.add_argument("--repeat", action="append", default=[], metavar="KIND=N",
                     help="train on each render of KIND (d20, d100, ...) N times per epoch (the held-out "
                          "half is untouched)")
+    ap.add_argument("--real", type=Path, metavar="FILE",
+                    help="add the hand-labelled Lurig photos of FILE (tools/lurig_train_values.json) to the "
+                         "training set, --real-copies variants of each (real_items)")
+    ap.add_argument("--real-copies", type=int, default=10)
+    ap.add_argument("--real-hold-out", choices=("", "wood", "color", "other"), default="",
+                    help="leave this Lurig fold's photos out of --real")
+    ap.add_argument("--seed", type=int, default=SEED, help="the training's seed (the renders keep theirs)")
     args = ap.parse_args()
 
     import torch
 
-    torch.manual_seed(SEED)
+    torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     t0 = time.time()
     chunks = args.renders // CHUNK
@@ -201,7 +263,14 @@ def main() -> None:
         extra = np.flatnonzero([poly.CLASSES[i][0] == kind for i in tr_lab])
         extra = np.tile(extra, int(times) - 1)
         tr_img, tr_box, tr_lab = (np.concatenate([a, a[extra]]) for a in (tr_img, tr_box, tr_lab))
-    print(f"rendered {args.renders} in {time.time() - t0:.0f} s; train {len(tr_lab)}", flush=True)
+    real_n = 0
+    if args.real is not None:
+        real = real_items(args.real, args.real_hold_out, args.real_copies)
+        real_n = len(real[2])
+        tr_img, tr_box, tr_lab = (np.concatenate([a, r]) for a, r in zip((tr_img, tr_box, tr_lab), real,
+                                                                          strict=True))
+    print(f"rendered {args.renders} in {time.time() - t0:.0f} s; train {len(tr_lab)} ({real_n} real)",
+          flush=True)
 
     model = build_model()
     if args.resume:
@@ -212,7 +281,7 @@ def main() -> None:
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     steps = args.epochs * (len(tr_lab) // 128)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps, pct_start=0.15)
-    rng = np.random.default_rng(SEED + 7 if args.resume or args.from_onnx else SEED)
+    rng = np.random.default_rng(args.seed + 7 if args.resume or args.from_onnx else args.seed)
     labels_t = torch.from_numpy(tr_lab).long()
     t_train = time.time()
     epochs_done = 0
@@ -273,7 +342,9 @@ def main() -> None:
             if not ok:
                 key = f"{kind}={value}"
                 wrong[key] = wrong.get(key, 0) + 1
-    report = {"seed": BRANDS_SEED if args.profile == "brands" else SEED, "renders": args.renders,
+    report = {"seed": BRANDS_SEED if args.profile == "brands" else SEED, "training_seed": args.seed,
+              "real": str(args.real) if args.real else None, "real_items": real_n,
+              "real_hold_out": args.real_hold_out, "renders": args.renders,
               "render_size": RENDER_SIZE, "profile": args.profile, "also": args.also,
               "epochs_done": epochs_done,
               "command": "python3 tools/train_poly.py " + " ".join(sys.argv[1:]),
