@@ -276,12 +276,17 @@ def _types_model(fold: str | None) -> str:
     return "types"
 
 
+LIVE = False
+"""``--live``: read as the live table reads (``serve``: no percentile d10 on the table,
+``read_table(percentile=False)``)."""
+
+
 def _read_die(image: np.ndarray, models: tuple[str, ...]) -> tuple[object | None, float]:
     """The die ``vision.read_table`` reports nearest the photo's centre (single-die photos), and ms."""
     from vision import read_table
 
     t0 = time.process_time()
-    reading = read_table(image, models=models)
+    reading = read_table(image, models=models, percentile=not LIVE)
     ms = (time.process_time() - t0) * 1000
     h, w = image.shape[:2]
     best = min(reading.dice, key=lambda d: (d.bbox[0] + d.bbox[2] / 2 - w / 2) ** 2
@@ -595,6 +600,9 @@ def main(argv: list[str]) -> None:
                          "(--scenes) where it has them, cards beside them (a candidate type reader)")
     ap.add_argument("--numerals", type=Path, metavar="NPZ",
                     help="read with this numeral reader instead of vision/poly/numerals.npz (to compare)")
+    ap.add_argument("--live", action="store_true",
+                    help="with --lurig-values, --types: read as the live table reads (serve): no percentile "
+                         "d10 on the table, read_table(percentile=False)")
     ap.add_argument("--networks-from", type=Path, metavar="DIR",
                     help="with --lurig-values: read each photo with DIR's poly-no-<fold>.onnx, the "
                          "polyhedral network trained without its fold's labelled photos "
@@ -603,8 +611,9 @@ def main(argv: list[str]) -> None:
                     help="read with this network instead of vision/poly/poly.onnx (to compare)")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
-    global SEEING, CANDIDATE_TYPES
+    global SEEING, CANDIDATE_TYPES, LIVE
     CANDIDATE_TYPES = args.types_from
+    LIVE = args.live
     if args.models:
         SEEING = (args.models[0], args.models[1])
     if args.network:

@@ -39,7 +39,7 @@ import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from types import FrameType
-from typing import Any
+from typing import Any, Final
 
 from companion.calibration import Calibrator
 from companion.config import Config, ConfigError, load_config
@@ -137,6 +137,13 @@ def still_frames(state: StillState | None, frame: Frame) -> StillState:
     return StillState(state.still_frames + 1 >= STILL_FRAMES, state.still_frames + 1, thumb)
 
 
+#: whether the live table reads percentile d10s ("00".."90"): none of the five games rolls one (their dice are
+#: ``companion.dicesizes.DIE_SIDES``), so a 10-sided die is read among the plain d10's faces; read as
+#: percentile tens, plain d10s were 10 of 86 hand-labelled Lurig d10 photos (docs/vision-poly.md).
+#: ``goblin-companion scan`` still reads them (``--percentile`` pairs them).
+LIVE_PERCENTILE: Final = False
+
+
 def vision_reader(config: Config, calibration: Callable[[], Any] | None = None,
                   zones: Callable[[], Mapping[str, Any]] | None = None,
                   tray: Callable[[], Any] | None = None,
@@ -159,7 +166,9 @@ def vision_reader(config: Config, calibration: Callable[[], Any] | None = None,
         if now != parsed[0]:
             parsed[:] = [now, vision.Zones.from_json(now)]
         chosen = {"models": models()} if models is not None else {}
-        return vision.read_table(frame, zones=parsed[1], calibration=taught, tray=outline(), **chosen)
+        # no percentile d10 on a live table: none of the five games rolls one (``LIVE_PERCENTILE``)
+        return vision.read_table(frame, zones=parsed[1], calibration=taught, tray=outline(),
+                                 percentile=LIVE_PERCENTILE, **chosen)
 
     def annotate(frame: Frame, reading: Any) -> Frame:
         shown: Frame = vision.annotate(frame, reading, max_side=SHOWN_LONG_SIDE, tray=outline())

@@ -21,6 +21,7 @@ pip die.)
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -219,10 +220,12 @@ def adapted(readings: list[FaceReading], calibration: Calibration | None, model:
 
 
 def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
-              models: tuple[str, ...] = MODELS) -> tuple[list[FoundDie], list[FoundToken]]:
+              models: tuple[str, ...] = MODELS, percentile: bool = True
+              ) -> tuple[list[FoundDie], list[FoundToken]]:
     """Dice as (box, sides, value, confidence, percentile) and tokens as (box, face, confidence), boxes
     (x, y, w, h) in ``frame`` pixels. ``models``: the finder's, the face reader's and (optional) the type
-    reader's names; without a type reader, ``vision.poly`` reads the type too (Vision II)."""
+    reader's names; without a type reader, ``vision.poly`` reads the type too (Vision II).
+    ``percentile=False``: no percentile d10 on the table (``vision.read_table``)."""
     found = find_objects(frame, model=models[0])
     readings = adapted(read_faces(frame, found, model=models[1], screen=SCREEN, most=MAX_TURNED),
                        calibration, models[1])
@@ -239,6 +242,8 @@ def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
     from vision.table import _poly_reader  # one loader of Vision II (table imports this module)
 
     poly = _poly_reader()
+    if poly is not None and not percentile:
+        poly = functools.partial(poly, percentile=False)
     polys = counts = 0   # pip counts spent on emblems and numeral d6s (``MAX_EMBLEMS_COUNTED``)
     checked = _second_opinions(readings)
     near = taught_cosine(models[1], TAUGHT_COSINE)

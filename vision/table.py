@@ -11,6 +11,7 @@ not thresholds.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import itertools
 import math
@@ -295,7 +296,8 @@ def _poly_reader() -> Any:
 
 def read_table(frame: np.ndarray, *, calibration: Calibration | None = None, zones: Zones | None = None,
                reference: np.ndarray | None = None, reader: str = "learned",
-               models: tuple[str, ...] = learned.MODELS, tray: Any = None) -> TableReading:
+               models: tuple[str, ...] = learned.MODELS, tray: Any = None,
+               percentile: bool = True) -> TableReading:
     """Find the dice and tokens in a frame of the tray seen from above and read them.
 
     Parameters
@@ -323,6 +325,10 @@ def read_table(frame: np.ndarray, *, calibration: Calibration | None = None, zon
         only the part of the frame within its bounding box is read, and only what has its centre inside
         it is reported, so a laptop, a cable or a card beside the tray is neither a die nor a reason to
         read the frame at another scale. Boxes stay in the frame's pixels. Default: the whole frame.
+    percentile : bool
+        Whether a percentile d10 ("00".."90") may be on the table (default True, as ``scan`` reads).
+        False (the live table: none of the five games rolls one) reads every 10-sided die among the plain
+        d10's faces, no surer than before (``vision.poly.read_polyhedral(percentile=False)``).
 
     Returns
     -------
@@ -353,9 +359,10 @@ def read_table(frame: np.ndarray, *, calibration: Calibration | None = None, zon
         view = seen[:, x0:x1]
         ref_view = None if reference is None else reference[oy : oy + read_h, ox + x0 : ox + x1]
         if reader == "learned":
-            found_dice, found_tokens = learned.read_view(view, calibration, models=models)
+            found_dice, found_tokens = learned.read_view(view, calibration, models=models,
+                                                         percentile=percentile)
         else:
-            found_dice, found_tokens = _read_view(view, calibration, ref_view)
+            found_dice, found_tokens = _read_view(view, calibration, ref_view, percentile=percentile)
         for (bx, by, bw, bh), sides, value, conf, percentile in found_dice:
             box = (bx + ox + x0, by + oy, bw, bh)
             dice.append(Die(box, sides, value, conf, zone(box), percentile))
@@ -388,8 +395,8 @@ _FoundDie = tuple[BBox, int | None, int | None, float, bool]
 _FoundToken = tuple[BBox, str | None, float]
 
 
-def _read_view(frame: np.ndarray, calibration: Calibration | None, reference: np.ndarray | None
-               ) -> tuple[list[_FoundDie], list[_FoundToken]]:
+def _read_view(frame: np.ndarray, calibration: Calibration | None, reference: np.ndarray | None, *,
+               percentile: bool = True) -> tuple[list[_FoundDie], list[_FoundToken]]:
     """``read_table`` on one view: dice as (box, sides, value, confidence, percentile) and tokens as
     (box, face, confidence), boxes in the view's pixels."""
     h, w = frame.shape[:2]
@@ -426,6 +433,8 @@ def _read_view(frame: np.ndarray, calibration: Calibration | None, reference: np
     faces = [f for f in faces if not any(inside(f, b) and max(b.box[2:]) > TOKEN_LARGER * f.box[2]
                                          for b in tokens_first)]
     poly = _poly_reader()
+    if poly is not None and not percentile:
+        poly = functools.partial(poly, percentile=False)
     faces = _numeral_marks_dropped(faces, bodies, frame, scale, poly)
     dice: list[_FoundDie] = []
     for f in faces:

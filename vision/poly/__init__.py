@@ -233,12 +233,15 @@ def fuse(p: np.ndarray, weights: Mapping[int, float], numeral: NumeralReading | 
 
 
 def read_polyhedral(crop_bgr: np.ndarray, *, mask: np.ndarray | None = None,
-                    sides: int | None = None) -> PolyReading:
+                    sides: int | None = None, percentile: bool = True) -> PolyReading:
     """Type and top value of the one die in ``crop_bgr`` (BGR uint8 (H, W, 3), the die roughly filling it).
 
     ``mask`` (H, W), nonzero on the die, places it more exactly when the crop has a wide margin.
     ``sides``: the die's type when another reader knows it (``vision.types``, Vision IV): the value is then
     read among that type's faces only, and ``sides_confidence`` is 1 (the caller keeps its own).
+    ``percentile=False``: no percentile d10 is on the table (none of the five games rolls one), so a
+    10-sided die is read among the plain d10's faces; the percentile faces' share still counts against
+    the value's confidence, so the reading is never surer than with them.
     Low-confidence readings are returned as they are: check ``reading.sure``.
 
     Three readers vote (``fuse``): the network over the whole crop, the die's outline
@@ -256,8 +259,14 @@ def read_polyhedral(crop_bgr: np.ndarray, *, mask: np.ndarray | None = None,
         weights = {int(k): (1.0 if k == sides else 1e-9) for k in set(KIND_SIDES.values())}
     else:
         raise ValueError(f"sides must be one of {sorted(set(KIND_SIDES.values()))}, not {sides!r}")
-    reading = reading_from_probabilities(fuse(p, weights, numeral))
+    fused = fuse(p, weights, numeral)
+    reading = reading_from_probabilities(fused)
     own = [i for i, (k, _) in enumerate(CLASSES) if KIND_SIDES[k] == reading.sides]
+    if not percentile and reading.sides == KIND_SIDES["d10"]:
+        own = [i for i in own if CLASSES[i][0] == "d10"]
+        best = max(own, key=lambda i: fused[i])
+        reading = replace(reading, value=CLASSES[best][1], percentile=False,
+                          value_confidence=float(fused[best]) / max(reading.sides_confidence, 1e-12))
     net_kind, net_value = CLASSES[max(own, key=lambda i: p[i])]
     if (net_value, net_kind == "d100") != (reading.value, reading.percentile):
         return replace(reading, value_confidence=min(reading.value_confidence, DISAGREE))
