@@ -172,3 +172,16 @@ def test_the_numeral_picks_the_value_but_not_the_type():
     # the weight is the die type's: a high floor leaves the network almost alone
     flat = {s: (1.0, 10.0) for s in ones}
     assert reading_from_probabilities(fuse(p / p.sum(), ones, numeral, numeral_weight=flat)).value == 3
+
+
+@pytest.mark.parametrize(("draw", "cube_like"), [
+    (lambda m: cv2.rectangle(m, (70, 50), (170, 150), 255, -1), True),          # a d6 from above
+    (lambda m: cv2.fillPoly(m, [np.array([[120, 30], [200, 170], [40, 170]], np.int32)], 255),
+     False),                                                                   # a d4 from above
+    (lambda m: cv2.rectangle(m, (20, 70), (220, 150), 255, -1), False),         # long: a barrel
+])
+def test_only_a_short_full_outline_is_a_cubes(draw, cube_like):
+    m = _canvas()
+    draw(m)
+    assert silhouette(m).cube_like is cube_like
+    assert not silhouette(_canvas()).cube_like   # no mask: no say
