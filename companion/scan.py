@@ -1,5 +1,5 @@
 """``goblin-companion scan IMAGE... [--json] [--annotate DIR] [--calibration FILE] [--zones JSON]``
-[``--tray JSON``] [``--percentile``] [``--finder FILE``].
+[``--tray JSON``] [``--percentile`` | ``--no-percentile``] [``--finder FILE``].
 
 Reads dice and tokens in photo files. Per image, one line on stdout: with ``--json`` the reading as JSON
 (``file``, ``width``, ``height``, ``ms``, ``dice``, ``tokens``, and with ``--percentile`` also
@@ -10,6 +10,8 @@ of its own (``{"file": ..., "error": ...}``) and the other files are still read;
 (0 when every file was read). Usage errors (no image, a bad calibration or zones file) are one stderr
 line and exit status 2, before any image is read. ``--finder FILE`` reads with that die finder (a table's
 fitted one, to try it on photos before ``goblin-companion finder install``), checked as install checks it.
+``--no-percentile`` reads as the live table does (``companion.serve.LIVE_PERCENTILE``): no percentile d10 is
+on the table, so every 10-sided die is read among the plain d10's faces (``vision.read_table(percentile=)``).
 """
 
 from __future__ import annotations
@@ -39,8 +41,13 @@ def _parser() -> Parser:
                    "(fractions of the picture): only what lies inside is read")
     p.add_argument("--finder", metavar="FILE", help="read with this die finder (.onnx, e.g. one fitted on "
                    "the table by tools/fit_table_finder.py) instead of the shipped one")
-    p.add_argument("--percentile", action="store_true",
-                   help="also read each percentile d10 and plain d10 rolled together as one 1-100 result")
+    chance = p.add_mutually_exclusive_group()
+    chance.add_argument("--percentile", action="store_true",
+                        help="also read each percentile d10 and plain d10 rolled together as one 1-100 "
+                             "result")
+    chance.add_argument("--no-percentile", action="store_true",
+                        help="no percentile d10 is on the table (none of the five games rolls one): read "
+                             "every 10-sided die as a plain d10, as the live table does")
     return p
 
 
@@ -127,7 +134,8 @@ def main(argv: Sequence[str]) -> int:
         try:
             image, (width, height) = read_photo(Path(name))
             t0 = time.perf_counter()
-            reading = read_table(image, calibration=calibration, zones=zones, tray=tray, **models)
+            reading = read_table(image, calibration=calibration, zones=zones, tray=tray,
+                                 percentile=not args.no_percentile, **models)
             ms = round((time.perf_counter() - t0) * 1000, 1)
             body = reading.to_json()
             sx, sy = width / body["width"], height / body["height"]

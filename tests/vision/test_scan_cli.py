@@ -166,3 +166,18 @@ def test_the_text_line_names_each_kind_of_die():
     line = _summary({"file": "f.jpg", "width": 640, "height": 480, "ms": 20.0, "tokens": [],
                      "dice": [die(6, 5), die(20, 17), die(10, 40, percentile=True), die(None, None)]})
     assert line.endswith("4 dice: 5(0.90,p0) d20=17(0.90,p0) d%=40(0.90,p0) ?(0.90,p0); 0 tokens: -"), line
+
+
+def test_scan_reads_a_d10_as_the_live_table_does_when_told_no_percentile_die_is_there(photos, capsys):
+    # a plain Lurig d10 showing "3" that the readers take for a percentile die's "60"
+    # (tools/lurig_train_values.json)
+    photo = next(p for p in photo_set("lurig") if p.path.name == "d10_wood0673.jpg")
+    assert main(["scan", str(photo.path), "--json"]) == 0
+    (die,) = json.loads(capsys.readouterr().out)["dice"]
+    assert (die["sides"], die["value"], die.get("percentile")) == (10, 60, True)
+    assert main(["scan", str(photo.path), "--json", "--no-percentile"]) == 0
+    (live,) = json.loads(capsys.readouterr().out)["dice"]
+    assert (live["sides"], live["value"], live.get("percentile")) == (10, 3, None)
+    assert live["confidence"] <= die["confidence"]
+    assert main(["scan", str(photo.path), "--percentile", "--no-percentile"]) == 2   # one or the other
+    assert "not allowed with" in capsys.readouterr().err
