@@ -11,7 +11,8 @@ Two outlines are told apart by rules from the solids' geometry, not fitted to ph
   sharp ends leave the rectangle's corners empty (fill 0.70-0.82).
 
 Every other outline (square d6, diamond d8, round d12 and d20, triangular d4) rules nothing out here:
-the network's reading stands.
+the network's reading stands. ``Silhouette.cube_like`` (short and full: no tetrahedron's outline) lets
+``vision.learned`` turn a d4 the type reader is not sure of.
 """
 
 from __future__ import annotations
