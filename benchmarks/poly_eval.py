@@ -617,10 +617,7 @@ def main(argv: list[str]) -> None:
     if args.models:
         SEEING = (args.models[0], args.models[1])
     if args.network:
-        from vision import poly
-
-        poly.MODEL_PATH = args.network  # type: ignore[misc]
-        poly._net.cache_clear()
+        _use_network(args.network)
     if args.numerals:
         from vision.poly import numeral
 

@@ -96,20 +96,19 @@ def real_items(path: Path, hold_out: str = "", copies: int = 10, seed: int = REA
     from vision.data import lurig_fold, photo_set
 
     values = json.loads(path.read_text())["values"]
-    boxes = json.loads(LURIG_BOXES.read_text())
+    boxes = {Path(k).name: v for k, v in json.loads(LURIG_BOXES.read_text()).items()}
     rng = np.random.default_rng(seed)
     images, out_boxes, labels = [], [], []
     for photo in sorted(photo_set("lurig"), key=lambda q: q.path.name):
         name = photo.path.name
         if name not in values or (hold_out and lurig_fold(photo.path) == hold_out):
             continue
-        key = next((k for k in boxes if k.endswith("/" + name)), None)
-        if key is None or boxes[key] is None:
+        if boxes.get(name) is None:
             continue
         kind = f"d{int(photo.dice[0].sides)}"
         label = label_index(kind, int(values[name]))
         image = photo.load()
-        cx, cy, w, h = boxes[key]
+        cx, cy, w, h = boxes[name]
         for _ in range(copies):
             side = max(w, h) * rng.uniform(1.3, 2.0)
             ox, oy = rng.uniform(-0.12, 0.12, 2) * max(w, h)

@@ -21,7 +21,6 @@ pip die.)
 
 from __future__ import annotations
 
-import functools
 import math
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -257,9 +256,7 @@ def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
     tokens: list[FoundToken] = []
     from vision.table import _poly_reader  # one loader of Vision II (table imports this module)
 
-    poly = _poly_reader()
-    if poly is not None and not percentile:
-        poly = functools.partial(poly, percentile=False)
+    poly = _poly_reader(percentile)
     polys = counts = 0   # pip counts spent on emblems and numeral d6s (``MAX_EMBLEMS_COUNTED``)
     checked = _second_opinions(readings)
     near = taught_cosine(models[1], TAUGHT_COSINE)

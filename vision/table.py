@@ -285,13 +285,15 @@ def view_columns(frame: np.ndarray) -> list[tuple[int, int]]:
     return list(itertools.pairwise(cuts))
 
 
-def _poly_reader() -> Any:
-    """``vision.poly.read_polyhedral`` when Vision II is installed, else ``None``."""
+def _poly_reader(percentile: bool = True) -> Any:
+    """``vision.poly.read_polyhedral`` when Vision II is installed, else ``None``; with ``percentile=False``
+    it reads every 10-sided die as a plain d10 (``read_table(percentile=)``)."""
     try:
         module = importlib.import_module("vision.poly")
     except ImportError:
         return None
-    return getattr(module, "read_polyhedral", None)
+    read = getattr(module, "read_polyhedral", None)
+    return read if read is None or percentile else functools.partial(read, percentile=False)
 
 
 def read_table(frame: np.ndarray, *, calibration: Calibration | None = None, zones: Zones | None = None,
@@ -432,9 +434,7 @@ def _read_view(frame: np.ndarray, calibration: Calibration | None, reference: np
 
     faces = [f for f in faces if not any(inside(f, b) and max(b.box[2:]) > TOKEN_LARGER * f.box[2]
                                          for b in tokens_first)]
-    poly = _poly_reader()
-    if poly is not None and not percentile:
-        poly = functools.partial(poly, percentile=False)
+    poly = _poly_reader(percentile)
     faces = _numeral_marks_dropped(faces, bodies, frame, scale, poly)
     dice: list[_FoundDie] = []
     for f in faces:
