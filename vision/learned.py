@@ -234,6 +234,50 @@ def _unsure_d4_turned(square: np.ndarray, p_type: np.ndarray) -> int:
     return int(order[1]) if silhouette(read_numeral_and_die(square)[1]).cube_like else first
 
 
+#: a numeral object's box is checked against the die's outline in a square this many times the box: the
+#: finder sometimes boxes one face or the numeral of a large die (a barrel d4's face, a d6's "1": renders
+#: at 0.4-0.6 of the die, docs/vision-poly.md), and the type and value are then read off a flat face
+OUTLINE_LOOK = 3.2
+#: ... and is replaced by the outline's box when that is at least this many times the finder's long side
+OUTLINE_GROWS = 1.35
+#: only when the finder's box grown this much lies on the die nearly all round (``OUTLINE_ON_DIE`` of its
+#: edge): the box cut the die. A box the finder drew round a whole die has tray under that edge (real
+#: Lurig photos: at most 0.61, where a shadow or glare made the outline 1.4-2 times the box)
+OUTLINE_EDGE = 1.15
+OUTLINE_ON_DIE = 0.85
+#: the outline is looked for at this many pixels a side
+OUTLINE_WORK = 96
+
+
+def _outline_found(frame: np.ndarray, f: Found, others: list[Found]) -> Found:
+    """``f``, or the box of the die's outline round it when ``f`` cut the die (``OUTLINE_ON_DIE``), the
+    outline is much larger (``OUTLINE_GROWS``) and holds no other object's centre (``others``: a neighbour
+    the outline ran into is no part of this die)."""
+    from vision.poly.numeral import die_mask
+
+    k = OUTLINE_LOOK * f.side / OUTLINE_WORK            # frame pixels per mask pixel
+    mask = die_mask(crop(frame, f, scale=OUTLINE_LOOK, size=OUTLINE_WORK))
+    c = OUTLINE_WORK // 2
+    if not mask[c, c] or mask[0].any() or mask[-1].any() or mask[:, 0].any() or mask[:, -1].any():
+        return f   # no outline round the box's centre, or one that runs out of the square
+    rw, rh = OUTLINE_EDGE * f.w / 2 / k, OUTLINE_EDGE * f.h / 2 / k
+    t = np.linspace(-1.0, 1.0, 16)
+    edge = np.concatenate([np.stack([t * rw, np.full_like(t, sign * rh)], 1) for sign in (-1, 1)]
+                          + [np.stack([np.full_like(t, sign * rw), t * rh], 1) for sign in (-1, 1)]) + c
+    edge = np.clip(np.round(edge).astype(int), 0, OUTLINE_WORK - 1)
+    if float(np.mean(mask[edge[:, 1], edge[:, 0]] > 0)) < OUTLINE_ON_DIE:
+        return f
+    ys, xs = np.nonzero(mask)
+    w, h = (xs.max() - xs.min() + 1) * k, (ys.max() - ys.min() + 1) * k
+    if max(w, h) < OUTLINE_GROWS * f.side:
+        return f
+    cx = f.cx + ((xs.max() + xs.min() + 1) / 2 - c) * k
+    cy = f.cy + ((ys.max() + ys.min() + 1) / 2 - c) * k
+    if any(o is not f and abs(o.cx - cx) < w / 2 and abs(o.cy - cy) < h / 2 for o in others):
+        return f
+    return Found(cx, cy, w, h, f.score)
+
+
 def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
               models: tuple[str, ...] = MODELS, percentile: bool = True
               ) -> tuple[list[FoundDie], list[FoundToken]]:
@@ -250,6 +294,7 @@ def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
     least = NUMERAL_LEAST * float(np.median(sure_sides)) if sure_sides else 0.0
     numerals = [i for i, r in enumerate(readings)
                 if r.p("none") < NONE_DROP and labels[i] == "numeral" and found[i].side >= least][:MAX_POLY]
+    found = [_outline_found(frame, f, found) if i in numerals else f for i, f in enumerate(found)]
     types = dict(zip(numerals, read_types(frame, [found[i] for i in numerals], model=models[2])
                      if len(models) > 2 else [None] * len(numerals), strict=True))
     dice: list[FoundDie] = []
