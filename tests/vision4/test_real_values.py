@@ -57,7 +57,9 @@ def test_a_fold_left_out_of_the_real_items_is_left_out_whole(photos):
 
 #: Lurig plain d10s (hand-labelled in tools/lurig_train_values.json) that the shipped models read as a
 #: percentile d10's tens: (photo, value on its top face); measured 2026-12-03
-PLAIN_D10_READ_AS_TENS = (("d10_wood0673.jpg", 3), ("d10_color277.jpg", 8), ("d10_color436.jpg", 2))
+#: read as a percentile die's tens by ``scan`` (the forty-fifth session had three more, teal speckled d10s
+#: whose specks made the numeral reader see two digits: since ``MOST_MARKS`` they are read plain, below)
+PLAIN_D10_READ_AS_TENS = (("d10_wood0673.jpg", 3),)
 
 
 def _lurig(name):
@@ -98,3 +100,19 @@ def test_a_percentile_die_is_still_read_where_one_may_be(photos):
     assert (die.sides, die.value, die.percentile) == (10, 60, True)
     (live,) = read_table(image, percentile=False).dice   # the live table takes it for a plain d10
     assert not live.percentile and live.confidence < 0.8
+
+
+@pytest.mark.parametrize(("name", "value"), [("d10_color432.jpg", 2), ("d10_color378.jpg", 2),
+                                           ("d10_color277.jpg", 8), ("d10_color436.jpg", 2)])
+def test_a_speckled_d10s_numeral_is_read_without_its_specks(photos, name, value):
+    """A teal d10 speckled black, its numeral in cream ink: the specks beside the numeral were taken as its
+    6/9 mark and the "2" was read "13", "12" or "00", the die "4", or as a percentile die's tens ("80",
+    "20") by ``scan`` (``vision.poly.numeral.MOST_MARKS``). Now read plain, live and by ``scan``."""
+    from vision import read_table
+
+    image = _lurig(name)
+    (live,) = read_table(image, percentile=False).dice
+    assert (live.sides, live.value) == (10, value)
+    assert live.confidence < 0.8   # the network still leans elsewhere on some: asked, never sure
+    (scanned,) = read_table(image).dice
+    assert not scanned.percentile

@@ -185,3 +185,31 @@ def test_only_a_short_full_outline_is_a_cubes(draw, cube_like):
     draw(m)
     assert silhouette(m).cube_like is cube_like
     assert not silhouette(_canvas()).cube_like   # no mask: no say
+
+
+def _speckled(die: np.ndarray, seed: int, count: int = 90) -> np.ndarray:
+    """``die`` with ``count`` dark specks of 2-3 px scattered over its body (a speckled die's)."""
+    rng = np.random.default_rng(seed)
+    out = die.copy()
+    for _ in range(count):
+        r, a = 62 * np.sqrt(rng.uniform()), rng.uniform(0, 2 * np.pi)
+        centre = (int(80 + r * np.cos(a)), int(80 + r * np.sin(a)))
+        cv2.circle(out, centre, int(rng.integers(1, 3)), (25, 30, 30), -1)
+    return out
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_speckled_bodys_specks_are_no_mark_of_the_numeral(seed):
+    """Specks beside a numeral are not taken as its 6/9 mark (``MOST_MARKS``): the glyph cut out is the
+    digit's ink, and the numeral is read (a teal speckled Lurig d10's "2" was read "12", "13" and "00")."""
+    die = _die_with("2", 30, ink=(200, 235, 235), body=(170, 170, 90))
+    clean, _, _ = find_numeral(die)
+    glyph, digits, _ = find_numeral(_speckled(die, seed))
+    assert digits == 1
+    # a speck touching the digit's strokes is part of its ink (at most a speck's width past its box); none
+    # apart from it is taken
+    ys, xs = np.nonzero(clean)
+    outside = glyph.copy()
+    outside[max(0, ys.min() - 5):ys.max() + 6, max(0, xs.min() - 5):xs.max() + 6] = 0
+    assert np.count_nonzero(outside) == 0
+    assert read_numeral(_speckled(die, seed)).text == "2"

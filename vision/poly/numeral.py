@@ -50,6 +50,9 @@ WORK: Final = 160
 GAP: Final = 0.45
 """Most ink-free space between the two digits of a numeral, as a share of the first digit's extent
 (the percentile dice set their digits wide: "1" and "0" of "10" are 0.3 of a digit apart)."""
+MOST_MARKS: Final = 2
+"""Most small parts taken beside a numeral as its 6/9 mark (a dot, or a bar that may break in two); more
+are the specks of a speckled body, and none is taken (forty-sixth session, docs/vision-poly.md)."""
 SPAN: Final = 0.8
 """A die mask found without help must span this share of the crop's width and of its height: the crop
 is the die's box, so a smaller mask is a part of the die (a face, a highlight) or of the tray."""
@@ -212,17 +215,17 @@ def numeral_mask(ink: np.ndarray, die: np.ndarray) -> tuple[np.ndarray, int]:
             chosen.append(c)
     chosen = sorted(chosen, key=lambda c: np.hypot(c[7] - seed[7], c[8] - seed[8]))[:2]
     ndig = len(chosen)
-    # marks: small parts close to the numeral (a dot or bar of a 6 or 9)
+    # marks: small parts close to the numeral (a dot or bar of a 6 or 9); more than ``MOST_MARKS`` are a
+    # speckled body's specks, not a mark, and none is taken
     x0 = min(c[1] for c in chosen)
     y0 = min(c[2] for c in chosen)
     x1 = max(c[1] + c[3] for c in chosen)
     y1 = max(c[2] + c[4] for c in chosen)
     pad = 0.35 * ext
-    for c in comps:
-        if c in chosen or c[5] >= 0.4 * seed[5] or c[6] > 1.2 * ext:
-            continue
-        if x0 - pad <= c[7] <= x1 + pad and y0 - pad <= c[8] <= y1 + pad:
-            chosen.append(c)
+    marks = [c for c in comps if c not in chosen and c[5] < 0.4 * seed[5] and c[6] <= 1.2 * ext
+             and x0 - pad <= c[7] <= x1 + pad and y0 - pad <= c[8] <= y1 + pad]
+    if len(marks) <= MOST_MARKS:
+        chosen += marks
     for c in chosen:
         out[lab == c[0]] = 255
     return out, ndig
