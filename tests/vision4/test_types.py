@@ -165,8 +165,10 @@ def test_each_held_out_part_is_read_at_least_as_measured(photos):
 #: right, wrong and sure at most); measured 103, 95, 83, 2 (finder8, a die's confidence the product of its
 #: type's and value's, 2026-11-27; finder6 with the least of the two 102, 95, 79, 1; with finder8 and the
 #: least 4 wrong and sure: a pink d8 typed d4 at 0.81, a d6 "1" typed d4 at 0.80). The two left: a d20's
-#: "6" read 9 at 0.84 and a d8's flagged "1" read 7 at 0.91
-LURIG_VALUE_FLOORS = (100, 92, 80, 2)
+#: "6" read 9 at 0.84 and a d8's flagged "1" read 7 at 0.91. Forty-sixth session: 103, 101, 89, 0 (the d20's
+#: label was wrong: its top face is a turned "9.", benchmarks/lurig_values.json says why; speckles are no
+#: mark of a numeral); the floor keeps a few photos' room for the value, none for a sure mistake
+LURIG_VALUE_FLOORS = (102, 99, 86, 0)
 
 
 @pytest.mark.slow
