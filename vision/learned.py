@@ -294,7 +294,8 @@ def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
     least = NUMERAL_LEAST * float(np.median(sure_sides)) if sure_sides else 0.0
     numerals = [i for i, r in enumerate(readings)
                 if r.p("none") < NONE_DROP and labels[i] == "numeral" and found[i].side >= least][:MAX_POLY]
-    found = [_outline_found(frame, f, found) if i in numerals else f for i, f in enumerate(found)]
+    polyhedral = set(numerals)
+    found = [_outline_found(frame, f, found) if i in polyhedral else f for i, f in enumerate(found)]
     types = dict(zip(numerals, read_types(frame, [found[i] for i in numerals], model=models[2])
                      if len(models) > 2 else [None] * len(numerals), strict=True))
     dice: list[FoundDie] = []

@@ -56,9 +56,9 @@ def test_a_fold_left_out_of_the_real_items_is_left_out_whole(photos):
 
 
 #: Lurig plain d10s (hand-labelled in tools/lurig_train_values.json) that the shipped models read as a
-#: percentile d10's tens: (photo, value on its top face); measured 2026-12-03
-#: read as a percentile die's tens by ``scan`` (the forty-fifth session had three more, teal speckled d10s
-#: whose specks made the numeral reader see two digits: since ``MOST_MARKS`` they are read plain, below)
+#: percentile d10's tens: (photo, value on its top face); measured 2026-12-03. The forty-fifth session had
+#: two more here, teal speckled d10s whose specks the numeral reader took for a second digit: since
+#: ``MOST_MARKS`` they are read plain (``test_a_speckled_d10s_numeral_is_read_without_its_specks``)
 PLAIN_D10_READ_AS_TENS = (("d10_wood0673.jpg", 3),)
 
 
