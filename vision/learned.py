@@ -25,6 +25,7 @@ import math
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+import cv2
 import numpy as np
 
 from vision.faces import CLASSES, FaceReading, crop, read_faces, reader_id, sure_from, taught_cosine
@@ -260,12 +261,9 @@ def _outline_found(frame: np.ndarray, f: Found, others: list[Found]) -> Found:
     c = OUTLINE_WORK // 2
     if not mask[c, c] or mask[0].any() or mask[-1].any() or mask[:, 0].any() or mask[:, -1].any():
         return f   # no outline round the box's centre, or one that runs out of the square
-    rw, rh = OUTLINE_EDGE * f.w / 2 / k, OUTLINE_EDGE * f.h / 2 / k
-    t = np.linspace(-1.0, 1.0, 16)
-    edge = np.concatenate([np.stack([t * rw, np.full_like(t, sign * rh)], 1) for sign in (-1, 1)]
-                          + [np.stack([np.full_like(t, sign * rw), t * rh], 1) for sign in (-1, 1)]) + c
-    edge = np.clip(np.round(edge).astype(int), 0, OUTLINE_WORK - 1)
-    if float(np.mean(mask[edge[:, 1], edge[:, 0]] > 0)) < OUTLINE_ON_DIE:
+    rw, rh = round(OUTLINE_EDGE * f.w / 2 / k), round(OUTLINE_EDGE * f.h / 2 / k)
+    edge = cv2.rectangle(np.zeros_like(mask), (c - rw, c - rh), (c + rw, c + rh), 1, 1) > 0
+    if float(np.mean(mask[edge] > 0)) < OUTLINE_ON_DIE:
         return f
     ys, xs = np.nonzero(mask)
     w, h = (xs.max() - xs.min() + 1) * k, (ys.max() - ys.min() + 1) * k
