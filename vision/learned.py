@@ -84,6 +84,13 @@ EMBLEM_COUNTED = 0.5
 #: casino's name a numeral and Vision II read a sure "6" there (chase left out, twenty-fourth session); a
 #: pip layout under a numeral reading is evidence against it, so the players are asked
 MAX_EMBLEMS_COUNTED = 8
+#: an object the face reader calls an emblem, with "numeral" at least this likely, is shown to the type
+#: reader; held a die other than a d6 at ``EMBLEM_TYPED`` or more it is read as a polyhedral die, at most
+#: ``EMBLEM_TYPED_MOST`` sure (``_emblems_typed``). The face reader learnt d6 faces: a barrel d4 or a d10
+#: seen from above was its emblem (forty-seventh session, renders 818181 and 717171: 3 of 24 misses)
+EMBLEM_NUMERAL = 0.25
+EMBLEM_TYPED = 0.9
+EMBLEM_TYPED_MOST = 0.75
 #: an emblem nobody taught is asked only when its side is within this factor of the median side of the
 #: frame's sure d6s (dice of one set are one size; the aws carpet's flecks read as emblems were 0.43 of the
 #: dice, see ``_emblems_die_sized``)
@@ -292,6 +299,7 @@ def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
     least = NUMERAL_LEAST * float(np.median(sure_sides)) if sure_sides else 0.0
     numerals = [i for i, r in enumerate(readings)
                 if r.p("none") < NONE_DROP and labels[i] == "numeral" and found[i].side >= least][:MAX_POLY]
+    numerals += _emblems_typed(frame, found, readings, labels, least, MAX_POLY - len(numerals), models)
     polyhedral = set(numerals)
     found = [_outline_found(frame, f, found) if i in polyhedral else f for i, f in enumerate(found)]
     types = dict(zip(numerals, read_types(frame, [found[i] for i in numerals], model=models[2])
@@ -315,7 +323,7 @@ def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
         box = f.box(frame.shape)
         label = labels[i]
         beliefs[box] = max(beliefs.get(box, (0.0, 0.0)), (f.score, r.p(label) if label == "emblem" else 0.0))
-        if r.p(label) < WEAKEST:
+        if r.p(label) < WEAKEST and not (label == "numeral" and r.p("numeral") < r.p("emblem")):
             if f.score < FOUND_ASKED or _cut(f, frame.shape):
                 continue
             # found strongly, read weakly: a die of the value the reader leans to, asked (``FOUND_ASKED``)
@@ -377,7 +385,10 @@ def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
             if pip is not None:
                 dice.append((box, 6, int(pip), r.p(pip), False))
                 continue
-            conf = min(both, r.p("numeral"))
+            # an emblem the type reader holds a polyhedral die (``_emblems_typed``): the face reader's belief
+            # that it is a marked face, not pips, and never sure
+            conf = min(both, r.p("numeral")) if r.p("numeral") >= r.p("emblem") else \
+                min(both, r.p("numeral") + r.p("emblem"), EMBLEM_TYPED_MOST)
             if got.sides == 6 and conf >= SURE and counts < MAX_EMBLEMS_COUNTED:
                 counts += 1
                 if pip_count(frame, f) is not None:
@@ -421,6 +432,27 @@ def _reported(p: float, bar: float) -> float:
     if p < bar:
         return KEPT_BELOW + (p - KEPT_BELOW) * (SURE - KEPT_BELOW) / (bar - KEPT_BELOW)
     return SURE + (p - bar) * (1.0 - SURE) / (1.0 - bar)
+
+
+def _emblems_typed(frame: np.ndarray, found: list[Found], readings: list[FaceReading], labels: list[str],
+                   least: float, room: int, models: tuple[str, ...]) -> list[int]:
+    """Indexes of objects the face reader calls an emblem, "numeral" next (at least ``EMBLEM_NUMERAL``),
+    that the type reader holds a die other than a d6 at ``EMBLEM_TYPED`` or more: a polyhedral die whose
+    face the face reader (trained on d6 faces) took for a logo. Their ``labels`` become "numeral". At most
+    ``room`` of them (``MAX_POLY`` with the numerals), and none without a type reader."""
+    if len(models) < 3 or room <= 0:
+        return []
+    emblems = [i for i, r in enumerate(readings)
+               if labels[i] == "emblem" and r.p("none") < NONE_DROP and r.p("numeral") >= EMBLEM_NUMERAL
+               and found[i].side >= least][:room]
+    if not emblems:
+        return []
+    p_types = read_types(frame, [found[i] for i in emblems], model=models[2])
+    typed = [i for i, p in zip(emblems, p_types, strict=True)
+             if SIDES[int(np.argmax(p))] != 6 and float(np.max(p)) >= EMBLEM_TYPED]
+    for i in typed:
+        labels[i] = "numeral"
+    return typed
 
 
 def _emblems_die_sized(dice: list[FoundDie], asked: set[int], sure_sides: list[float]) -> list[FoundDie]:

@@ -1,0 +1,46 @@
+"""A polyhedral die the face reader (which learnt d6 faces) calls an emblem is shown to the type reader,
+and read as a polyhedral die when that reader is sure it is not a d6 (``vision.learned._emblems_typed``);
+a drawn logo stays an emblem to ask (tests/vision3/test_teach_found.py), and no real d6 set read
+otherwise (docs/vision-poly.md)."""
+
+import numpy as np
+import pytest
+
+from vision import learned, read_table
+from vision.faces import read_faces
+from vision.finder import find_objects
+from vision.poly.synth import scene
+
+
+def _near(box: tuple[float, float, float, float], x: float, y: float) -> bool:
+    return abs(box[0] + box[2] / 2 - x) < 20 and abs(box[1] + box[3] / 2 - y) < 20
+
+
+def _frame(index: int) -> object:
+    rng = np.random.default_rng(717171)   # a tuning seed (docs/vision-poly.md)
+    for _ in range(index + 1):
+        s = scene(rng, count=10, width=1280, height=960, profile="table")
+    return s
+
+
+@pytest.mark.parametrize(("index", "kind", "value", "sides", "read"),
+                         [(26, "d4", 2, 4, 2), (7, "d10", 0, 10, 10)])
+def test_a_polyhedral_die_the_face_reader_calls_an_emblem_is_read_by_its_type(monkeypatch, index, kind, value,
+                                                                             sides, read):
+    """Frame 26: a barrel d4 "2"; frame 7: a d10 "0" seen from above. The face reader's likeliest is
+    "emblem" for both, "numeral" next; the type reader says d4 / d10 at 0.99 or more."""
+    s = _frame(index)
+    (truth,) = [d for d in s.dice if (d.kind, d.value) == (kind, value) and not np.isnan(d.centre[0])]
+    tx, ty = truth.bbox[0] + truth.bbox[2] / 2, truth.bbox[1] + truth.bbox[3] / 2
+    found = find_objects(s.image)
+    (i,) = [i for i, f in enumerate(found) if _near(f.box(s.image.shape), tx, ty)]
+    (r,) = read_faces(s.image, [found[i]])
+    assert learned._label(r) == "emblem" and r.p("numeral") >= learned.EMBLEM_NUMERAL, "the premise"
+
+    (die,) = [d for d in read_table(s.image).dice if _near(d.bbox, tx, ty)]
+    assert (die.sides, die.value) == (sides, read)
+    assert die.confidence <= learned.EMBLEM_TYPED_MOST
+
+    monkeypatch.setattr(learned, "EMBLEM_TYPED", 1.01)   # the rule off: an emblem to ask, no value
+    (die,) = [d for d in read_table(s.image).dice if _near(d.bbox, tx, ty)]
+    assert (die.sides, die.value) == (6, None)
