@@ -78,3 +78,25 @@ def test_a_d6_the_finder_boxed_at_its_numeral_is_read_as_a_d6():
               and abs(_centre(d.bbox)[1] - ty) < 20]
     assert (die.sides, die.value) == (6, 1)
     assert die.bbox[2] > 0.85 * truth.bbox[2]
+
+
+@pytest.mark.parametrize(("index", "value", "x"), [(10, 2, 424), (13, 3, 490)])
+def test_a_tetrahedral_d4_the_finder_boxed_at_its_middle_is_read_at_its_outline(monkeypatch, index, value, x):
+    """Tuning seed 818181: tetrahedral d4s the finder boxed at 0.7 of their size, whose corners (where the
+    value is printed) the crop cut: read "4" and "2" at the box, their own value at the outline."""
+    import vision.learned as learned
+
+    rng = np.random.default_rng(818181)
+    for _ in range(index + 1):
+        s = scene(rng, count=10, width=1280, height=960, profile="table")
+    (truth,) = [d for d in s.dice if d.kind == "d4" and d.value == value and d.bbox[0] == x]
+    tx, ty = _centre(truth.bbox)
+
+    def read() -> tuple[int | None, int | None]:
+        (die,) = [d for d in read_table(s.image).dice if abs(_centre(d.bbox)[0] - tx) < 20
+                  and abs(_centre(d.bbox)[1] - ty) < 20]
+        return die.sides, die.value
+
+    assert read() == (4, value)
+    monkeypatch.setattr(learned, "D4_GROWS", 10.0)   # the outline never taken: the finder's box is read
+    assert read()[1] != value, "the premise: the box cut the corners"
