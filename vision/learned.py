@@ -21,7 +21,6 @@ pip die.)
 
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -520,36 +519,29 @@ def _one_per_place(dice: list[FoundDie]) -> list[FoundDie]:
 
     Until the nineteenth session the larger side measured "closer": a surer box bloated by a die's sides
     then swallowed the die touching it (nell-byler: 10 dice, aws: 19, left out)."""
-    def centre(d: FoundDie) -> tuple[float, float]:
-        (x, y, w, h) = d[0]
-        return x + w / 2, y + h / 2
+    if not dice:
+        return []
+    box = np.array([d[0] for d in dice], np.float64).reshape(-1, 4)
+    cx, cy = box[:, 0] + box[:, 2] / 2, box[:, 1] + box[:, 3] / 2
+    side = np.maximum(box[:, 2], box[:, 3])
+    # inside[d, k]: ``d`` is small beside ``k`` and its centre is in ``k``'s box
+    inside = ((side[:, None] <= HELD_SIDE * side[None, :])
+              & (np.abs(cx[:, None] - cx[None, :]) < box[None, :, 2] / 2)
+              & (np.abs(cy[:, None] - cy[None, :]) < box[None, :, 3] / 2))
+    apart = (np.hypot(cx[:, None] - cx[None, :], cy[:, None] - cy[None, :])
+             >= SAME_PLACE * np.minimum(side[:, None], side[None, :]))
+    believed = np.array([d[3] >= HELD_BELIEF for d in dice])
 
-    def inside(d: FoundDie, k: FoundDie) -> bool:
-        """``d`` is small beside ``k`` and its centre is in ``k``'s box."""
-        (dx, dy), (kx, ky) = centre(d), centre(k)
-        return (_side(d) <= HELD_SIDE * _side(k) and abs(dx - kx) < k[0][2] / 2
-                and abs(dy - ky) < k[0][3] / 2)
+    def holds_a_group(b: int) -> bool:
+        """Two believed objects apart inside ``b``: the first of them, and any later one apart from it."""
+        held = np.flatnonzero(believed & inside[:, b] & (np.arange(len(dice)) != b))
+        return len(held) >= 2 and bool(apart[held[1:], held[0]].any())
 
-    def apart(d: FoundDie, k: FoundDie) -> bool:
-        (dx, dy), (kx, ky) = centre(d), centre(k)
-        return math.hypot(dx - kx, dy - ky) >= SAME_PLACE * min(_side(d), _side(k))
-
-    believed = [d for d in dice if d[3] >= HELD_BELIEF]
-
-    def holds_a_group(b: FoundDie) -> bool:
-        held: list[FoundDie] = []
-        for d in believed:
-            if d is not b and inside(d, b) and all(apart(d, k) for k in held):
-                held.append(d)
-                if len(held) >= 2:
-                    return True
-        return False
-
-    kept: list[FoundDie] = []
-    for d in sorted((d for d in dice if not holds_a_group(d)), key=lambda d: -d[3]):
-        if all(apart(d, k) and not inside(d, k) and not inside(k, d) for k in kept):
-            kept.append(d)
-    return kept
+    kept: list[int] = []
+    for i in sorted((i for i in range(len(dice)) if not holds_a_group(i)), key=lambda i: -dice[i][3]):
+        if apart[i, kept].all() and not inside[i, kept].any() and not inside[kept, i].any():
+            kept.append(i)
+    return [dice[i] for i in kept]
 
 
 def _side(d: FoundDie) -> int:

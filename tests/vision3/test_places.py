@@ -96,3 +96,20 @@ def test_nell_photos_whose_dice_a_cluster_box_swallowed_find_them(photos):
         found += len(match_boxes(labels, [d.bbox for d in dice]))
     assert labelled == 23
     assert found >= 18
+
+
+def test_nothing_found_is_nothing_kept_and_the_kept_come_surest_first():
+    assert _one_per_place([]) == []
+    dice = [((0, 0, 40, 40), 6, 3, 0.7, False), ((100, 0, 40, 40), 6, 2, 0.9, False),
+            ((200, 0, 40, 40), 6, 5, 0.8, False)]
+    assert [d[3] for d in _one_per_place(dice)] == [0.9, 0.8, 0.7]
+
+
+def test_a_box_holding_two_believed_readings_of_one_die_is_no_group():
+    """Two believed objects inside a box but at one place (a die read twice) are one die: the box is kept
+    unless one of them is surer; a third, apart from the first, makes a group."""
+    box = ((95, 95, 130, 130), 6, 4, 0.95, False)
+    twice = [((100, 100, 30, 30), 6, 3, 0.6, False), ((104, 102, 30, 30), 6, 3, 0.55, False)]
+    assert _one_per_place([box, *twice]) == [box]
+    third = ((180, 180, 30, 30), 6, 1, 0.6, False)
+    assert box not in _one_per_place([box, *twice, third])
