@@ -100,3 +100,22 @@ def test_a_tetrahedral_d4_the_finder_boxed_at_its_middle_is_read_at_its_outline(
     assert read() == (4, value)
     monkeypatch.setattr(learned, "D4_GROWS", 10.0)   # the outline never taken: the finder's box is read
     assert read()[1] != value, "the premise: the box cut the corners"
+
+
+def test_a_d4_outline_is_taken_from_a_box_at_its_middle_but_not_from_a_speck_of_it():
+    """``cut=False`` (a die typed d4): a box at 0.7 of a tetrahedron grows to it, where the edge test keeps
+    it (a box's edge crosses a triangle only partly); a box at 0.4 (the outline over ``D4_MOST`` times the
+    box: more likely a shadow or a neighbour than this die's corners) stays."""
+    from vision.learned import D4_MOST
+
+    s = scene(np.random.default_rng(4748), count=6, profile="table", kind="d4t")
+    assert D4_MOST < 1 / 0.4
+    for die in s.dice:
+        cx, cy = _centre(die.bbox)
+        long_side = max(die.bbox[2], die.bbox[3])
+        middle = Found(cx, cy, 0.7 * die.bbox[2], 0.7 * die.bbox[3], 1.0)
+        assert _outline_found(s.image, middle, [middle]) is middle, "the premise: the edge test keeps it"
+        got = _outline_found(s.image, middle, [middle], cut=False)
+        assert 0.85 * long_side <= got.side <= 1.15 * long_side
+        speck = Found(cx, cy, 0.4 * die.bbox[2], 0.4 * die.bbox[3], 1.0)
+        assert _outline_found(s.image, speck, [speck], cut=False) is speck
