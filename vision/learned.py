@@ -312,7 +312,12 @@ def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
     least = NUMERAL_LEAST * float(np.median(sure_sides)) if sure_sides else 0.0
     numerals = [i for i, r in enumerate(readings)
                 if r.p("none") < NONE_DROP and labels[i] == "numeral" and found[i].side >= least][:MAX_POLY]
-    numerals += _emblems_typed(frame, found, readings, labels, least, MAX_POLY - len(numerals), models)
+    # emblems the type reader holds polyhedral dice are read as numeral dice
+    typed_emblems = set(_emblems_typed(frame, found, readings, labels, least, MAX_POLY - len(numerals),
+                                       models))
+    for i in typed_emblems:
+        labels[i] = "numeral"
+    numerals += sorted(typed_emblems)
     polyhedral = set(numerals)
     found = [_outline_found(frame, f, found) if i in polyhedral else f for i, f in enumerate(found)]
     types = dict(zip(numerals, read_types(frame, [found[i] for i in numerals], model=models[2])
@@ -336,7 +341,7 @@ def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
         box = f.box(frame.shape)
         label = labels[i]
         beliefs[box] = max(beliefs.get(box, (0.0, 0.0)), (f.score, r.p(label) if label == "emblem" else 0.0))
-        if r.p(label) < WEAKEST and not (label == "numeral" and r.p("numeral") < r.p("emblem")):
+        if r.p(label) < WEAKEST and i not in typed_emblems:
             if f.score < FOUND_ASKED or _cut(f, frame.shape):
                 continue
             # found strongly, read weakly: a die of the value the reader leans to, asked (``FOUND_ASKED``)
@@ -404,8 +409,8 @@ def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
                 continue
             # an emblem the type reader holds a polyhedral die (``_emblems_typed``): the face reader's belief
             # that it is a marked face, not pips, and never sure
-            conf = min(both, r.p("numeral")) if r.p("numeral") >= r.p("emblem") else \
-                min(both, r.p("numeral") + r.p("emblem"), EMBLEM_TYPED_MOST)
+            conf = min(both, r.p("numeral") + r.p("emblem"), EMBLEM_TYPED_MOST) if i in typed_emblems \
+                else min(both, r.p("numeral"))
             if got.sides == 6 and conf >= SURE and counts < MAX_EMBLEMS_COUNTED:
                 counts += 1
                 if pip_count(frame, f) is not None:
@@ -455,7 +460,7 @@ def _emblems_typed(frame: np.ndarray, found: list[Found], readings: list[FaceRea
                    least: float, room: int, models: tuple[str, ...]) -> list[int]:
     """Indexes of objects the face reader calls an emblem, "numeral" next (at least ``EMBLEM_NUMERAL``),
     that the type reader holds a die other than a d6 at ``EMBLEM_TYPED`` or more: a polyhedral die whose
-    face the face reader (trained on d6 faces) took for a logo. Their ``labels`` become "numeral". At most
+    face the face reader (trained on d6 faces) took for a logo, to be read as a numeral die. At most
     ``room`` of them (``MAX_POLY`` with the numerals), and none without a type reader."""
     if len(models) < 3 or room <= 0:
         return []
@@ -465,11 +470,8 @@ def _emblems_typed(frame: np.ndarray, found: list[Found], readings: list[FaceRea
     if not emblems:
         return []
     p_types = read_types(frame, [found[i] for i in emblems], model=models[2])
-    typed = [i for i, p in zip(emblems, p_types, strict=True)
-             if SIDES[int(np.argmax(p))] != 6 and float(np.max(p)) >= EMBLEM_TYPED]
-    for i in typed:
-        labels[i] = "numeral"
-    return typed
+    return [i for i, p in zip(emblems, p_types, strict=True)
+            if SIDES[int(np.argmax(p))] != 6 and float(np.max(p)) >= EMBLEM_TYPED]
 
 
 def _emblems_die_sized(dice: list[FoundDie], asked: set[int], sure_sides: list[float]) -> list[FoundDie]:
