@@ -312,16 +312,20 @@ def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
     least = NUMERAL_LEAST * float(np.median(sure_sides)) if sure_sides else 0.0
     numerals = [i for i, r in enumerate(readings)
                 if r.p("none") < NONE_DROP and labels[i] == "numeral" and found[i].side >= least][:MAX_POLY]
-    # emblems the type reader holds polyhedral dice are read as numeral dice
-    typed_emblems = set(_emblems_typed(frame, found, readings, labels, least, MAX_POLY - len(numerals),
-                                       models))
+    # emblems the type reader holds polyhedral dice are read as numeral dice, with the types it read
+    typed = _emblems_typed(frame, found, readings, labels, least, MAX_POLY - len(numerals), models)
+    typed_emblems = set(typed)
     for i in typed_emblems:
         labels[i] = "numeral"
     numerals += sorted(typed_emblems)
     polyhedral = set(numerals)
-    found = [_outline_found(frame, f, found) if i in polyhedral else f for i, f in enumerate(found)]
-    types = dict(zip(numerals, read_types(frame, [found[i] for i in numerals], model=models[2])
-                     if len(models) > 2 else [None] * len(numerals), strict=True))
+    boxes = [_outline_found(frame, f, found) if i in polyhedral else f for i, f in enumerate(found)]
+    # the type reader reads again only what it has not read at the box now used
+    to_type = [i for i in numerals if i not in typed or boxes[i] is not found[i]]
+    found = boxes
+    types: dict[int, np.ndarray | None] = {**typed, **dict(zip(
+        to_type, read_types(frame, [found[i] for i in to_type], model=models[2])
+        if len(models) > 2 else [None] * len(to_type), strict=True))}
     dice: list[FoundDie] = []
     tokens: list[FoundToken] = []
     from vision.table import _poly_reader  # one loader of Vision II (table imports this module)
@@ -457,21 +461,22 @@ def _reported(p: float, bar: float) -> float:
 
 
 def _emblems_typed(frame: np.ndarray, found: list[Found], readings: list[FaceReading], labels: list[str],
-                   least: float, room: int, models: tuple[str, ...]) -> list[int]:
-    """Indexes of objects the face reader calls an emblem, "numeral" next (at least ``EMBLEM_NUMERAL``),
-    that the type reader holds a die other than a d6 at ``EMBLEM_TYPED`` or more: a polyhedral die whose
-    face the face reader (trained on d6 faces) took for a logo, to be read as a numeral die. At most
-    ``room`` of them (``MAX_POLY`` with the numerals), and none without a type reader."""
+                   least: float, room: int, models: tuple[str, ...]) -> dict[int, np.ndarray]:
+    """Type probabilities, by index, of the objects the face reader calls an emblem, "numeral" next (at
+    least ``EMBLEM_NUMERAL``), that the type reader holds a die other than a d6 at ``EMBLEM_TYPED`` or more
+    (read at the finder's box): a polyhedral die whose face the face reader (trained on d6 faces) took for
+    a logo, to be read as a numeral die. At most ``room`` of them (``MAX_POLY`` with the numerals), and none
+    without a type reader."""
     if len(models) < 3 or room <= 0:
-        return []
+        return {}
     emblems = [i for i, r in enumerate(readings)
                if labels[i] == "emblem" and r.p("none") < NONE_DROP and r.p("numeral") >= EMBLEM_NUMERAL
                and found[i].side >= least][:room]
     if not emblems:
-        return []
+        return {}
     p_types = read_types(frame, [found[i] for i in emblems], model=models[2])
-    return [i for i, p in zip(emblems, p_types, strict=True)
-            if SIDES[int(np.argmax(p))] != 6 and float(np.max(p)) >= EMBLEM_TYPED]
+    return {i: p for i, p in zip(emblems, p_types, strict=True)
+            if SIDES[int(np.argmax(p))] != 6 and float(np.max(p)) >= EMBLEM_TYPED}
 
 
 def _emblems_die_sized(dice: list[FoundDie], asked: set[int], sure_sides: list[float]) -> list[FoundDie]:
