@@ -21,6 +21,8 @@ Example (every value shown is the default; ``goblin-companion serve --print-conf
                               # background; kept only if it reads the photos it set aside better)
     tray = []                 # the tray's outline, [[x, y], ...] in fractions of the frame: only what
                               # lies inside is read (a laptop or a cable beside it is not); [] : all
+    read_seconds = 0.85       # a frame is read in about this long at most: what a crowded frame leaves
+                              # unread by then is asked, not waited for (a slow board may want more)
 
     [buttons]
     enabled = true
@@ -80,6 +82,7 @@ class CameraConfig:
     keep_max: int = 400
     auto_tune: bool = True
     tray: tuple[tuple[float, float], ...] = ()
+    read_seconds: float = 0.85
 
 
 @dataclass(frozen=True)
@@ -160,7 +163,7 @@ def _check(value: Any, kind: type | tuple[type, ...], key: str, what: str) -> An
 
 def _positive(value: Any, key: str) -> float:
     _check(value, (int, float), key, "a number of seconds")
-    if value <= 0:
+    if not value > 0:   # nan too
         raise ConfigError(f"{key} must be more than 0 seconds, not {value!r}")
     return float(value)
 

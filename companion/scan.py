@@ -12,6 +12,8 @@ line and exit status 2, before any image is read. ``--finder FILE`` reads with t
 fitted one, to try it on photos before ``goblin-companion finder install``), checked as install checks it.
 ``--no-percentile`` reads as the live table does (``companion.serve.LIVE_PERCENTILE``): no percentile d10 is
 on the table, so every 10-sided die is read among the plain d10's faces (``vision.read_table(percentile=)``).
+Each photo is read as the live table reads a frame, within its time (``vision.read_table(clock=)``,
+``vision.learned.FRAME_SECONDS``): what a crowded photo leaves unread by then is reported at most 0.5 sure.
 """
 
 from __future__ import annotations
@@ -135,7 +137,7 @@ def main(argv: Sequence[str]) -> int:
             image, (width, height) = read_photo(Path(name))
             t0 = time.perf_counter()
             reading = read_table(image, calibration=calibration, zones=zones, tray=tray,
-                                 percentile=not args.no_percentile, **models)
+                                 percentile=not args.no_percentile, clock=time.perf_counter, **models)
             ms = round((time.perf_counter() - t0) * 1000, 1)
             body = reading.to_json()
             sx, sy = width / body["width"], height / body["height"]

@@ -142,6 +142,9 @@ def still_frames(state: StillState | None, frame: Frame) -> StillState:
 #: percentile tens, plain d10s were 10 of 86 hand-labelled Lurig d10 photos (docs/vision-poly.md).
 #: ``goblin-companion scan`` still reads them (``--percentile`` pairs them).
 LIVE_PERCENTILE: Final = False
+#: the live table's clock for a frame's time (``vision.read_table(clock=)``, ``camera.read_seconds``): a frame
+#: the counts would let run past it returns what it has read by then, the rest asked
+LIVE_CLOCK: Final = time.perf_counter
 
 
 def vision_reader(config: Config, calibration: Callable[[], Any] | None = None,
@@ -168,7 +171,8 @@ def vision_reader(config: Config, calibration: Callable[[], Any] | None = None,
         chosen = {"models": models()} if models is not None else {}
         # no percentile d10 on a live table: none of the five games rolls one (``LIVE_PERCENTILE``)
         return vision.read_table(frame, zones=parsed[1], calibration=taught, tray=outline(),
-                                 percentile=LIVE_PERCENTILE, **chosen)
+                                 percentile=LIVE_PERCENTILE, clock=LIVE_CLOCK,
+                                 seconds=config.camera.read_seconds, **chosen)
 
     def annotate(frame: Frame, reading: Any) -> Frame:
         shown: Frame = vision.annotate(frame, reading, max_side=SHOWN_LONG_SIDE, tray=outline())

@@ -25,6 +25,7 @@ Images are BGR uint8 arrays of shape (H, W, 3); they are never modified.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 
@@ -52,6 +53,11 @@ NUMERAL_ALONE = 0.8
 #: 13% of a polyhedral die's time (docs/vision-poly.md, twenty-seventh session; 0.8 cost aws and nell three
 #: pip dice read right, 0.95 one)
 NUMERAL_ONE_TURN = 0.95
+#: with a ``stop`` (a frame's time budget, ``vision.learned.FRAME_SECONDS``), crops are read this many at a
+#: time and ``stop`` is asked before each step: 16 crops are 48 to 64 crops through a network, 40-60 ms of one
+#: core, the most a frame can overrun its budget here (cv2.dnn reads a crop the same, bit for bit, in a batch
+#: of any size, so the steps change no reading)
+STEP = 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,34 +150,59 @@ def _softmax(logits: np.ndarray) -> np.ndarray:
 
 
 def read_crops(crops: list[np.ndarray], *, model: str = "faces", turns: int = 4,
-               ensemble: bool = True, known: np.ndarray | None = None) -> list[FaceReading]:
+               ensemble: bool = True, known: np.ndarray | None = None,
+               stop: Callable[[], bool] | None = None) -> list[FaceReading]:
     """Face readings of ``CROP`` x ``CROP`` BGR crops (quarter turns averaged; with ``ensemble``, the
     readers of ``members`` averaged too, on at most ``MAX_ENSEMBLE`` crops, the first reader's least sure,
     none it calls "numeral" at ``NUMERAL_ALONE`` or more). ``known``: the first reader's raw output of the
-    crops unturned, when the caller has it (``finder.turned_outputs``)."""
+    crops unturned, when the caller has it (``finder.turned_outputs``).
+
+    ``stop`` (with ``known``): asked before every ``STEP`` crops; once it says True, the crops not yet read
+    at every turn keep their one-turn reading of ``known`` and those the ensemble has not read yet keep the
+    first reader's, each marked ``whole=False`` (the caller must not call them sure). While it says False
+    the readings are those of a call without it, to the bit."""
     if not crops:
         return []
     n = len(CLASSES)
     readers = members(model) if ensemble else [model]
-    out = turned_outputs(crops, model, turns=turns, batch=BATCH, known=known)
+    late = stop if stop is not None and known is not None else None
+    done = len(crops)        # crops read at every turn by the first reader: the first ``done``
+    if late is None:
+        out = turned_outputs(crops, model, turns=turns, batch=BATCH, known=known)
+    else:
+        assert known is not None
+        parts: list[np.ndarray] = []
+        done = 0
+        while done < len(crops) and not late():
+            parts.append(turned_outputs(crops[done:done + STEP], model, turns=turns, batch=BATCH,
+                                        known=known[done:done + STEP]))
+            done += len(parts[-1])
+        parts.append(np.asarray(known[done:], np.float64))     # one turn: its mean is itself
+        out = np.concatenate(parts)
     logits, emb = out[:, :n] / temperature(model), out[:, n:]
+    whole = np.arange(len(crops)) < done
     if len(readers) > 1:
-        first = _softmax(logits)
+        first = _softmax(logits[:done])
         asked = np.flatnonzero(first[:, CLASSES.index("numeral")] < NUMERAL_ALONE)
         least_sure = np.sort(asked[np.argsort(first[asked].max(axis=1), kind="stable")[:MAX_ENSEMBLE]])
-        some = [crops[i] for i in least_sure]
-        if some:
-            total = logits[least_sure]
+        for j in range(0, len(least_sure), STEP if late is not None else max(1, len(least_sure))):
+            if late is not None and late():
+                whole[least_sure[j:]] = False
+                break
+            some = least_sure[j:j + STEP] if late is not None else least_sure
+            total = logits[some]
             for m in readers[1:]:
-                total = total + turned_outputs(some, m, turns=turns, batch=BATCH)[:, :n] / temperature(m)
-            logits[least_sure] = total / len(readers)
+                total = total + turned_outputs([crops[i] for i in some], m, turns=turns,
+                                               batch=BATCH)[:, :n] / temperature(m)
+            logits[some] = total / len(readers)
     p = _softmax(logits)
     emb /= np.linalg.norm(emb, axis=1, keepdims=True) + 1e-9
-    return [FaceReading(p[i], emb[i]) for i in range(len(crops))]
+    return [FaceReading(p[i], emb[i], bool(whole[i])) for i in range(len(crops))]
 
 
 def read_faces(frame: np.ndarray, found: list[Found], *, model: str = "faces", turns: int = 4,
-               screen: float | None = None, most: int | None = None) -> list[FaceReading]:
+               screen: float | None = None, most: int | None = None,
+               stop: Callable[[], bool] | None = None) -> list[FaceReading]:
     """One ``FaceReading`` per found object of ``frame`` (BGR uint8 (H, W, 3)), in the same order.
 
     ``screen``: read every crop once first (by the first reader of an ensemble alone), and at ``turns``
@@ -180,7 +211,8 @@ def read_faces(frame: np.ndarray, found: list[Found], *, model: str = "faces", t
     hundred candidates costs a hundred crops, not four hundred times the readers. ``most`` (with
     ``screen``): of those, at most this many, the least likely "none" first; the rest keep their one-turn
     reading marked ``whole=False`` (a frame of a hundred and fifty dice costs at most ``most`` crops at
-    every turn).
+    every turn). ``stop`` (with ``screen``): the frame's time budget, as ``read_crops`` asks it; the crops it
+    leaves unread at every turn keep their one-turn reading, marked ``whole=False``.
     """
     crops = [crop(frame, f) for f in found]
     if screen is None or turns == 1 or not crops:
@@ -195,7 +227,7 @@ def read_faces(frame: np.ndarray, found: list[Found], *, model: str = "faces", t
         keep = sorted(by_none[:most])
         for i in by_none[most:]:
             out[i] = replace(first[i], whole=False)
-    again = read_crops([crops[i] for i in keep], model=model, turns=turns, known=unturned[keep])
+    again = read_crops([crops[i] for i in keep], model=model, turns=turns, known=unturned[keep], stop=stop)
     for i, r in zip(keep, again, strict=True):
         out[i] = r
     return out

@@ -5,7 +5,10 @@ only lower a d6's confidence, never raise it.
 Images are BGR uint8 arrays of shape (H, W, 3); they are never modified. The work per frame is bounded by
 the frame's size and by counts, never by what the frame shows: at most ``finder.MAX_OBJECTS`` objects,
 ``MAX_POLY`` numeral dice read by Vision II and ``MAX_SECOND_OPINIONS`` pip counts; objects beyond those
-counts are returned with at most ``OVER_BUDGET`` confidence (the players are asked). The pip counter reads
+counts are returned with at most ``OVER_BUDGET`` confidence (the players are asked). Counts bound the work
+on one machine; a caller that gives ``read_view`` a ``late`` (the live table and ``scan``: a frame's
+``FRAME_SECONDS`` by the clock, ``vision.read_table(clock=)``) also has what the frame's time left undone
+returned that way, on a slower or busier machine than the counts were set on. The pip counter reads
 only the d6s the face reader is sure of (``SURE``), least sure first: below ``SURE`` the players are
 asked anyway, so a count there could change no answer.
 
@@ -21,6 +24,7 @@ pip die.)
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -114,6 +118,15 @@ MAX_POLY = 30
 MAX_SECOND_OPINIONS = 16
 #: confidence cap of what the budget left unchecked
 OVER_BUDGET = 0.5
+#: a frame's reading by the clock, when the caller gives one (``vision.read_table(clock=)``): past this many
+#: seconds the work that can be left undone is (face reads at every turn and by the second reader, pip
+#: second opinions, Vision II's reads), and what it would have read is returned with at most
+#: ``OVER_BUDGET`` confidence. The counts above kept the nested worst frame at 0.87 s median on the
+#: forty-eighth session's machine at one moment and 1.0-1.1 s at another (the finder's forward pass 10 ->
+#: 14 ms): on a busy or slower machine counts alone break the issue's 1 s. After this, a frame still does
+#: the face reader's step in progress (``vision.faces.STEP``: 40-60 ms here) and the rules (under 30 ms
+#: for 150 objects)
+FRAME_SECONDS = 0.85
 #: candidates read at every quarter turn at most per frame (``read_faces``'s ``most``; the least likely
 #: "none" first); the others keep their one-turn screen reading, capped at ``OVER_BUDGET`` (asked). Each is
 #: four to eight crops through a network (0.75 ms each here): 150 candidates (``finder.MAX_OBJECTS``) took
@@ -297,14 +310,18 @@ def _outline_found(frame: np.ndarray, f: Found, others: list[Found], *, cut: boo
 
 
 def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
-              models: tuple[str, ...] = MODELS, percentile: bool = True
-              ) -> tuple[list[FoundDie], list[FoundToken]]:
+              models: tuple[str, ...] = MODELS, percentile: bool = True,
+              late: Callable[[], bool] | None = None) -> tuple[list[FoundDie], list[FoundToken]]:
     """Dice as (box, sides, value, confidence, percentile) and tokens as (box, face, confidence), boxes
     (x, y, w, h) in ``frame`` pixels. ``models``: the finder's, the face reader's and (optional) the type
     reader's names; without a type reader, ``vision.poly`` reads the type too (Vision II).
-    ``percentile=False``: no percentile d10 on the table (``vision.read_table``)."""
+    ``percentile=False``: no percentile d10 on the table (``vision.read_table``).
+    ``late``: says whether the frame's time is spent (``FRAME_SECONDS``); asked before each piece of work
+    that can be left undone, whose objects are then returned with at most ``OVER_BUDGET`` confidence. While
+    it says False the reading is that of a call without it."""
+    spent = late if late is not None else (lambda: False)
     found = find_objects(frame, model=models[0])
-    readings = adapted(read_faces(frame, found, model=models[1], screen=SCREEN, most=MAX_TURNED),
+    readings = adapted(read_faces(frame, found, model=models[1], screen=SCREEN, most=MAX_TURNED, stop=late),
                        calibration, models[1])
     taught_tokens = calibration is not None and calibration.has("token")
     labels = [_label(r, token=_token_read(r, taught_tokens)) for r in readings]
@@ -372,7 +389,7 @@ def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
                 taught_boxes.add(box)
                 dice.append((box, 6, int(old[0]), min(old[1], 1.0 - r.p("none")), False))
                 continue
-            counted = pip_count(frame, f) if counts < MAX_EMBLEMS_COUNTED else None
+            counted = pip_count(frame, f) if counts < MAX_EMBLEMS_COUNTED and not spent() else None
             counts += 1
             if counted is not None and str(counted) == max(D6_VALUES, key=r.p):
                 # a pip face under the print (a casino die's ringed "1"): asked
@@ -385,7 +402,7 @@ def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
             if f.side < least:
                 continue   # far smaller than the frame's sure d6s: no polyhedral die is
             polys += 1
-            if poly is None or polys > MAX_POLY:
+            if poly is None or polys > MAX_POLY or spent():
                 dice.append((box, None, None, min(OVER_BUDGET, r.p("numeral")) * 0.2, False))
                 continue
             square = _poly_square(frame, f)
@@ -417,14 +434,16 @@ def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
                 else min(both, r.p("numeral"))
             if got.sides == 6 and conf >= SURE and counts < MAX_EMBLEMS_COUNTED:
                 counts += 1
-                if pip_count(frame, f) is not None:
+                if spent():
+                    conf = min(conf, OVER_BUDGET)
+                elif pip_count(frame, f) is not None:
                     conf = min(conf, DISAGREE)   # pips under the numeral: asked (MAX_EMBLEMS_COUNTED)
             dice.append((box, int(got.sides), int(got.value), conf, bool(got.percentile)))
             continue
         value = int(label)
         conf = r.p(label)
         if conf >= SURE:
-            if i not in checked:
+            if i not in checked or spent():
                 conf = min(conf, OVER_BUDGET)
             else:
                 counted = pip_count(frame, f)

@@ -15,6 +15,7 @@ import functools
 import importlib
 import itertools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
@@ -296,10 +297,21 @@ def _poly_reader(percentile: bool = True) -> Any:
     return read if read is None or percentile else functools.partial(read, percentile=False)
 
 
+def _late_after(clock: Callable[[], float], seconds: float) -> Callable[[], bool]:
+    """Whether ``seconds`` of ``clock`` have passed since this call."""
+    deadline = clock() + seconds
+
+    def late() -> bool:
+        return clock() > deadline
+
+    return late
+
+
 def read_table(frame: np.ndarray, *, calibration: Calibration | None = None, zones: Zones | None = None,
                reference: np.ndarray | None = None, reader: str = "learned",
                models: tuple[str, ...] = learned.MODELS, tray: Any = None,
-               percentile: bool = True) -> TableReading:
+               percentile: bool = True, clock: Callable[[], float] | None = None,
+               seconds: float = learned.FRAME_SECONDS) -> TableReading:
     """Find the dice and tokens in a frame of the tray seen from above and read them.
 
     Parameters
@@ -331,6 +343,14 @@ def read_table(frame: np.ndarray, *, calibration: Calibration | None = None, zon
         Whether a percentile d10 ("00".."90") may be on the table (default True, as ``scan`` reads).
         False (the live table: none of the five games rolls one) reads every 10-sided die among the plain
         d10's faces, no surer than before (``vision.poly.read_polyhedral(percentile=False)``).
+    clock : callable, optional
+        Seconds (``time.perf_counter``): the learned reader then spends about ``seconds`` on the frame at
+        most, its views together, and returns what that left unread with at most ``learned.OVER_BUDGET``
+        confidence (asked). Without it the work is bounded by counts alone and the reading does not depend
+        on the machine's speed (the benchmarks read so).
+    seconds : float
+        The frame's time with a ``clock`` (default ``learned.FRAME_SECONDS``; the live table's
+        ``camera.read_seconds``).
 
     Returns
     -------
@@ -356,13 +376,16 @@ def read_table(frame: np.ndarray, *, calibration: Calibration | None = None, zon
 
     dice: list[Die] = []
     tokens: list[Token] = []
+    if not seconds > 0:
+        raise InvalidVisionInput(f"seconds: a frame's time must be more than 0, not {seconds!r}")
+    late = None if clock is None else _late_after(clock, seconds)
     seen = frame[oy : oy + read_h, ox : ox + read_w]
     for x0, x1 in view_columns(seen):
         view = seen[:, x0:x1]
         ref_view = None if reference is None else reference[oy : oy + read_h, ox + x0 : ox + x1]
         if reader == "learned":
             found_dice, found_tokens = learned.read_view(view, calibration, models=models,
-                                                         percentile=percentile)
+                                                         percentile=percentile, late=late)
         else:
             found_dice, found_tokens = _read_view(view, calibration, ref_view, percentile=percentile)
         for (bx, by, bw, bh), sides, value, conf, percentile in found_dice:

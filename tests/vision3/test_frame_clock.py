@@ -1,0 +1,186 @@
+"""A frame's time by the clock (``vision.read_table(clock=)``, ``vision.learned.FRAME_SECONDS``): the counts
+bound the work on the machine they were set on; on a slower or busier one the live table and ``scan`` stop
+the work that can be left undone once the frame's time is spent, and return what it would have read with
+at most ``OVER_BUDGET`` confidence. While the time lasts the reading is the one without a clock, to the bit.
+How long frames take is measured by ``benchmarks/vision_eval.py --time-only``, not here."""
+
+import itertools
+
+import numpy as np
+import pytest
+
+from vision import faces, learned, read_table
+from vision.data import photo_set
+from vision.faces import STEP, crop, read_crops, read_faces
+from vision.finder import find_objects, turned_outputs
+from vision.poly.synth import scene
+
+
+@pytest.fixture(scope="module")
+def crowded(photos):
+    """aws's most crowded photo (84 dice): more objects than a few of the face reader's steps."""
+    return max(photo_set("aws"), key=lambda p: len(p.dice)).load()
+
+
+@pytest.fixture(scope="module")
+def polyhedral():
+    """Ten rendered polyhedral dice on a tray: Vision II's path (type reader, numeral reader)."""
+    return scene(np.random.default_rng(818181), count=10).image
+
+
+def never(*_):
+    return False
+
+
+def after(calls):
+    """A ``stop`` that says False ``calls`` times, then True."""
+    counter = itertools.count()
+    return lambda: next(counter) >= calls
+
+
+def _crops(frame):
+    found = find_objects(frame)
+    return [crop(frame, f) for f in found]
+
+
+def test_read_step_by_step_the_crops_read_the_same_bits(crowded):
+    crops = _crops(crowded)
+    assert len(crops) > 3 * STEP
+    known = turned_outputs(crops, "faces", turns=1, batch=faces.BATCH)
+    plain = read_crops(crops, known=known)
+    stepped = read_crops(crops, known=known, stop=never)
+    for a, b in zip(plain, stepped, strict=True):
+        assert np.array_equal(a.probabilities, b.probabilities)
+        assert np.array_equal(a.embedding, b.embedding)
+        assert a.whole and b.whole
+
+
+def test_once_the_time_is_spent_the_crops_left_keep_their_one_turn_reading(crowded):
+    crops = _crops(crowded)
+    known = turned_outputs(crops, "faces", turns=1, batch=faces.BATCH)
+    one_turn = read_crops(crops, turns=1, ensemble=False, known=known)
+    every_turn = read_crops(crops, ensemble=False, known=known)
+    got = read_crops(crops, ensemble=False, known=known, stop=after(2))
+    for i, r in enumerate(got):
+        if i < 2 * STEP:      # read before the time ran out: at every turn
+            assert r.whole and np.array_equal(r.probabilities, every_turn[i].probabilities)
+        else:
+            assert not r.whole and np.array_equal(r.probabilities, one_turn[i].probabilities)
+
+
+def test_the_second_reader_stops_too_and_what_it_left_is_not_whole(crowded):
+    crops = _crops(crowded)
+    known = turned_outputs(crops, "faces", turns=1, batch=faces.BATCH)
+    alone = read_crops(crops, ensemble=False, known=known)
+    both = read_crops(crops, known=known)
+    chunks = -(-len(crops) // STEP)
+    got = read_crops(crops, known=known, stop=after(chunks))   # the first reader's steps, then no time
+    left = [i for i, r in enumerate(got) if not r.whole]
+    assert left, "the second reader had crops to read"
+    for i, r in enumerate(got):
+        same = alone[i] if i in left else both[i]
+        assert np.array_equal(r.probabilities, same.probabilities)
+    changed = [i for i in range(len(crops)) if not np.array_equal(alone[i].probabilities,
+                                                                   both[i].probabilities)]
+    assert set(left) == set(changed)   # exactly the crops the second reader would have read
+
+
+def test_without_known_outputs_stop_is_not_asked(crowded):
+    crops = _crops(crowded)[:STEP + 3]
+    asked = []
+    got = read_crops(crops, stop=lambda: asked.append(1) or True)
+    assert not asked and all(r.whole for r in got)
+
+
+@pytest.mark.parametrize("frame", ["crowded", "polyhedral"])
+def test_a_clock_with_time_left_reads_as_no_clock(frame, request):
+    image = request.getfixturevalue(frame)
+    ticks = itertools.count()
+    assert read_table(image, clock=lambda: next(ticks) * 1e-9) == read_table(image)
+
+
+@pytest.mark.parametrize("frame", ["crowded", "polyhedral"])
+def test_a_frame_whose_time_is_spent_is_returned_unsure_and_its_work_undone(frame, request, monkeypatch):
+    image = request.getfixturevalue(frame)
+    full = read_table(image)
+    assert any(d.confidence >= learned.SURE for d in full.dice)
+    counted, polys, turned = [], [], []
+    real_count, real_poly, real_faces = learned.pip_count, learned._poly_square, faces.turned_outputs
+    monkeypatch.setattr(learned, "pip_count", lambda *a: counted.append(1) or real_count(*a))
+    monkeypatch.setattr(learned, "_poly_square", lambda *a: polys.append(1) or real_poly(*a))
+
+    def looks(crops, *a, turns, known=None, **k):     # crops through the face reader's networks
+        turned.append(len(crops) * (turns - (known is not None)))
+        return real_faces(crops, *a, turns=turns, known=known, **k)
+
+    monkeypatch.setattr(faces, "turned_outputs", looks)
+    ticks = itertools.count()
+    late = read_table(image, clock=lambda: float(next(ticks)))   # a second a look: spent at once
+    assert late.dice, "what was found is still reported"
+    assert max(d.confidence for d in late.dice) <= learned.OVER_BUDGET
+    assert not counted and not polys          # no pip second opinion, no Vision II read
+    found = len(find_objects(image))
+    assert sum(turned) == found               # the screen's one look at each object, no more
+    # the dice the full reading reports are still reported, asked (a die read weakly at one turn and found
+    # weakly may fall to ``learned.BELIEVED``'s rule: one of aws's 80)
+    lost = {d.bbox for d in full.dice} - {d.bbox for d in late.dice}
+    assert len(lost) <= len(full.dice) / 20
+
+
+def test_read_faces_passes_its_stop_to_the_turned_reads(crowded):
+    found = find_objects(crowded)
+    got = read_faces(crowded, found, screen=learned.SCREEN, most=learned.MAX_TURNED, stop=after(0))
+    plain = read_faces(crowded, found, screen=learned.SCREEN, most=learned.MAX_TURNED)
+    assert sum(r.whole for r in plain) > sum(r.whole for r in got)
+    for a, b in zip(plain, got, strict=True):
+        if not b.whole and a.whole:
+            assert not np.array_equal(a.probabilities, b.probabilities)
+
+
+def test_the_live_table_and_scan_read_by_the_clock(crowded, monkeypatch, tmp_path):
+    import cv2
+
+    from companion import scan, serve
+    from companion.config import parse_config
+
+    ticks = itertools.count()
+    monkeypatch.setattr(serve, "LIVE_CLOCK", lambda: float(next(ticks)))   # a very slow machine
+    read, _ = serve.vision_reader(parse_config({}))
+    reading = read(crowded)
+    assert reading.dice and max(d.confidence for d in reading.dice) <= learned.OVER_BUDGET
+    # a table that gives its frames more time (camera.read_seconds) reads them whole on that machine
+    ticks = itertools.count()
+    read, _ = serve.vision_reader(parse_config({"camera": {"read_seconds": 1e6}}))
+    assert read(crowded) == read_table(crowded, percentile=serve.LIVE_PERCENTILE)
+    clocks = []
+    real = read_table
+
+    def spy(*a, **k):
+        clocks.append(k.get("clock"))
+        return real(*a, **k)
+
+    import vision
+    monkeypatch.setattr(vision, "read_table", spy)
+    path = tmp_path / "tray.png"
+    cv2.imwrite(str(path), crowded[:300, :400])
+    assert scan.main([str(path), "--json"]) == 0
+    (clock,) = clocks
+    assert callable(clock) and clock() <= clock()
+
+
+@pytest.mark.parametrize("seconds", [0, -1.0, float("nan")])
+def test_a_frame_time_that_is_no_time_is_refused(seconds, polyhedral):
+    from vision.errors import InvalidVisionInput
+
+    with pytest.raises(InvalidVisionInput, match="seconds"):
+        read_table(polyhedral, clock=lambda: 0.0, seconds=seconds)
+
+
+@pytest.mark.parametrize("bad", [0, -2, "fast", True, float("nan")])
+def test_the_read_seconds_setting_must_be_a_positive_number(bad):
+    from companion.config import ConfigError, parse_config
+
+    assert parse_config({}).camera.read_seconds == learned.FRAME_SECONDS
+    assert parse_config({"camera": {"read_seconds": 3}}).camera.read_seconds == 3.0
+    with pytest.raises(ConfigError, match=r"camera\.read_seconds"):
+        parse_config({"camera": {"read_seconds": bad}})
