@@ -354,7 +354,7 @@ def _use_network(path: Path | str) -> None:
 
     if Path(poly.MODEL_PATH) != Path(path):
         poly.MODEL_PATH = Path(path)  # type: ignore[misc]
-        poly._net.cache_clear()
+        poly._forget_nets()
 
 
 def evaluate_lurig_values(path: Path = LURIG_VALUES, networks: Path | None = None) -> dict[str, object]:

@@ -317,7 +317,7 @@ def main() -> None:
     torch.onnx.export(model, (dummy,), str(args.out), dynamo=False, opset_version=17,
                       input_names=["input"], output_names=["logits"],
                       dynamic_axes={"input": {0: "n"}, "logits": {0: "n"}})
-    poly._net.cache_clear()
+    poly._forget_nets()
     if args.out != poly.MODEL_PATH:
         poly.MODEL_PATH = args.out  # type: ignore[misc]
     # held-out half, through cv2.dnn as at run time (four quarter turns averaged)

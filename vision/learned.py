@@ -309,6 +309,25 @@ def _outline_found(frame: np.ndarray, f: Found, others: list[Found], *, cut: boo
     return Found(cx, cy, w, h, f.score)
 
 
+def load(models: tuple[str, ...] = MODELS) -> None:
+    """Load every network ``read_view`` reads with (the finder's, the face readers', the type reader's and
+    Vision II's), each once per thread as they keep: a frame's time (``FRAME_SECONDS``) is for reading it,
+    and the first frame of a session, or ``scan``'s first photo, would otherwise spend it loading files
+    (0.25 s here, more on a Pi). A missing file is the error it is on reading."""
+    from vision.faces import members
+    from vision.finder import _net, model_path
+
+    for name in (models[0], *members(models[1]), *models[2:]):
+        _net(str(model_path(name)))
+    try:
+        from vision import poly
+        from vision.poly import numeral
+    except ImportError:
+        return
+    poly._net()
+    numeral._model()
+
+
 def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
               models: tuple[str, ...] = MODELS, percentile: bool = True,
               late: Callable[[], bool] | None = None) -> tuple[list[FoundDie], list[FoundToken]]:

@@ -378,7 +378,10 @@ def read_table(frame: np.ndarray, *, calibration: Calibration | None = None, zon
     tokens: list[Token] = []
     if not seconds > 0:
         raise InvalidVisionInput(f"seconds: a frame's time must be more than 0, not {seconds!r}")
-    late = None if clock is None else _late_after(clock, seconds)
+    late = None
+    if clock is not None and reader == "learned":
+        learned.load(models)     # the networks are loaded before the frame's time starts
+        late = _late_after(clock, seconds)
     seen = frame[oy : oy + read_h, ox : ox + read_w]
     for x0, x1 in view_columns(seen):
         view = seen[:, x0:x1]

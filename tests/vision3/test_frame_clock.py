@@ -184,3 +184,45 @@ def test_the_read_seconds_setting_must_be_a_positive_number(bad):
     assert parse_config({"camera": {"read_seconds": 3}}).camera.read_seconds == 3.0
     with pytest.raises(ConfigError, match=r"camera\.read_seconds"):
         parse_config({"camera": {"read_seconds": bad}})
+
+
+def test_the_networks_are_loaded_before_the_frames_time_starts(polyhedral, monkeypatch):
+    """The first frame of a session (or ``scan``'s first photo) loads the networks; that is not the frame's
+    time, or on a slow board the first reading would always be cut."""
+    import threading
+
+    import cv2
+
+    events = []
+    read_net, read_onnx = cv2.dnn.readNet, cv2.dnn.readNetFromONNX
+    monkeypatch.setattr(cv2.dnn, "readNet", lambda *a: events.append("load") or read_net(*a))
+    monkeypatch.setattr(cv2.dnn, "readNetFromONNX", lambda *a: events.append("load") or read_onnx(*a))
+
+    def clock():
+        events.append("clock")
+        return 0.0
+
+    got = []
+    fresh = threading.Thread(target=lambda: got.append(read_table(polyhedral, clock=clock)))  # nothing loaded
+    fresh.start()
+    fresh.join()
+    loads = [i for i, e in enumerate(events) if e == "load"]
+    assert len(loads) >= 5                    # finder, two face readers, type reader, Vision II
+    assert events.index("clock") > max(loads)
+    assert got == [read_table(polyhedral)]
+
+
+def test_each_thread_reads_polyhedral_dice_with_its_own_network(polyhedral):
+    """A cv2.dnn net run from two threads at once breaks: the camera's reader and a finder fit measuring
+    photos in the background both read polyhedral dice."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from vision import poly
+
+    here = poly._net()
+    with ThreadPoolExecutor(1) as pool:
+        there = pool.submit(poly._net).result()
+    assert there is not here and poly._net() is here
+    expected = read_table(polyhedral)
+    with ThreadPoolExecutor(2) as pool:
+        assert all(r == expected for r in pool.map(lambda _: read_table(polyhedral), range(4)))

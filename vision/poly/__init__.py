@@ -18,9 +18,9 @@ type's numerals, with a per-type weight fitted on renders (``NUMERAL_WEIGHT``).
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from functools import cache
 from pathlib import Path
 from types import MappingProxyType
 from typing import Final
@@ -163,11 +163,26 @@ def prepare(crop_bgr: np.ndarray, *, mask: np.ndarray | None = None) -> np.ndarr
     return np.stack(chans)
 
 
-@cache
+_LOCAL = threading.local()
+
+
 def _net() -> cv2.dnn.Net:
-    if not MODEL_PATH.exists():
-        raise FileNotFoundError(f"the polyhedral dice model {MODEL_PATH} is missing; run tools/train_poly.py")
-    return cv2.dnn.readNetFromONNX(str(MODEL_PATH))
+    """The network in ``MODEL_PATH``, loaded once per thread: a ``cv2.dnn`` net holds its input and buffers,
+    so one net run from two threads at once breaks (the camera's reader and a finder fit measuring photos in
+    the background both read polyhedral dice; ``vision.finder._net`` keeps its nets so too)."""
+    nets: dict[str, cv2.dnn.Net] = _LOCAL.__dict__.setdefault("nets", {})
+    path = str(MODEL_PATH)
+    if path not in nets:
+        if not MODEL_PATH.exists():
+            raise FileNotFoundError(f"the polyhedral dice model {MODEL_PATH} is missing; "
+                                    "run tools/train_poly.py")
+        nets[path] = cv2.dnn.readNetFromONNX(path)
+    return nets[path]
+
+
+def _forget_nets() -> None:
+    """Load ``MODEL_PATH`` again on the next read (this thread): its file was written anew."""
+    _LOCAL.__dict__.pop("nets", None)
 
 
 def class_probabilities(inputs: np.ndarray) -> np.ndarray:
