@@ -145,6 +145,9 @@ LIVE_PERCENTILE: Final = False
 #: the live table's clock for a frame's time (``vision.read_table(clock=)``, ``camera.read_seconds``): a frame
 #: the counts would let run past it returns what it has read by then, the rest asked
 LIVE_CLOCK: Final = time.perf_counter
+#: a frame read past ``camera.read_seconds`` is logged, at most once in this many seconds: the sign of a board
+#: too slow for the setting (its ordinary rolls come back as questions)
+SLOW_FRAME_LOG_EVERY: Final = 600.0
 
 
 def vision_reader(config: Config, calibration: Callable[[], Any] | None = None,
@@ -163,16 +166,26 @@ def vision_reader(config: Config, calibration: Callable[[], Any] | None = None,
     configured = [list(point) for point in config.camera.tray] or None   # checked by parse_config
     outline: Callable[[], Any] = tray or (lambda: configured)
 
+    logged = [float("-inf")]   # when a slow frame was last logged (``SLOW_FRAME_LOG_EVERY``)
+
     def read(frame: Frame) -> Any:
         taught = calibration() if calibration is not None else None
         now = dict(zones()) if zones is not None else config.zones
         if now != parsed[0]:
             parsed[:] = [now, vision.Zones.from_json(now)]
         chosen = {"models": models()} if models is not None else {}
+        clock, seconds = LIVE_CLOCK, config.camera.read_seconds
+        started = clock()
         # no percentile d10 on a live table: none of the five games rolls one (``LIVE_PERCENTILE``)
-        return vision.read_table(frame, zones=parsed[1], calibration=taught, tray=outline(),
-                                 percentile=LIVE_PERCENTILE, clock=LIVE_CLOCK,
-                                 seconds=config.camera.read_seconds, **chosen)
+        reading = vision.read_table(frame, zones=parsed[1], calibration=taught, tray=outline(),
+                                    percentile=LIVE_PERCENTILE, clock=clock, seconds=seconds, **chosen)
+        spent = clock() - started
+        if spent >= seconds and started - logged[0] >= SLOW_FRAME_LOG_EVERY:
+            logged[0] = started
+            log.warning("a frame took %.2f s to read, over camera.read_seconds (%.2f): what it left unread "
+                        "is asked, not read; if ordinary rolls come back as questions, this board wants "
+                        "a larger camera.read_seconds", spent, seconds)
+        return reading
 
     def annotate(frame: Frame, reading: Any) -> Frame:
         shown: Frame = vision.annotate(frame, reading, max_side=SHOWN_LONG_SIDE, tray=outline())

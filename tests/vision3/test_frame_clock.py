@@ -226,3 +226,30 @@ def test_each_thread_reads_polyhedral_dice_with_its_own_network(polyhedral):
     expected = read_table(polyhedral)
     with ThreadPoolExecutor(2) as pool:
         assert all(r == expected for r in pool.map(lambda _: read_table(polyhedral), range(4)))
+
+
+def test_a_board_too_slow_for_its_setting_is_told_in_the_log(polyhedral, monkeypatch, caplog):
+    import logging
+
+    from companion import serve
+    from companion.config import parse_config
+
+    now = [0.0]
+
+    def slow_clock():              # every look at the clock finds a second gone: a very slow board
+        now[0] += 1.0
+        return now[0]
+
+    monkeypatch.setattr(serve, "LIVE_CLOCK", slow_clock)
+    read, _ = serve.vision_reader(parse_config({"camera": {"read_seconds": 2.5}}))
+    with caplog.at_level(logging.WARNING, logger=serve.log.name):
+        read(polyhedral)
+        read(polyhedral)           # a few seconds later: not logged again
+        now[0] += serve.SLOW_FRAME_LOG_EVERY
+        read(polyhedral)
+    slow = [r.getMessage() for r in caplog.records if "camera.read_seconds" in r.getMessage()]
+    assert len(slow) == 2 and "(2.50)" in slow[0]
+    caplog.clear()
+    monkeypatch.setattr(serve, "LIVE_CLOCK", lambda: 0.0)   # time enough
+    read(polyhedral)
+    assert not [r for r in caplog.records if "camera.read_seconds" in r.getMessage()]
