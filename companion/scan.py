@@ -1,5 +1,5 @@
 """``goblin-companion scan IMAGE... [--json] [--annotate DIR] [--calibration FILE] [--zones JSON]``
-[``--tray JSON``] [``--percentile`` | ``--no-percentile``] [``--finder FILE``].
+[``--tray JSON``] [``--percentile`` | ``--no-percentile``] [``--finder FILE``] [``--read-seconds S``].
 
 Reads dice and tokens in photo files. Per image, one line on stdout: with ``--json`` the reading as JSON
 (``file``, ``width``, ``height``, ``ms``, ``dice``, ``tokens``, and with ``--percentile`` also
@@ -13,7 +13,8 @@ fitted one, to try it on photos before ``goblin-companion finder install``), che
 ``--no-percentile`` reads as the live table does (``companion.serve.LIVE_PERCENTILE``): no percentile d10 is
 on the table, so every 10-sided die is read among the plain d10's faces (``vision.read_table(percentile=)``).
 Each photo is read as the live table reads a frame, within its time (``vision.read_table(clock=)``,
-``vision.learned.FRAME_SECONDS``): what a crowded photo leaves unread by then is reported at most 0.5 sure.
+``--read-seconds S``, default ``vision.learned.FRAME_SECONDS``): what a crowded photo leaves unread by then is
+reported at most 0.5 sure.
 """
 
 from __future__ import annotations
@@ -43,6 +44,10 @@ def _parser() -> Parser:
                    "(fractions of the picture): only what lies inside is read")
     p.add_argument("--finder", metavar="FILE", help="read with this die finder (.onnx, e.g. one fitted on "
                    "the table by tools/fit_table_finder.py) instead of the shipped one")
+    p.add_argument("--read-seconds", metavar="S", type=float, default=None,
+                   help="read each photo in about S seconds at most, as the live table's "
+                        "camera.read_seconds (default 0.85): what a crowded photo leaves unread by then is "
+                        "reported at most 0.5 sure")
     chance = p.add_mutually_exclusive_group()
     chance.add_argument("--percentile", action="store_true",
                         help="also read each percentile d10 and plain d10 rolled together as one 1-100 "
@@ -117,6 +122,11 @@ def main(argv: Sequence[str]) -> int:
 
             check_finder(Path(args.finder))
             models["models"] = with_finder(args.finder)
+        from vision.learned import FRAME_SECONDS
+
+        seconds = FRAME_SECONDS if args.read_seconds is None else args.read_seconds
+        if not seconds > 0:
+            raise InvalidInput(f"--read-seconds: a photo's time must be more than 0 seconds, not {seconds}")
         calibration = Calibration.load(args.calibration) if args.calibration else None
         zones = Zones.from_json(read_json(args.zones)) if args.zones else None
         tray = tray_polygon(read_json(args.tray)) if args.tray else None
@@ -137,7 +147,8 @@ def main(argv: Sequence[str]) -> int:
             image, (width, height) = read_photo(Path(name))
             t0 = time.perf_counter()
             reading = read_table(image, calibration=calibration, zones=zones, tray=tray,
-                                 percentile=not args.no_percentile, clock=time.perf_counter, **models)
+                                 percentile=not args.no_percentile, clock=time.perf_counter,
+                                 seconds=seconds, **models)
             ms = round((time.perf_counter() - t0) * 1000, 1)
             body = reading.to_json()
             sx, sy = width / body["width"], height / body["height"]

@@ -181,3 +181,24 @@ def test_scan_reads_a_d10_as_the_live_table_does_when_told_no_percentile_die_is_
     assert live["confidence"] <= die["confidence"]
     assert main(["scan", str(photo.path), "--percentile", "--no-percentile"]) == 2   # one or the other
     assert "not allowed with" in capsys.readouterr().err
+
+
+def test_scan_reads_each_photo_in_the_time_it_is_given(tmp_path, capsys):
+    """``--read-seconds``: a crowded photo read in a millisecond has all it could not read asked (at most 0.5
+    sure) but still reported; given ample time some are sure; a time that is no time is a usage error."""
+    crowded = max(photo_set("aws"), key=lambda p: len(p.dice))
+    path = tmp_path / "crowded.jpg"
+    shutil.copyfile(crowded.path, path)
+
+    def scan(*extra):
+        assert main(["scan", str(path), "--json", *extra]) == 0
+        return json.loads(capsys.readouterr().out)
+
+    rushed, ample = scan("--read-seconds", "0.001"), scan("--read-seconds", "1e9")
+    assert max(d["confidence"] for d in rushed["dice"]) <= 0.5
+    assert max(d["confidence"] for d in ample["dice"]) >= 0.8
+    assert len(rushed["dice"]) >= 0.95 * len(ample["dice"])     # what was found is still reported
+    for bad in ("0", "-1", "nan", "soon"):
+        assert main(["scan", str(path), "--read-seconds", bad]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and "read-seconds" in err[0]
