@@ -185,11 +185,12 @@ def read_crops(crops: list[np.ndarray], *, model: str = "faces", turns: int = 4,
         first = _softmax(logits[:done])
         asked = np.flatnonzero(first[:, CLASSES.index("numeral")] < NUMERAL_ALONE)
         least_sure = np.sort(asked[np.argsort(first[asked].max(axis=1), kind="stable")[:MAX_ENSEMBLE]])
-        for j in range(0, len(least_sure), STEP if late is not None else max(1, len(least_sure))):
+        step = STEP if late is not None else max(1, len(least_sure))     # no clock: one step
+        for j in range(0, len(least_sure), step):
             if late is not None and late():
                 whole[least_sure[j:]] = False
                 break
-            some = least_sure[j:j + STEP] if late is not None else least_sure
+            some = least_sure[j:j + step]
             total = logits[some]
             for m in readers[1:]:
                 total = total + turned_outputs([crops[i] for i in some], m, turns=turns,

@@ -348,8 +348,10 @@ def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
     least = NUMERAL_LEAST * float(np.median(sure_sides)) if sure_sides else 0.0
     numerals = [i for i, r in enumerate(readings)
                 if r.p("none") < NONE_DROP and labels[i] == "numeral" and found[i].side >= least][:MAX_POLY]
-    # emblems the type reader holds polyhedral dice are read as numeral dice, with the types it read
-    typed = _emblems_typed(frame, found, readings, labels, least, MAX_POLY - len(numerals), models)
+    # emblems the type reader holds polyhedral dice are read as numeral dice, with the types it read (none
+    # once the frame's time is spent: Vision II would not read them)
+    typed = _emblems_typed(frame, found, readings, labels, least, 0 if spent() else MAX_POLY - len(numerals),
+                           models)
     typed_emblems = set(typed)
     for i in typed_emblems:
         labels[i] = "numeral"
@@ -357,7 +359,7 @@ def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
     polyhedral = set(numerals)
     boxes = [_outline_found(frame, f, found) if i in polyhedral else f for i, f in enumerate(found)]
     # the type reader reads again only what it has not read at the box now used
-    to_type = [i for i in numerals if i not in typed or boxes[i] is not found[i]]
+    to_type = [] if spent() else [i for i in numerals if i not in typed or boxes[i] is not found[i]]
     found = boxes
     types: dict[int, np.ndarray | None] = {**typed, **dict(zip(
         to_type, read_types(frame, [found[i] for i in to_type], model=models[2])

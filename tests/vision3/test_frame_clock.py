@@ -108,6 +108,9 @@ def test_a_frame_whose_time_is_spent_is_returned_unsure_and_its_work_undone(fram
     real_count, real_poly, real_faces = learned.pip_count, learned._poly_square, faces.turned_outputs
     monkeypatch.setattr(learned, "pip_count", lambda *a: counted.append(1) or real_count(*a))
     monkeypatch.setattr(learned, "_poly_square", lambda *a: polys.append(1) or real_poly(*a))
+    typed, real_types = [], learned.read_types
+    monkeypatch.setattr(learned, "read_types",
+                        lambda frame, f, **k: typed.append(len(f)) or real_types(frame, f, **k))
 
     def looks(crops, *a, turns, known=None, **k):     # crops through the face reader's networks
         turned.append(len(crops) * (turns - (known is not None)))
@@ -119,6 +122,7 @@ def test_a_frame_whose_time_is_spent_is_returned_unsure_and_its_work_undone(fram
     assert late.dice, "what was found is still reported"
     assert max(d.confidence for d in late.dice) <= learned.OVER_BUDGET
     assert not counted and not polys          # no pip second opinion, no Vision II read
+    assert not sum(typed)                     # nor the type reader, for dice Vision II would not read
     found = len(find_objects(image))
     assert sum(turned) == found               # the screen's one look at each object, no more
     # the dice the full reading reports are still reported, asked (a die read weakly at one turn and found
