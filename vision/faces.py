@@ -158,9 +158,10 @@ def read_crops(crops: list[np.ndarray], *, model: str = "faces", turns: int = 4,
     crops unturned, when the caller has it (``finder.turned_outputs``).
 
     ``stop`` (with ``known``): asked before every ``STEP`` crops; once it says True, the crops not yet read
-    at every turn keep their one-turn reading of ``known`` and those the ensemble has not read yet keep the
-    first reader's, each marked ``whole=False`` (the caller must not call them sure). While it says False
-    the readings are those of a call without it, to the bit."""
+    at every turn keep their one-turn reading of ``known``, marked ``whole=False`` (the caller must not call
+    them sure), and the other readers read no more: the crops they have not reached (the surest of those
+    they would read: they read the least sure first) keep the first reader's reading, as the crops past
+    ``MAX_ENSEMBLE`` do. While it says False the readings are those of a call without it, to the bit."""
     if not crops:
         return []
     n = len(CLASSES)
@@ -184,11 +185,10 @@ def read_crops(crops: list[np.ndarray], *, model: str = "faces", turns: int = 4,
     if len(readers) > 1:
         first = _softmax(logits[:done])
         asked = np.flatnonzero(first[:, CLASSES.index("numeral")] < NUMERAL_ALONE)
-        least_sure = np.sort(asked[np.argsort(first[asked].max(axis=1), kind="stable")[:MAX_ENSEMBLE]])
+        least_sure = asked[np.argsort(first[asked].max(axis=1), kind="stable")[:MAX_ENSEMBLE]]  # least first
         step = STEP if late is not None else max(1, len(least_sure))     # no clock: one step
         for j in range(0, len(least_sure), step):
             if late is not None and late():
-                whole[least_sure[j:]] = False
                 break
             some = least_sure[j:j + step]
             total = logits[some]

@@ -6,10 +6,10 @@ Images are BGR uint8 arrays of shape (H, W, 3); they are never modified. The wor
 the frame's size and by counts, never by what the frame shows: at most ``finder.MAX_OBJECTS`` objects,
 ``MAX_POLY`` numeral dice read by Vision II and ``MAX_SECOND_OPINIONS`` pip counts; objects beyond those
 counts are returned with at most ``OVER_BUDGET`` confidence (the players are asked). Counts bound the work
-on one machine; a caller that gives ``read_view`` a ``late`` (the live table and ``scan``: a frame's
-``FRAME_SECONDS`` by the clock, ``vision.read_table(clock=)``) also has what the frame's time left undone
-returned that way, on a slower or busier machine than the counts were set on. The pip counter reads
-only the d6s the face reader is sure of (``SURE``), least sure first: below ``SURE`` the players are
+on one machine; a caller that gives ``read_view`` the share of the frame's time ``used`` (the live table
+and ``scan``: ``FRAME_SECONDS`` by the clock, ``vision.read_table(clock=)``) also has what the frame's time
+left undone returned that way, on a slower or busier machine than the counts were set on. The pip counter
+reads only the d6s the face reader is sure of (``SURE``), least sure first: below ``SURE`` the players are
 asked anyway, so a count there could change no answer.
 
 "Sure" is the face reader's card's: every confidence is reported through its cross-fitted bar
@@ -127,6 +127,12 @@ OVER_BUDGET = 0.5
 #: the face reader's step in progress (``vision.faces.STEP``: 40-60 ms here) and the rules (under 30 ms
 #: for 150 objects)
 FRAME_SECONDS = 0.85
+#: ... of which the face reader's turned looks and other readers may take this share: the rest is kept for
+#: the pip counter's second opinions and Vision II, which make dice sure. Without it a slow machine spent a
+#: crowded frame's whole time reading faces and reported no die sure (the 84-dice aws frame by a clock
+#: running twice as fast: 0 sure of 80, 13 here). Chosen before measuring, as the share of a crowded
+#: frame's time the pip checks and Vision II take here (0.3-0.4)
+FACES_SHARE = 0.6
 #: candidates read at every quarter turn at most per frame (``read_faces``'s ``most``; the least likely
 #: "none" first); the others keep their one-turn screen reading, capped at ``OVER_BUDGET`` (asked). Each is
 #: four to eight crops through a network (0.75 ms each here): 150 candidates (``finder.MAX_OBJECTS``) took
@@ -330,18 +336,23 @@ def load(models: tuple[str, ...] = MODELS) -> None:
 
 def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
               models: tuple[str, ...] = MODELS, percentile: bool = True,
-              late: Callable[[], bool] | None = None) -> tuple[list[FoundDie], list[FoundToken]]:
+              used: Callable[[], float] | None = None) -> tuple[list[FoundDie], list[FoundToken]]:
     """Dice as (box, sides, value, confidence, percentile) and tokens as (box, face, confidence), boxes
     (x, y, w, h) in ``frame`` pixels. ``models``: the finder's, the face reader's and (optional) the type
     reader's names; without a type reader, ``vision.poly`` reads the type too (Vision II).
     ``percentile=False``: no percentile d10 on the table (``vision.read_table``).
-    ``late``: says whether the frame's time is spent (``FRAME_SECONDS``); asked before each piece of work
-    that can be left undone, whose objects are then returned with at most ``OVER_BUDGET`` confidence. While
-    it says False the reading is that of a call without it."""
-    spent = late if late is not None else (lambda: False)
+    ``used``: the share of the frame's time spent so far (``FRAME_SECONDS``); asked before each piece of work
+    that can be left undone (the face reader's past ``FACES_SHARE``, the rest past 1), whose objects are
+    then returned with at most ``OVER_BUDGET`` confidence. While the time lasts the reading is that of a
+    call without it."""
+    faces_late = None if used is None else (lambda: used() >= FACES_SHARE)
+
+    def spent() -> bool:
+        return used is not None and used() >= 1.0
+
     found = find_objects(frame, model=models[0])
-    readings = adapted(read_faces(frame, found, model=models[1], screen=SCREEN, most=MAX_TURNED, stop=late),
-                       calibration, models[1])
+    readings = adapted(read_faces(frame, found, model=models[1], screen=SCREEN, most=MAX_TURNED,
+                                  stop=faces_late), calibration, models[1])
     taught_tokens = calibration is not None and calibration.has("token")
     labels = [_label(r, token=_token_read(r, taught_tokens)) for r in readings]
     sure_sides = [f.side for f, r in zip(found, readings, strict=True) if _sure_d6(r)]

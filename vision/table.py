@@ -297,14 +297,14 @@ def _poly_reader(percentile: bool = True) -> Any:
     return read if read is None or percentile else functools.partial(read, percentile=False)
 
 
-def _late_after(clock: Callable[[], float], seconds: float) -> Callable[[], bool]:
-    """Whether ``seconds`` of ``clock`` have passed since this call."""
-    deadline = clock() + seconds
+def _share_used(clock: Callable[[], float], seconds: float) -> Callable[[], float]:
+    """The share of ``seconds`` of ``clock`` passed since this call."""
+    start = clock()
 
-    def late() -> bool:
-        return clock() > deadline
+    def used() -> float:
+        return (clock() - start) / seconds
 
-    return late
+    return used
 
 
 def read_table(frame: np.ndarray, *, calibration: Calibration | None = None, zones: Zones | None = None,
@@ -378,17 +378,17 @@ def read_table(frame: np.ndarray, *, calibration: Calibration | None = None, zon
     tokens: list[Token] = []
     if not seconds > 0:
         raise InvalidVisionInput(f"seconds: a frame's time must be more than 0, not {seconds!r}")
-    late = None
+    used = None
     if clock is not None and reader == "learned":
         learned.load(models)     # the networks are loaded before the frame's time starts
-        late = _late_after(clock, seconds)
+        used = _share_used(clock, seconds)
     seen = frame[oy : oy + read_h, ox : ox + read_w]
     for x0, x1 in view_columns(seen):
         view = seen[:, x0:x1]
         ref_view = None if reference is None else reference[oy : oy + read_h, ox + x0 : ox + x1]
         if reader == "learned":
             found_dice, found_tokens = learned.read_view(view, calibration, models=models,
-                                                         percentile=percentile, late=late)
+                                                         percentile=percentile, used=used)
         else:
             found_dice, found_tokens = _read_view(view, calibration, ref_view, percentile=percentile)
         for (bx, by, bw, bh), sides, value, conf, percentile in found_dice:
