@@ -119,12 +119,12 @@ MAX_SECOND_OPINIONS = 16
 #: confidence cap of what the budget left unchecked
 OVER_BUDGET = 0.5
 #: a frame's reading by the clock, when the caller gives one (``vision.read_table(clock=)``): past this many
-#: seconds the work that can be left undone is (face reads at every turn and by the second reader, pip
-#: second opinions, Vision II's reads), and what it would have read is returned with at most
+#: seconds the work that can be left undone is (pip second opinions, the type reader, Vision II's reads;
+#: the face readers stop earlier, ``FACES_SHARE``), and what it would have read is returned with at most
 #: ``OVER_BUDGET`` confidence. The counts above kept the nested worst frame at 0.87 s median on the
 #: forty-eighth session's machine at one moment and 1.0-1.1 s at another (the finder's forward pass 10 ->
 #: 14 ms): on a busy or slower machine counts alone break the issue's 1 s. After this, a frame still does
-#: the face reader's step in progress (``vision.faces.STEP``: 40-60 ms here) and the rules (under 30 ms
+#: the piece of work in progress (a pip count or a Vision II read: 5-12 ms here) and the rules (under 30 ms
 #: for 150 objects)
 FRAME_SECONDS = 0.85
 #: ... of which the face reader's turned looks and other readers may take this share: the rest is kept for

@@ -18,7 +18,6 @@ type's numerals, with a per-type weight fitted on renders (``NUMERAL_WEIGHT``).
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -28,6 +27,8 @@ from typing import Final
 import cv2
 import numpy as np
 
+from vision.finder import _forget_net
+from vision.finder import _net as _finder_net
 from vision.poly.numeral import NumeralReading, read_numeral_and_die
 from vision.poly.silhouette import side_weights, silhouette
 
@@ -163,26 +164,19 @@ def prepare(crop_bgr: np.ndarray, *, mask: np.ndarray | None = None) -> np.ndarr
     return np.stack(chans)
 
 
-_LOCAL = threading.local()
-
-
 def _net() -> cv2.dnn.Net:
-    """The network in ``MODEL_PATH``, loaded once per thread: a ``cv2.dnn`` net holds its input and buffers,
-    so one net run from two threads at once breaks (the camera's reader and a finder fit measuring photos in
-    the background both read polyhedral dice; ``vision.finder._net`` keeps its nets so too)."""
-    nets: dict[str, cv2.dnn.Net] = _LOCAL.__dict__.setdefault("nets", {})
-    path = str(MODEL_PATH)
-    if path not in nets:
-        if not MODEL_PATH.exists():
-            raise FileNotFoundError(f"the polyhedral dice model {MODEL_PATH} is missing; "
-                                    "run tools/train_poly.py")
-        nets[path] = cv2.dnn.readNetFromONNX(path)
-    return nets[path]
+    """The network in ``MODEL_PATH``, loaded once per thread as ``vision.finder._net`` keeps every network: a
+    ``cv2.dnn`` net holds its input and buffers, so one net run from two threads at once breaks (the camera's
+    reader and a finder fit measuring photos in the background both read polyhedral dice)."""
+    if not MODEL_PATH.exists():
+        raise FileNotFoundError(f"the polyhedral dice model {MODEL_PATH} is missing; run tools/train_poly.py")
+    net: cv2.dnn.Net = _finder_net(str(MODEL_PATH))
+    return net
 
 
 def _forget_nets() -> None:
-    """Load ``MODEL_PATH`` again on the next read (this thread): its file was written anew."""
-    _LOCAL.__dict__.pop("nets", None)
+    """Load ``MODEL_PATH`` again on this thread's next read: its file was written anew."""
+    _forget_net(str(MODEL_PATH))
 
 
 def class_probabilities(inputs: np.ndarray) -> np.ndarray:
