@@ -60,8 +60,13 @@ def check(position):
     expected = brute_force(position)
     assert len(advice.attacks) == len(expected)
     for got, (change, reply, passes) in zip(advice.attacks, expected, strict=True):
-        assert got.exact
         assert got.score_change == change
+        if not got.analysed:
+            # past MAX_ANALYSED attacks (a small draw can have more: four zero-valued dice with
+            # Fury and Vanguard against three make 65) the smallest gains get no reply analysis
+            assert len(advice.attacks) > advisor.MAX_ANALYSED and got.expected_reply is None
+            continue
+        assert got.exact
         assert got.expected_reply == reply, got.text
         assert got.pass_probability == passes
         assert got.expected_net == change - reply
@@ -97,6 +102,16 @@ def small_positions(draw):
 @given(small_positions())
 def test_expectations_match_brute_force_on_small_positions(position):
     check(position)
+
+
+def test_a_small_position_past_the_analysed_attacks_is_checked_on_those_analysed():
+    """A Hypothesis draw of the test above that failed a CI run (2026-12-04): 65 attacks, one over
+    ``MAX_ANALYSED``; the 64 analysed still match the brute force, the 65th is the smallest gain."""
+    position = Position.parse("Anna: d0=0 d0=0 d0=0 | > Bruno: d0=0 d0=0 d0=0[FU,VA] d0=0[FU,VA]")
+    advice = check(position)
+    assert len(advice.attacks) == advisor.MAX_ANALYSED + 1
+    (left,) = [a for a in advice.attacks if not a.analysed]
+    assert left.score_change == min(a.score_change for a in advice.attacks)
 
 
 @pytest.mark.parametrize("notation", [
