@@ -69,6 +69,9 @@ class FaceReading:
     #: read as asked (every quarter turn, every reader); False for a screen reading that ``read_faces``'s
     #: ``most`` left at one turn: the caller must not call it sure
     whole: bool = True
+    #: False when the frame's time ran out before the reader looked at the object at all (``read_faces``'s
+    #: ``stop``): its probabilities are even and its embedding zero, no evidence of anything
+    seen: bool = True
 
     @property
     def label(self) -> str:
@@ -203,7 +206,8 @@ def read_crops(crops: list[np.ndarray], *, model: str = "faces", turns: int = 4,
 
 def read_faces(frame: np.ndarray, found: list[Found], *, model: str = "faces", turns: int = 4,
                screen: float | None = None, most: int | None = None,
-               stop: Callable[[], bool] | None = None) -> list[FaceReading]:
+               stop: Callable[[], bool] | None = None,
+               screen_stop: Callable[[], bool] | None = None) -> list[FaceReading]:
     """One ``FaceReading`` per found object of ``frame`` (BGR uint8 (H, W, 3)), in the same order.
 
     ``screen``: read every crop once first (by the first reader of an ensemble alone), and at ``turns``
@@ -212,17 +216,31 @@ def read_faces(frame: np.ndarray, found: list[Found], *, model: str = "faces", t
     hundred candidates costs a hundred crops, not four hundred times the readers. ``most`` (with
     ``screen``): of those, at most this many, the least likely "none" first; the rest keep their one-turn
     reading marked ``whole=False`` (a frame of a hundred and fifty dice costs at most ``most`` crops at
-    every turn). ``stop`` (with ``screen``): the frame's time budget, as ``read_crops`` asks it; the crops it
-    leaves unread at every turn keep their one-turn reading, marked ``whole=False``.
+    every turn). ``stop`` (with ``screen``): the frame's time budget for the turned reads, asked before every
+    ``STEP`` crops as ``read_crops`` asks it; the crops it leaves unread at every turn keep their one-turn
+    reading, marked ``whole=False``. ``screen_stop`` (``stop`` when not given): the budget of the screen's
+    look, asked before every ``STEP`` crops after the first (the strongest objects are always looked at);
+    the objects it leaves unscreened get an even reading marked ``seen=False`` (``found`` comes strongest
+    first, so those are the finder's weakest: a mesh or carpet of 150 candidates on a slow board).
     """
-    crops = [crop(frame, f) for f in found]
-    if screen is None or turns == 1 or not crops:
-        return read_crops(crops, model=model, turns=turns)
+    screen_stop = stop if screen_stop is None else screen_stop
+    if screen is None or turns == 1 or not found:
+        return read_crops([crop(frame, f) for f in found], model=model, turns=turns)
     # the screen's look is the first of the turns: read once, used twice
-    unturned = turned_outputs(crops, model, turns=1, batch=BATCH)
+    if screen_stop is None:
+        crops = [crop(frame, f) for f in found]
+        unturned = turned_outputs(crops, model, turns=1, batch=BATCH)
+    else:
+        crops, parts = [], []
+        while len(crops) < len(found) and (not crops or not screen_stop()):
+            step = [crop(frame, f) for f in found[len(crops):len(crops) + STEP]]
+            parts.append(turned_outputs(step, model, turns=1, batch=BATCH))
+            crops += step
+        unturned = np.concatenate(parts)
     first = read_crops(crops, model=model, turns=1, ensemble=False, known=unturned)
     keep = [i for i, r in enumerate(first) if r.p("none") < screen and r.p("numeral") < NUMERAL_ONE_TURN]
-    out = list(first)
+    unseen = FaceReading(np.full(len(CLASSES), 1 / len(CLASSES)), np.zeros(EMBEDDING), False, seen=False)
+    out = first + [unseen] * (len(found) - len(crops))
     if most is not None and len(keep) > most:
         by_none = sorted(keep, key=lambda i: first[i].p("none"))
         keep = sorted(by_none[:most])

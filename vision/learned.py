@@ -342,19 +342,23 @@ def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
     reader's names; without a type reader, ``vision.poly`` reads the type too (Vision II).
     ``percentile=False``: no percentile d10 on the table (``vision.read_table``).
     ``used``: the share of the frame's time spent so far (``FRAME_SECONDS``); asked before each piece of work
-    that can be left undone (the face reader's past ``FACES_SHARE``, the rest past 1), whose objects are
-    then returned with at most ``OVER_BUDGET`` confidence. While the time lasts the reading is that of a
-    call without it."""
+    that can be left undone (the face reader's turned reads past ``FACES_SHARE``, its screen and the rest past
+    1), whose objects are then returned with at most ``OVER_BUDGET`` confidence; objects the screen never
+    looked at (past its first ``vision.faces.STEP``), when found strongly, with no type and no value. While
+    the time lasts the reading is that of a call without it."""
     faces_late = None if used is None else (lambda: used() >= FACES_SHARE)
 
     def spent() -> bool:
         return used is not None and used() >= 1.0
 
     found = find_objects(frame, model=models[0])
+    # the screen's one look gives every object its reading, and may take the whole time (on a slow board a
+    # frame of 150 candidates): what it leaves unseen is reported with no value at all
     readings = adapted(read_faces(frame, found, model=models[1], screen=SCREEN, most=MAX_TURNED,
-                                  stop=faces_late), calibration, models[1])
+                                  stop=faces_late, screen_stop=None if used is None else spent),
+                       calibration, models[1])
     taught_tokens = calibration is not None and calibration.has("token")
-    labels = [_label(r, token=_token_read(r, taught_tokens)) for r in readings]
+    labels = [_label(r, token=_token_read(r, taught_tokens)) if r.seen else "unseen" for r in readings]
     sure_sides = [f.side for f, r in zip(found, readings, strict=True) if _sure_d6(r)]
     least = NUMERAL_LEAST * float(np.median(sure_sides)) if sure_sides else 0.0
     numerals = [i for i, r in enumerate(readings)
@@ -389,6 +393,14 @@ def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
     # each box's finder score, and the face reader's probability of "emblem" where it names one
     beliefs: dict[tuple[int, int, int, int], tuple[float, float]] = {}
     for i, (f, r) in enumerate(zip(found, readings, strict=True)):
+        if not r.seen:
+            # the frame's time ran out before the face reader looked at it: an object found strongly is
+            # reported unread (no type, no value), for the players to say what it is
+            if f.score >= FOUND_ASKED and not _cut(f, frame.shape):
+                box = f.box(frame.shape)
+                beliefs[box] = max(beliefs.get(box, (0.0, 0.0)), (f.score, 0.0))
+                dice.append((box, None, None, min(OVER_BUDGET, f.score) * 0.2, False))
+            continue
         if r.p("none") >= NONE_DROP:
             continue
         box = f.box(frame.shape)

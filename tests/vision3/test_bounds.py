@@ -93,7 +93,7 @@ def test_the_worst_frame_gives_the_pip_counter_a_bounded_number_of_crops(monkeyp
     probabilities[::10] = rng.uniform(0.55, learned.SURE - 0.01, len(probabilities[::10]))  # not sure
     monkeypatch.setattr(learned, "find_objects", lambda frame, model: found)
     monkeypatch.setattr(learned, "read_faces",
-                        lambda frame, found, model, screen, most, stop: _readings(probabilities))
+                        lambda frame, found, model, screen, most, stop, screen_stop: _readings(probabilities))
     crops, counted = [], []
     real_crop = learned.crop
     monkeypatch.setattr(learned, "crop", lambda *a, **k: crops.append(real_crop(*a, **k)) or crops[-1])

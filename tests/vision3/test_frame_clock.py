@@ -127,12 +127,37 @@ def test_a_frame_whose_time_is_spent_is_returned_unsure_and_its_work_undone(fram
     assert max(d.confidence for d in late.dice) <= learned.OVER_BUDGET
     assert not counted and not polys          # no pip second opinion, no Vision II read
     assert not sum(typed)                     # nor the type reader, for dice Vision II would not read
-    found = len(find_objects(image))
-    assert sum(turned) == found               # the screen's one look at each object, no more
-    # the dice the full reading reports are still reported, asked (a die read weakly at one turn and found
-    # weakly may fall to ``learned.BELIEVED``'s rule: one of aws's 80)
+    objects = find_objects(image)
+    assert sum(turned) == min(STEP, len(objects))    # the screen's first step, one look each, no more
+    # the dice the full reading reports are still reported, asked, those the screen did not reach as objects
+    # of no type and no value (a die read weakly at one turn and found weakly may fall to
+    # ``learned.BELIEVED``'s rule: one of aws's 80)
     lost = {d.bbox for d in full.dice} - {d.bbox for d in late.dice}
     assert len(lost) <= len(full.dice) / 20
+    unseen = {f.box(image.shape) for f in objects[STEP:]}
+    unread = [d for d in late.dice if d.bbox in unseen]
+    assert len(unread) > (len(objects) - STEP) / 2
+    assert all(d.sides is None and d.value is None and d.confidence <= 0.2 * learned.OVER_BUDGET
+               for d in unread)
+
+
+def test_the_screen_stops_too_the_weakest_objects_unseen(crowded):
+    """On a board too slow for a frame of many objects the screen's one look is a cost of its own (150 crops
+    of a mesh basket); it stops by the clock too, after a first step: what it reached reads as without a
+    clock, the rest (the finder's weakest) is marked unseen, with an even reading and no embedding."""
+    found = find_objects(crowded)
+    assert len(found) > 2 * STEP
+    crops = [crop(crowded, f) for f in found]
+    one_turn = read_crops(crops, turns=1, ensemble=False,
+                          known=turned_outputs(crops, "faces", turns=1, batch=faces.BATCH))
+    got = read_faces(crowded, found, screen=learned.SCREEN, most=learned.MAX_TURNED, stop=after(1))
+    assert [r.seen for r in got] == [i < 2 * STEP for i in range(len(found))]
+    for a, b in zip(one_turn[:2 * STEP], got, strict=False):     # out of time: no turned read after it
+        assert np.array_equal(a.probabilities, b.probabilities)
+    for r in got[2 * STEP:]:
+        assert not r.whole and not np.any(r.embedding)
+        assert np.allclose(r.probabilities, 1 / len(faces.CLASSES))
+    assert all(r.seen for r in read_faces(crowded, found, screen=learned.SCREEN, most=learned.MAX_TURNED))
 
 
 def test_read_faces_passes_its_stop_to_the_turned_reads(crowded):
