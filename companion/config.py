@@ -21,8 +21,9 @@ Example (every value shown is the default; ``goblin-companion serve --print-conf
                               # background; kept only if it reads the photos it set aside better)
     tray = []                 # the tray's outline, [[x, y], ...] in fractions of the frame: only what
                               # lies inside is read (a laptop or a cable beside it is not); [] : all
-    read_seconds = 0.85       # a frame is read in about this long at most: what a crowded frame leaves
-                              # unread by then is asked, not waited for (a slow board may want more)
+    read_seconds = "auto"     # a frame is read in about this long at most: what a crowded frame leaves
+                              # unread by then is asked, not waited for; "auto": 0.85 s, more on a board
+                              # measured slower at start-up (up to 3.4 s), or a number of seconds
 
     [buttons]
     enabled = true
@@ -60,6 +61,9 @@ from companion.errors import InvalidInput
 #: Environment variable naming the config file when ``--config`` is not given.
 CONFIG_ENV: Final = "GOBLIN_CONFIG"
 LANGUAGES: Final = ("it", "en")
+#: ``camera.read_seconds``'s default: the frame's time measured for the board at start-up
+#: (``vision.learned.frame_seconds``)
+AUTO: Final = "auto"
 
 
 class ConfigError(InvalidInput):
@@ -82,7 +86,7 @@ class CameraConfig:
     keep_max: int = 400
     auto_tune: bool = True
     tray: tuple[tuple[float, float], ...] = ()
-    read_seconds: float = 0.85
+    read_seconds: float | str = "auto"
 
 
 @dataclass(frozen=True)
@@ -168,6 +172,13 @@ def _positive(value: Any, key: str) -> float:
     return float(value)
 
 
+def _seconds_or_auto(value: Any, key: str) -> float | str:
+    if value == AUTO:
+        return AUTO
+    _check(value, (int, float), key, f'"{AUTO}" or a number of seconds')
+    return _positive(value, key)
+
+
 def _pin(value: Any, key: str) -> Pin:
     _check(value, (int, str), key, "a BCM pin number such as 17 or a name such as \"GPIO17\"")
     if isinstance(value, int) and not 0 <= value <= 27:
@@ -192,6 +203,8 @@ def _section(raw: Any, cls: type, prefix: str) -> Any:
         default = getattr(cls(), name)
         if name in ("confirm", "next", "undo", "pin"):
             values[name] = _pin(value, key)
+        elif name == "read_seconds":
+            values[name] = _seconds_or_auto(value, key)
         elif isinstance(default, bool):
             values[name] = _check(value, bool, key, "true or false")
         elif isinstance(default, float):

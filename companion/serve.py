@@ -42,7 +42,7 @@ from types import FrameType
 from typing import Any, Final
 
 from companion.calibration import Calibrator
-from companion.config import Config, ConfigError, load_config
+from companion.config import AUTO, Config, ConfigError, load_config
 from companion.dataset import FOLDER as DATASET_FOLDER
 from companion.dataset import TableDataset
 from companion.dice import DiceBook
@@ -150,6 +150,31 @@ LIVE_CLOCK: Final = time.perf_counter
 SLOW_FRAME_LOG_EVERY: Final = 600.0
 
 
+def board_read_seconds(clock: Callable[[], float] | None = None) -> float:
+    """``camera.read_seconds = "auto"``: the time a frame gets on this board
+    (``vision.learned.frame_seconds``), from how much slower than the reference machine it reads
+    (``vision.learned.slowness``, by ``clock``, default ``LIVE_CLOCK``). Measured once per process (a tenth of
+    a second here), and logged."""
+    if _BOARD:
+        return _BOARD[0]
+    from vision.learned import frame_seconds, slowness
+
+    slow = slowness(clock or LIVE_CLOCK)
+    _BOARD[:] = [frame_seconds(slow)]
+    log.info("this board takes %.1f times the time the readers were measured in to read: a frame gets %.2f s "
+             "(camera.read_seconds = \"auto\")", slow, _BOARD[0])
+    return _BOARD[0]
+
+
+_BOARD: list[float] = []     # board_read_seconds's measurement, once per process
+
+
+def read_seconds(config: Config) -> float:
+    """The time a frame gets: ``camera.read_seconds``, or the board's own when it says "auto"."""
+    value = config.camera.read_seconds
+    return board_read_seconds() if value == AUTO else float(value)
+
+
 def vision_reader(config: Config, calibration: Callable[[], Any] | None = None,
                   zones: Callable[[], Mapping[str, Any]] | None = None,
                   tray: Callable[[], Any] | None = None,
@@ -167,6 +192,7 @@ def vision_reader(config: Config, calibration: Callable[[], Any] | None = None,
     outline: Callable[[], Any] = tray or (lambda: configured)
 
     logged = [float("-inf")]   # when a slow frame was last logged (``SLOW_FRAME_LOG_EVERY``)
+    seconds = read_seconds(config)
 
     def read(frame: Frame) -> Any:
         taught = calibration() if calibration is not None else None
@@ -174,7 +200,7 @@ def vision_reader(config: Config, calibration: Callable[[], Any] | None = None,
         if now != parsed[0]:
             parsed[:] = [now, vision.Zones.from_json(now)]
         chosen = {"models": models()} if models is not None else {}
-        clock, seconds = LIVE_CLOCK, config.camera.read_seconds
+        clock = LIVE_CLOCK
         started = clock()
         # no percentile d10 on a live table: none of the five games rolls one (``LIVE_PERCENTILE``)
         reading = vision.read_table(frame, zones=parsed[1], calibration=taught, tray=outline(),
@@ -1039,7 +1065,7 @@ def run(companion: Companion) -> int:
                       "state": str(companion.store.path), "game": companion.session.snapshot()["game"],
                       "step": companion.session.step, "buttons": companion.buttons is not None,
                       "calibration": _calibration_line(companion.calibrator.state()),
-                      "pid": os.getpid()}), flush=True)
+                      "read_seconds": round(read_seconds(config), 2), "pid": os.getpid()}), flush=True)
     companion.notifier.ready(f"serving {urls[0]}")
     started = time.monotonic()
     try:

@@ -133,6 +133,16 @@ FRAME_SECONDS = 0.85
 #: running twice as fast: 0 sure of 80, 13 here). Chosen before measuring, as the share of a crowded
 #: frame's time the pip checks and Vision II take here (0.3-0.4)
 FACES_SHARE = 0.6
+#: the finder's forward pass on a 512x384 look (``slowness``), one OpenCV thread, on the machine
+#: ``FRAME_SECONDS`` and the counts were last measured on: median of 9, 10.2-11.5 ms in five runs
+#: (2026-12-04, forty-ninth session)
+REFERENCE_FORWARD_MS = 10.3
+#: a board up to this many times slower reads a frame in ``FRAME_SECONDS`` (``frame_seconds``): that machine's
+#: own speed moved 1.4 times within an hour, and that is not a slower board
+SLOWER_FROM = 1.5
+#: a slower board gets ``FRAME_SECONDS`` times its slowness, at most this many times (3.4 s): on a Pi several
+#: times slower a frame of ten polyhedral dice (0.15-0.18 s here) would otherwise come back as questions
+SLOWER_MOST = 4.0
 #: candidates read at every quarter turn at most per frame (``read_faces``'s ``most``; the least likely
 #: "none" first); the others keep their one-turn screen reading, capped at ``OVER_BUDGET`` (asked). Each is
 #: four to eight crops through a network (0.75 ms each here): 150 candidates (``finder.MAX_OBJECTS``) took
@@ -313,6 +323,32 @@ def _outline_found(frame: np.ndarray, f: Found, others: list[Found], *, cut: boo
     if any(o is not f and abs(o.cx - cx) < w / 2 and abs(o.cy - cy) < h / 2 for o in others):
         return f
     return Found(cx, cy, w, h, f.score)
+
+
+def slowness(clock: Callable[[], float], *, model: str = "finder", looks: int = 9) -> float:
+    """How many times slower than the reference machine (``REFERENCE_FORWARD_MS``) this one reads now: the
+    median time by ``clock`` (seconds) of ``looks`` forward passes of the finder on a blank 512x384 look,
+    after one that loads it, with OpenCV's threads as the caller has set them (the live table reads so)."""
+    from vision.finder import _net, model_path
+
+    net = _net(str(model_path(model)))
+    blank = np.zeros((1, 3, 384, 512), np.float32)
+    times = []
+    for _ in range(1 + max(1, looks)):
+        start = clock()
+        net.setInput(blank)
+        net.forward()
+        times.append(clock() - start)
+    return float(np.median(times[1:])) * 1000.0 / REFERENCE_FORWARD_MS
+
+
+def frame_seconds(slow: float) -> float:
+    """The time a frame gets on a board ``slow`` times slower than the reference (``slowness``):
+    ``FRAME_SECONDS`` up to ``SLOWER_FROM``, then ``FRAME_SECONDS`` times ``slow``, at most ``SLOWER_MOST``
+    times."""
+    if not slow >= 0:   # nan too
+        raise ValueError(f"a board's slowness is a number of times, not {slow!r}")
+    return FRAME_SECONDS * (1.0 if slow < SLOWER_FROM else min(slow, SLOWER_MOST))
 
 
 def load(models: tuple[str, ...] = MODELS) -> None:

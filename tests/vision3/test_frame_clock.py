@@ -178,7 +178,9 @@ def test_the_live_table_and_scan_read_by_the_clock(crowded, monkeypatch, tmp_pat
 
     ticks = itertools.count()
     monkeypatch.setattr(serve, "LIVE_CLOCK", lambda: float(next(ticks)))   # a very slow machine
+    monkeypatch.setattr(serve, "_BOARD", [])     # measured on it: given the most time "auto" gives
     read, _ = serve.vision_reader(parse_config({}))
+    assert serve._BOARD == [learned.SLOWER_MOST * learned.FRAME_SECONDS]
     reading = read(crowded)
     assert reading.dice and max(d.confidence for d in reading.dice) <= learned.OVER_BUDGET
     # a table that gives its frames more time (camera.read_seconds) reads them whole on that machine
@@ -209,11 +211,12 @@ def test_a_frame_time_that_is_no_time_is_refused(seconds, polyhedral):
         read_table(polyhedral, clock=lambda: 0.0, seconds=seconds)
 
 
-@pytest.mark.parametrize("bad", [0, -2, "fast", True, float("nan")])
-def test_the_read_seconds_setting_must_be_a_positive_number(bad):
+@pytest.mark.parametrize("bad", [0, -2, "fast", "AUTO", True, float("nan"), None])
+def test_the_read_seconds_setting_must_be_auto_or_a_positive_number(bad):
     from companion.config import ConfigError, parse_config
 
-    assert parse_config({}).camera.read_seconds == learned.FRAME_SECONDS
+    assert parse_config({}).camera.read_seconds == "auto"
+    assert parse_config({"camera": {"read_seconds": "auto"}}).camera.read_seconds == "auto"
     assert parse_config({"camera": {"read_seconds": 3}}).camera.read_seconds == 3.0
     with pytest.raises(ConfigError, match=r"camera\.read_seconds"):
         parse_config({"camera": {"read_seconds": bad}})
@@ -310,3 +313,64 @@ def test_the_face_reader_leaves_time_for_what_makes_dice_sure(crowded, monkeypat
     sure = [d for d in got.dice if d.confidence >= learned.SURE]
     assert 0 < len(sure) <= learned.MAX_SECOND_OPINIONS              # as a fast machine reports (13 here)
     assert any(d.confidence >= learned.SURE for d in full.dice)
+
+
+def test_a_slower_board_gives_its_frames_more_time():
+    """``camera.read_seconds = "auto"`` (the default) and ``scan``'s default: ``FRAME_SECONDS`` on a machine
+    like the reference (its own speed moves 1.4 times), then in proportion to how much slower the board
+    reads, at most ``SLOWER_MOST`` times."""
+    assert learned.frame_seconds(0.5) == learned.frame_seconds(1.4) == learned.FRAME_SECONDS
+    assert learned.frame_seconds(2.0) == pytest.approx(2 * learned.FRAME_SECONDS)
+    assert learned.frame_seconds(50.0) == pytest.approx(learned.SLOWER_MOST * learned.FRAME_SECONDS)
+    with pytest.raises(ValueError, match="slowness"):
+        learned.frame_seconds(float("nan"))
+    for times in (3.0, 0.5):      # a clock by which every forward pass takes that many reference passes
+        ticks = itertools.cycle([0.0, times * learned.REFERENCE_FORWARD_MS / 1000])
+        assert learned.slowness(ticks.__next__) == pytest.approx(times)
+    import time
+
+    here = learned.slowness(time.perf_counter)
+    assert 0 < here < 100
+
+
+def test_the_live_table_reads_in_the_time_its_board_gets(polyhedral, monkeypatch, caplog):
+    import logging
+
+    import vision
+    from companion import serve
+    from companion.config import parse_config
+
+    given = []
+    real = vision.read_table
+    monkeypatch.setattr(vision, "read_table", lambda *a, **k: given.append(k["seconds"]) or real(*a, **k))
+    monkeypatch.setattr(serve, "_BOARD", [])
+    monkeypatch.setattr(learned, "slowness", lambda clock: 2.0)          # a board twice as slow
+    with caplog.at_level(logging.INFO, logger=serve.log.name):
+        read, _ = serve.vision_reader(parse_config({}))
+        read(polyhedral)
+        serve.vision_reader(parse_config({"camera": {"read_seconds": "auto"}}))[0](polyhedral)
+    assert given == [pytest.approx(2 * learned.FRAME_SECONDS)] * 2
+    told = [r.getMessage() for r in caplog.records if "auto" in r.getMessage()]
+    assert len(told) == 1 and "2.0 times" in told[0] and "1.70 s" in told[0]   # measured once, said once
+    monkeypatch.setattr(learned, "slowness", lambda clock: pytest.fail("a set time is not measured"))
+    monkeypatch.setattr(serve, "_BOARD", [])
+    serve.vision_reader(parse_config({"camera": {"read_seconds": 0.4}}))[0](polyhedral)
+    assert given[-1] == 0.4
+
+
+def test_scan_reads_in_the_time_its_machine_gets(monkeypatch, tmp_path, capsys):
+    import cv2
+
+    import vision
+    from companion import scan
+
+    given = []
+    real = vision.read_table
+    monkeypatch.setattr(vision, "read_table", lambda *a, **k: given.append(k["seconds"]) or real(*a, **k))
+    monkeypatch.setattr(learned, "slowness", lambda clock: 3.0)
+    path = tmp_path / "dice.png"
+    cv2.imwrite(str(path), scene(np.random.default_rng(5), count=2, width=320, height=240).image)
+    assert scan.main([str(path), "--json"]) == 0
+    assert scan.main([str(path), "--json", "--read-seconds", "auto"]) == 0
+    assert scan.main([str(path), "--json", "--read-seconds", "1.5"]) == 0
+    assert given == [pytest.approx(3 * learned.FRAME_SECONDS)] * 2 + [1.5]
