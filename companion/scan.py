@@ -13,7 +13,7 @@ fitted one, to try it on photos before ``goblin-companion finder install``), che
 ``--no-percentile`` reads as the live table does (``companion.serve.LIVE_PERCENTILE``): no percentile d10 is
 on the table, so every 10-sided die is read among the plain d10's faces (``vision.read_table(percentile=)``).
 Each photo is read as the live table reads a frame, within its time (``vision.read_table(clock=)``,
-``--read-seconds S``, or ``auto``, the default: ``vision.learned.FRAME_SECONDS``, more on a machine measured
+``--read-seconds S``, default ``vision.learned.FRAME_SECONDS``; ``auto``: that, or more on a machine measured
 slower than the reference, as the live table's ``camera.read_seconds = "auto"``): what a crowded photo
 leaves unread by then is reported at most 0.5 sure.
 """
@@ -46,10 +46,10 @@ def _parser() -> Parser:
                    "(fractions of the picture): only what lies inside is read")
     p.add_argument("--finder", metavar="FILE", help="read with this die finder (.onnx, e.g. one fitted on "
                    "the table by tools/fit_table_finder.py) instead of the shipped one")
-    p.add_argument("--read-seconds", metavar="S", type=_seconds, default="auto",
+    p.add_argument("--read-seconds", metavar="S", type=_seconds, default=None,
                    help="read each photo in about S seconds at most, as the live table's "
-                        "camera.read_seconds (default auto: 0.85, more on a machine measured slower, up to "
-                        "3.4): what a crowded photo leaves unread by then is reported at most 0.5 sure")
+                        "camera.read_seconds (default 0.85; auto: 0.85, more on a machine measured slower, "
+                        "up to 3.4): what a crowded photo leaves unread by then is reported at most 0.5 sure")
     chance = p.add_mutually_exclusive_group()
     chance.add_argument("--percentile", action="store_true",
                         help="also read each percentile d10 and plain d10 rolled together as one 1-100 "
@@ -137,10 +137,11 @@ def main(argv: Sequence[str]) -> int:
 
             check_finder(Path(args.finder))
             models["models"] = with_finder(args.finder)
-        from vision.learned import frame_seconds, slowness
+        from vision.learned import FRAME_SECONDS, frame_seconds, slowness
 
-        auto = args.read_seconds == "auto"
-        seconds = frame_seconds(slowness(time.perf_counter)) if auto else args.read_seconds
+        seconds = (FRAME_SECONDS if args.read_seconds is None
+                   else frame_seconds(slowness(time.perf_counter)) if args.read_seconds == "auto"
+                   else args.read_seconds)
         calibration = Calibration.load(args.calibration) if args.calibration else None
         zones = Zones.from_json(read_json(args.zones)) if args.zones else None
         tray = tray_polygon(read_json(args.tray)) if args.tray else None
