@@ -23,7 +23,7 @@ Example (every value shown is the default; ``goblin-companion serve --print-conf
                               # lies inside is read (a laptop or a cable beside it is not); [] : all
     read_seconds = "auto"     # a frame is read in about this long at most: what a crowded frame leaves
                               # unread by then is asked, not waited for; "auto": 0.85 s, more on a board
-                              # measured slower at start-up (up to 3.4 s), or a number of seconds
+                              # measured slower (up to 3.4 s), or a number of seconds
 
     [buttons]
     enabled = true
@@ -61,7 +61,7 @@ from companion.errors import InvalidInput
 #: Environment variable naming the config file when ``--config`` is not given.
 CONFIG_ENV: Final = "GOBLIN_CONFIG"
 LANGUAGES: Final = ("it", "en")
-#: ``camera.read_seconds``'s default: the frame's time measured for the board at start-up
+#: ``camera.read_seconds``'s default: the frame's time measured for the board before its first frame
 #: (``vision.learned.frame_seconds``)
 AUTO: Final = "auto"
 

@@ -192,7 +192,6 @@ def vision_reader(config: Config, calibration: Callable[[], Any] | None = None,
     outline: Callable[[], Any] = tray or (lambda: configured)
 
     logged = [float("-inf")]   # when a slow frame was last logged (``SLOW_FRAME_LOG_EVERY``)
-    seconds = read_seconds(config)
 
     def read(frame: Frame) -> Any:
         taught = calibration() if calibration is not None else None
@@ -200,6 +199,7 @@ def vision_reader(config: Config, calibration: Callable[[], Any] | None = None,
         if now != parsed[0]:
             parsed[:] = [now, vision.Zones.from_json(now)]
         chosen = {"models": models()} if models is not None else {}
+        seconds = read_seconds(config)    # "auto": measured before the first frame's time starts
         clock = LIVE_CLOCK
         started = clock()
         # no percentile d10 on a live table: none of the five games rolls one (``LIVE_PERCENTILE``)
@@ -1065,7 +1065,7 @@ def run(companion: Companion) -> int:
                       "state": str(companion.store.path), "game": companion.session.snapshot()["game"],
                       "step": companion.session.step, "buttons": companion.buttons is not None,
                       "calibration": _calibration_line(companion.calibrator.state()),
-                      "read_seconds": round(read_seconds(config), 2), "pid": os.getpid()}), flush=True)
+                      "read_seconds": config.camera.read_seconds, "pid": os.getpid()}), flush=True)
     companion.notifier.ready(f"serving {urls[0]}")
     started = time.monotonic()
     try:

@@ -180,8 +180,8 @@ def test_the_live_table_and_scan_read_by_the_clock(crowded, monkeypatch, tmp_pat
     monkeypatch.setattr(serve, "LIVE_CLOCK", lambda: float(next(ticks)))   # a very slow machine
     monkeypatch.setattr(serve, "_BOARD", [])     # measured on it: given the most time "auto" gives
     read, _ = serve.vision_reader(parse_config({}))
-    assert serve._BOARD == [learned.SLOWER_MOST * learned.FRAME_SECONDS]
     reading = read(crowded)
+    assert serve._BOARD == [learned.SLOWER_MOST * learned.FRAME_SECONDS]
     assert reading.dice and max(d.confidence for d in reading.dice) <= learned.OVER_BUDGET
     # a table that gives its frames more time (camera.read_seconds) reads them whole on that machine
     ticks = itertools.count()
