@@ -70,7 +70,7 @@ class FaceReading:
     #: ``most`` left at one turn: the caller must not call it sure
     whole: bool = True
     #: False when the frame's time ran out before the reader looked at the object at all (``read_faces``'s
-    #: ``stop``): its probabilities are even and its embedding zero, no evidence of anything
+    #: ``screen_stop``): its probabilities are even and its embedding zero, no evidence of anything
     seen: bool = True
 
     @property
