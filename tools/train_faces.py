@@ -41,7 +41,7 @@ from v3_data import (
     reboxed,
     render,
 )
-from v3_models import FaceNet
+from v3_models import FaceNet, widen_faces
 from v3_train import best_temperature, budgeted_steps, load_fused_onnx
 
 from vision.faces import CLASSES, CROP, CROP_SCALE
@@ -133,8 +133,8 @@ def to_tensor(imgs: list[np.ndarray]) -> torch.Tensor:
 
 
 class Net(FaceNet):
-    def __init__(self) -> None:
-        super().__init__(len(CLASSES))
+    def __init__(self, w: tuple[int, ...] = (16, 32, 64, 128)) -> None:
+        super().__init__(len(CLASSES), w=w)
         self.proto = torch.nn.Parameter(torch.randn(len(CLASSES), 64))
 
 
@@ -198,6 +198,8 @@ def main() -> None:
                     "(dim and noisy, out of focus, or JPEG 12-35: vision.windows.camera)")
     ap.add_argument("--camera-dice-only", action="store_true", help="--camera spares the 'none' "
                     "crops (with them the reader found nell's tray wells blurred as dice: docs/vision.md)")
+    ap.add_argument("--widths", default="", help="with --resume X.onnx: grow the reader to these widths "
+                    "(e.g. 24,48,96,160) computing what it computed (v3_models.widen_faces), then train")
     ap.add_argument("--batch", type=int, default=64)
     ap.add_argument("--hard", default="", help="a finder .onnx whose false finds in the training photos "
                                                "become 'none' crops (hard negatives)")
@@ -275,6 +277,16 @@ def main() -> None:
             y = torch.tensor([it[4] for it in calib])
             for k in classes:
                 model.proto[k] = emb[y == k].mean(0)
+        if args.widths:
+            wide = widen_faces(model, Net(tuple(int(v) for v in args.widths.split(","))))
+            model.eval()
+            wide.eval()
+            with torch.no_grad():
+                moved = float((model(x) - wide(x)).abs().max())
+            sizes = [sum(p.numel() for p in m.parameters()) for m in (wide, model)]
+            print("widened to", args.widths, "largest difference", moved, "weights", sizes[0],
+                  "were", sizes[1], flush=True)
+            model = wide
         model.train()
     elif args.resume is not None:
         model.load_state_dict(torch.load(args.resume))

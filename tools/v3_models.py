@@ -60,16 +60,17 @@ class Finder(nn.Module):
 
 
 class FaceNet(nn.Module):
-    def __init__(self, n_classes: int = 10, emb: int = 64) -> None:
+    def __init__(self, n_classes: int = 10, emb: int = 64, w: tuple[int, ...] = (16, 32, 64, 128)) -> None:
         super().__init__()
+        self.widths = tuple(w)
         self.f = nn.Sequential(
-            cbr(3, 16), cbr(16, 16), nn.MaxPool2d(2),        # 20
-            cbr(16, 32), cbr(32, 32), nn.MaxPool2d(2),       # 10
-            cbr(32, 64), cbr(64, 64), nn.MaxPool2d(2),       # 5
-            cbr(64, 128, 3),
+            cbr(3, w[0]), cbr(w[0], w[0]), nn.MaxPool2d(2),        # 20
+            cbr(w[0], w[1]), cbr(w[1], w[1]), nn.MaxPool2d(2),       # 10
+            cbr(w[1], w[2]), cbr(w[2], w[2]), nn.MaxPool2d(2),       # 5
+            cbr(w[2], w[3], 3),
         )
-        self.emb = nn.Linear(128, emb)
-        self.cls = nn.Linear(128, n_classes)
+        self.emb = nn.Linear(w[3], emb)
+        self.cls = nn.Linear(w[3], n_classes)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         g = self.f(x).mean((2, 3))
@@ -103,4 +104,36 @@ def widen(old: Finder, w: tuple[int, ...], head: int) -> Finder:
                 n = o.num_features
                 for part in ("weight", "bias", "running_mean", "running_var"):
                     getattr(m, part)[:n] = getattr(o, part)
+    return new
+
+
+def widen_faces(old: FaceNet, new: FaceNet) -> FaceNet:
+    """``new``, a wider ``FaceNet`` (or subclass) of the same layers, made to compute what ``old`` computes,
+    as ``widen`` does for the finder: ``old``'s weights in their place, the new channels random, every weight
+    from a new channel into an old output zero (the heads' too); ``old``'s own parameters (a subclass's
+    prototypes) copied."""
+    if any(a < b for a, b in zip(new.widths, old.widths, strict=True)):
+        raise ValueError(f"widths {new.widths} narrower than {old.widths}")
+    before = dict(old.named_modules())
+    with torch.no_grad():
+        for name, m in new.named_modules():
+            o = before[name]
+            if isinstance(m, nn.Conv2d):
+                assert isinstance(o, nn.Conv2d)
+                out, into = o.weight.shape[:2]
+                m.weight[:out, :into] = o.weight
+                m.weight[:out, into:] = 0
+            elif isinstance(m, nn.BatchNorm2d):
+                assert isinstance(o, nn.BatchNorm2d)
+                n = o.num_features
+                for part in ("weight", "bias", "running_mean", "running_var"):
+                    getattr(m, part)[:n] = getattr(o, part)
+            elif isinstance(m, nn.Linear):
+                assert isinstance(o, nn.Linear)
+                into = o.weight.shape[1]
+                m.weight[:, :into] = o.weight
+                m.weight[:, into:] = 0
+                m.bias[:] = o.bias
+        for pname, p in old.named_parameters(recurse=False):
+            getattr(new, pname).copy_(p)
     return new
