@@ -79,23 +79,19 @@ class FaceNet(nn.Module):
         return torch.cat([self.cls(g), e], 1)
 
 
-def widen(old: Finder, w: tuple[int, ...], head: int) -> Finder:
-    """A wider ``Finder`` that computes what ``old`` computes: every weight of ``old`` in its place, the
-    new channels drawn at random as a fresh layer's are, and every weight from a new channel into an old
-    one zero. Training then grows the new channels from where ``old`` stands instead of from nothing
-    (a widening that keeps the function, as Net2Net's; here by zeros rather than by copies)."""
-    if any(a < b for a, b in zip(w, old.widths, strict=True)) or head < old.head:
-        raise ValueError(f"widths {w}, head {head} narrower than {old.widths}, {old.head}")
-    new = Finder(w, head)
+def _grow(old: nn.Module, new: nn.Module) -> None:
+    """Put every weight of ``old`` in its place in ``new`` (the same layers, as wide or wider); the weights
+    from ``new``'s extra input channels into ``old``'s outputs are set to zero, its extra outputs keep their
+    random start. So ``new`` computes what ``old`` computes."""
     before = dict(old.named_modules())
     with torch.no_grad():
         for name, m in new.named_modules():
             o = before[name]
-            if isinstance(m, nn.Conv2d):
-                assert isinstance(o, nn.Conv2d)
+            if isinstance(m, nn.Conv2d | nn.Linear):
+                assert isinstance(o, type(m))
                 out, into = o.weight.shape[:2]
                 m.weight[:out, :into] = o.weight
-                if m.groups == 1:
+                if not isinstance(m, nn.Conv2d) or m.groups == 1:
                     m.weight[:out, into:] = 0
                 if m.bias is not None and o.bias is not None:
                     m.bias[:out] = o.bias
@@ -104,36 +100,28 @@ def widen(old: Finder, w: tuple[int, ...], head: int) -> Finder:
                 n = o.num_features
                 for part in ("weight", "bias", "running_mean", "running_var"):
                     getattr(m, part)[:n] = getattr(o, part)
+
+
+def widen(old: Finder, w: tuple[int, ...], head: int) -> Finder:
+    """A wider ``Finder`` that computes what ``old`` computes: every weight of ``old`` in its place, the
+    new channels drawn at random as a fresh layer's are, and every weight from a new channel into an old
+    one zero. Training then grows the new channels from where ``old`` stands instead of from nothing
+    (a widening that keeps the function, as Net2Net's; here by zeros rather than by copies)."""
+    if any(a < b for a, b in zip(w, old.widths, strict=True)) or head < old.head:
+        raise ValueError(f"widths {w}, head {head} narrower than {old.widths}, {old.head}")
+    new = Finder(w, head)
+    _grow(old, new)
     return new
 
 
 def widen_faces(old: FaceNet, new: FaceNet) -> FaceNet:
     """``new``, a wider ``FaceNet`` (or subclass) of the same layers, made to compute what ``old`` computes,
-    as ``widen`` does for the finder: ``old``'s weights in their place, the new channels random, every weight
-    from a new channel into an old output zero (the heads' too); ``old``'s own parameters (a subclass's
-    prototypes) copied."""
+    as ``widen`` does for the finder (the heads' weights from the new channels zero too); ``old``'s own
+    parameters (a subclass's prototypes) copied."""
     if any(a < b for a, b in zip(new.widths, old.widths, strict=True)):
         raise ValueError(f"widths {new.widths} narrower than {old.widths}")
-    before = dict(old.named_modules())
+    _grow(old, new)
     with torch.no_grad():
-        for name, m in new.named_modules():
-            o = before[name]
-            if isinstance(m, nn.Conv2d):
-                assert isinstance(o, nn.Conv2d)
-                out, into = o.weight.shape[:2]
-                m.weight[:out, :into] = o.weight
-                m.weight[:out, into:] = 0
-            elif isinstance(m, nn.BatchNorm2d):
-                assert isinstance(o, nn.BatchNorm2d)
-                n = o.num_features
-                for part in ("weight", "bias", "running_mean", "running_var"):
-                    getattr(m, part)[:n] = getattr(o, part)
-            elif isinstance(m, nn.Linear):
-                assert isinstance(o, nn.Linear)
-                into = o.weight.shape[1]
-                m.weight[:, :into] = o.weight
-                m.weight[:, into:] = 0
-                m.bias[:] = o.bias
         for pname, p in old.named_parameters(recurse=False):
             getattr(new, pname).copy_(p)
     return new
