@@ -17,8 +17,9 @@ Example (every value shown is the default; ``goblin-companion serve --print-conf
     calibration = ""          # the taught tokens and faces (teach mode); "" : <state dir>/calibration.json
     keep_confirmed = true     # keep each confirmed reading's frame in <state dir>/dataset (for `tune`)
     keep_max = 400            # photos kept at most there (oldest dropped first)
-    auto_tune = true          # every 50 confirmed photos, adapt the face reader to them (`tune`, in the
-                              # background; kept only if it reads the photos it set aside better)
+    auto_tune = true          # every 50 confirmed photos (the first time after 25; counted across
+                              # restarts), adapt the face reader to them (`tune`, in the background;
+                              # kept only if it reads the photos it set aside better)
     tray = []                 # the tray's outline, [[x, y], ...] in fractions of the frame: only what
                               # lies inside is read (a laptop or a cable beside it is not); [] : all
     read_seconds = "auto"     # a frame is read in about this long at most: what a crowded frame leaves

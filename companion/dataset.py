@@ -34,6 +34,11 @@ MAX_IMAGES: Final = 400
 MAX_FRAME_BYTES: Final = 8_000_000
 #: dice per photo kept at most
 MAX_DICE: Final = 200
+#: beside labels.json: the newest photo's number when each job that runs by itself (``tune``, the table
+#: finder's comparison) last started, so that "every 50 confirmed photos" counts across restarts: a table
+#: switched off after every evening, with fewer confirms than that in one, was never tuned. Photos are
+#: numbered 1, 2, ... as they are confirmed and keep their numbers when older ones are dropped
+MARKS: Final = "marks.json"
 
 
 def boxes(dice: Any) -> list[tuple[tuple[float, float, float, float], Any]]:
@@ -50,6 +55,17 @@ def boxes(dice: Any) -> list[tuple[tuple[float, float, float, float], Any]]:
         if all(math.isfinite(v) for v in (x, y, w, h)) and w > 0 and h > 0:
             out.append(((x, y, w, h), d.get("value")))
     return out
+
+
+def _number(entry: Mapping[str, Any]) -> int:
+    """A labels.json entry's photo number (``images/000123.jpg``: 123), 0 for a name that holds none."""
+    stem = Path(str(entry.get("file", ""))).stem
+    return int(stem) if stem.isascii() and stem.isdigit() else 0
+
+
+def _newest(data: Mapping[str, Any]) -> int:
+    """The highest photo number among labels.json's entries, 0 when none."""
+    return max((_number(e) for e in data["images"] if isinstance(e, dict)), default=0)
 
 
 def _header() -> dict[str, Any]:
@@ -127,9 +143,7 @@ class TableDataset:
             data = self.labels()
             images = self.root / "images"
             images.mkdir(parents=True, exist_ok=True)
-            last = max((int(Path(e["file"]).stem) for e in data["images"]
-                        if isinstance(e, dict) and Path(str(e.get("file", ""))).stem.isdigit()), default=0)
-            name = f"images/{last + 1:06d}.jpg"
+            name = f"images/{_newest(data) + 1:06d}.jpg"
             (self.root / name).write_bytes(jpeg)
             entry: dict[str, Any] = {"file": name, "width": width, "height": height, "dice": dice,
                                      "note": "confirmed at the table"}
@@ -145,6 +159,54 @@ class TableDataset:
             tmp.write_text(json.dumps(data, indent=1), encoding="utf-8")
             tmp.replace(self.root / LABELS)
             return name
+
+    def since(self, job: str, *, finder: str | None = None) -> int:
+        """The set's photos confirmed since ``mark(job)`` was last called, whatever restarts of the companion
+        lie between (all of them when it never was, or when the set was emptied and numbered anew since);
+        with ``finder``, only those that finder read (their ``"finder"``)."""
+        with self._lock:
+            data, marked = self.labels(), self._marks().get(job)
+        if not isinstance(marked, int) or isinstance(marked, bool) or not 0 <= marked <= _newest(data):
+            marked = 0
+        return sum(1 for e in data["images"] if _number(e) > marked
+                   and (finder is None or e.get("finder") == finder))
+
+    def marked(self, job: str) -> bool:
+        """Whether ``mark(job)`` was ever called on this set (and it was not emptied since)."""
+        with self._lock:
+            data, marked = self.labels(), self._marks().get(job)
+        return isinstance(marked, int) and not isinstance(marked, bool) and 0 <= marked <= _newest(data)
+
+    def newest(self) -> int:
+        """The newest photo's number (0: none kept)."""
+        with self._lock:
+            return _newest(self.labels())
+
+    def mark(self, job: str, through: int) -> None:
+        """``job`` ran on the photos up to number ``through`` (``newest()`` when it started): ``since(job)``
+        counts the photos after it. A job marks when it ends, so one cut short (the companion switched off
+        meanwhile) is run again at the next confirm. A mark that cannot be written (a full card) is logged:
+        the job then only comes round sooner."""
+        with self._lock:
+            marks = {**self._marks(), job: int(through)}
+            tmp = self.root / (MARKS + ".tmp")
+            try:
+                self.root.mkdir(parents=True, exist_ok=True)
+                tmp.write_text(json.dumps(marks), encoding="utf-8")
+                tmp.replace(self.root / MARKS)
+            except OSError as err:
+                log.warning("could not keep where %s ended in %s (%s)", job, self.root / MARKS, err)
+
+    def _marks(self) -> dict[str, Any]:
+        path = self.root / MARKS
+        try:
+            marks = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return {}
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+            log.warning("%s is unreadable (%s): the automatic jobs count from the next confirm", path, err)
+            return {}
+        return marks if isinstance(marks, dict) else {}
 
     def photos(self, data: Mapping[str, Any]) -> Iterator[tuple[dict[str, Any], Path]]:
         """Each entry of ``data`` (labels.json) with its photo's path, for the entries whose file lies in

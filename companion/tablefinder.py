@@ -66,6 +66,8 @@ MARGIN_DICE: Final = 3
 #: while ``serve`` runs, the table compares by itself after this many photos confirmed with its finder (in
 #: a thread at ``companion.tuner.NICENESS``: the camera's readings come first)
 AUTO_COMPARE_EVERY: Final = 20
+#: the comparison's name in the table set's marks (``companion.dataset.MARKS``): counted across restarts
+AUTO_JOB: Final = "compare"
 
 
 #: the key under which ``tools/fit_table_finder.py`` keeps the fit's card in the ONNX file's metadata
@@ -347,7 +349,6 @@ class TableFinder(Background):
         self.changed = changed
         self._running = threading.Lock()   # held by the comparison or the fit under way
         self._job = ""   # which: "compare" or "fit"
-        self._since = 0
         self._cancel = threading.Event()   # the page's "stop the fit"
         self._progress: Any = None   # companion.finderfit.Progress of the fit under way
         #: why the last fit started here ended without a card: {"code", "detail"}
@@ -451,7 +452,9 @@ class TableFinder(Background):
         ``CompareRunning`` while another comparison is under way."""
         self._claim()
         try:
+            through = self.dataset.newest()
             compare(self.state_dir, stop=self._stop, read=self.read)
+            self.dataset.mark(AUTO_JOB, through)
         finally:
             self._job = ""
             self._running.release()
@@ -469,25 +472,27 @@ class TableFinder(Background):
         self._job = job
 
     def note_confirmed(self) -> bool:
-        """One more confirmed photo kept in the table's set: with the table's finder installed, every
-        ``AUTO_COMPARE_EVERY`` of them it is compared with the shipped one in the background (the page then
-        says "worse" by itself). Whether a comparison started."""
-        if installed(self.state_dir) is None:
-            self._since = 0
+        """One more confirmed photo kept in the table's set: with the table's finder installed, once
+        ``AUTO_COMPARE_EVERY`` photos it read have been confirmed since the last comparison (in this run of
+        the companion or earlier ones) it is compared with the shipped one in the background (the page
+        then says "worse" by itself). Whether a comparison started."""
+        path = installed(self.state_dir)
+        if path is None:
             return False
-        self._since += 1
-        if self._since < AUTO_COMPARE_EVERY:
+        if self.dataset.since(AUTO_JOB, finder=finder_tag(str(path))) < AUTO_COMPARE_EVERY:
             return False
         try:
             self._claim()
         except IllegalAction:   # a comparison or a fit under way, or the companion stopping
             return False
-        self._since = 0
-        self._thread = threading.Thread(target=self._run, name="goblin-compare", daemon=True)
+        self._thread = threading.Thread(target=self._run, args=(self.dataset.newest(),),
+                                        name="goblin-compare", daemon=True)
         self._thread.start()
         return True
 
-    def _run(self) -> None:
+    def _run(self, through: int) -> None:
+        """Compare; the set's photos up to number ``through`` are then marked compared, whether it went well
+        or not (not when the companion stopped it: the next confirm compares again)."""
         lower_priority()
         try:
             said = compare(self.state_dir, stop=self._stop, read=self.read)
@@ -495,11 +500,14 @@ class TableFinder(Background):
                      said["verdict"])
         except CompareStopped:
             log.info("comparing the finders stopped: the companion is stopping")
+            through = -1
         except Exception:  # a thread's error must not vanish; the table goes on
             log.exception("comparing the table's finder with the shipped one failed")
         finally:
             self._job = ""
             self._running.release()
+        if through >= 0:
+            self.dataset.mark(AUTO_JOB, through)
 
     def warning(self) -> bool:
         """Whether the last comparison found the table's finder worse (the table page's banner): one small

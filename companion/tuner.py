@@ -1,6 +1,7 @@
 """The table's head from its own confirmed photos (``vision.tune``), for ``goblin-companion tune``, for the
 settings page's "Adatta ai dadi del tavolo" (``Tuner``: one run at a time, in the background), and by
-itself every ``AUTO_EVERY`` confirmed photos (``[camera] auto_tune``, on by default).
+itself every ``AUTO_EVERY`` confirmed photos, the first after ``AUTO_FIRST`` (``[camera] auto_tune``, on by
+default; counted in the table's set, so restarts between evenings do not set the count back).
 
 The players are not asked to open a terminal: the page starts a run, shows that it runs, and then what it
 measured on the held-back photos before and after (``vision.tune.TuneReport``). A head that reads them
@@ -30,7 +31,13 @@ LEAST_PHOTOS: Final = 5
 #: the tuning thread's niceness (Linux: per thread), so the camera's reading keeps the CPU first
 NICENESS: Final = 10
 #: with ``[camera] auto_tune``, a run starts by itself after this many photos confirmed since the last one
+#: (counted across restarts: ``TableDataset.since``) ...
 AUTO_EVERY: Final = 50
+#: ... and the table's first after this many: on tables the readers never saw, 25 confirmed photos gave
+#: what 50 gave (aws and nell left out, ``benchmarks/tune_eval.py --confirmed``), 10 nothing kept
+AUTO_FIRST: Final = 25
+#: the job's name in the table set's marks (``companion.dataset.MARKS``)
+AUTO_JOB: Final = "tune"
 
 Frame = Any
 
@@ -166,7 +173,6 @@ class Tuner(Background):
         self._lock = threading.Lock()
         self._last: dict[str, Any] | None = None
         self._error: str | None = None
-        self._since = 0   # photos confirmed since the last run started
 
     def state(self) -> dict[str, Any]:
         """``{"running", "photos", "tuned", "last", "error"}``: ``photos``, the set's photos; ``tuned``,
@@ -187,6 +193,7 @@ class Tuner(Background):
                 raise TuneRunning("the camera is already adapting to this table's dice: wait for it")
             if self._stop.is_set():
                 raise TuneStopped("the companion is stopping")
+            through = self.dataset.newest()
             photos = table_photos(self.dataset, self._stop)
             # pinned here, not in the run's thread: confirms meanwhile drop the oldest photos of a full set
             folder = Path(tempfile.mkdtemp(prefix="tuning-", dir=self.dataset.root))
@@ -195,29 +202,30 @@ class Tuner(Background):
             except BaseException:
                 shutil.rmtree(folder, ignore_errors=True)
                 raise
-            self._error, self._since = None, 0
-            self._thread = threading.Thread(target=self._run, args=(pinned, folder), name="goblin-tune",
-                                            daemon=True)
+            self._error = None
+            self._thread = threading.Thread(target=self._run, args=(pinned, folder, through),
+                                            name="goblin-tune", daemon=True)
             self._thread.start()
         return self.state()
 
     def note_confirmed(self) -> bool:
-        """One more photo kept in the table's set (``[camera] auto_tune``): after ``AUTO_EVERY`` of them a
-        run starts by itself. Whether one started; a set still too small, or a run under way, waits for
-        the next photo."""
-        with self._lock:
-            self._since += 1
-            if self._since < AUTO_EVERY:
-                return False
+        """One more photo kept in the table's set (``[camera] auto_tune``): once ``AUTO_EVERY`` have been
+        confirmed since the last run began (``AUTO_FIRST`` before the table's first), whether in this run of
+        the companion or in earlier ones, a run starts by itself. Whether one started; a set still too
+        small, or a run under way, waits for the next photo."""
+        count = self.dataset.since(AUTO_JOB)
+        if count < (AUTO_EVERY if self.dataset.marked(AUTO_JOB) else AUTO_FIRST):
+            return False
         try:
             self.start()
         except (TooFewPhotos, TuneRunning, TuneStopped):
             return False
-        log.info("adapting to the table's dice by itself, after %d confirmed photos", AUTO_EVERY)
+        log.info("adapting to the table's dice by itself, after %d confirmed photos", count)
         return True
 
-    def _run(self, photos: Frames, folder: Path) -> None:
-        """Tune on ``photos``, pinned in ``folder`` (removed when the run ends)."""
+    def _run(self, photos: Frames, folder: Path, through: int) -> None:
+        """Tune on ``photos``, pinned in ``folder`` (removed when the run ends), the set's photos up to number
+        ``through``: marked as tuned on unless the companion stopped the run (``TableDataset.mark``)."""
         from vision.tune import tune
 
         lower_priority()
@@ -239,6 +247,8 @@ class Tuner(Background):
         except Exception as exc:  # a thread's error must reach the page, not vanish
             result, error = None, f"tuning stopped: {type(exc).__name__}: {exc}"
             log.exception("tuning failed")
+        if result is not None or error is not None:
+            self.dataset.mark(AUTO_JOB, through)
         with self._lock:
             if result is not None:
                 self._last = result

@@ -168,6 +168,51 @@ def test_the_oldest_photos_go_first(tmp_path: Path) -> None:
     assert data.add(None, {"dice": [{"bbox": [0, 0, 4, 4], "value": 1}]}, width=8, height=8) is None
 
 
+def test_the_jobs_that_run_by_themselves_count_confirmed_photos_across_restarts(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """``since(job)``: photos confirmed since ``mark(job)``, read back by a new ``TableDataset`` (the
+    companion started again), dropped photos not counted, a set emptied and numbered anew counted from its
+    start, a spoilt marks file taken as no mark; ``finder=`` counts the photos that finder read."""
+    root = tmp_path / "d"
+    data = TableDataset(root, max_images=4)
+    jpeg = cv2.imencode(".jpg", np.zeros((8, 8, 3), np.uint8))[1].tobytes()
+
+    def add(n: int, finder: str = "shipped") -> None:
+        for _ in range(n):
+            data.add(jpeg, {"dice": [{"bbox": [0, 0, 4, 4], "sides": 6, "value": 1}]}, width=8, height=8,
+                     finder=finder)
+
+    assert (data.since("tune"), data.marked("tune")) == (0, False)
+    add(3)
+    assert (data.since("tune"), data.marked("tune")) == (3, False)   # never marked: every photo counts
+    assert data.newest() == 3
+    data.mark("tune", data.newest())
+    add(2, finder="abc123")
+    again = TableDataset(root, max_images=4)                          # the companion started again
+    assert (again.since("tune"), again.marked("tune"), again.since("compare")) == (2, True, 4)
+    assert (again.since("tune", finder="abc123"), again.since("compare", finder="abc123")) == (2, 2)
+    add(3)                                                           # 8 confirmed, the 4 newest kept
+    assert data.labels()["images"][0]["file"] == "images/000005.jpg"
+    assert (data.since("tune"), data.since("compare")) == (4, 4)      # photo 4 (after the mark) was dropped
+    assert json.loads((root / "marks.json").read_text()) == {"tune": 3}
+    for f in (root / "images").iterdir():                            # the set thrown away by hand ...
+        f.unlink()
+    (root / "labels.json").unlink()
+    add(1)                                                           # ... and numbered anew
+    assert (data.since("tune"), data.marked("tune")) == (1, False)
+    (root / "marks.json").write_text("{not json")
+    with caplog.at_level("WARNING", logger="companion.dataset"):
+        assert (data.since("tune"), data.marked("tune")) == (1, False)
+    assert "marks.json is unreadable" in caplog.text
+    data.mark("tune", 1)                                             # the next run writes it whole again
+    assert json.loads((root / "marks.json").read_text()) == {"tune": 1} and data.since("tune") == 0
+    (root / "marks.json").unlink()
+    (root / "marks.json").mkdir()                                    # cannot be written: said, not raised
+    with caplog.at_level("WARNING", logger="companion.dataset"):
+        data.mark("tune", 1)
+    assert "could not keep where tune ended" in caplog.text and data.since("tune") == 1
+
+
 def test_a_hand_edited_set_is_taken_as_it_comes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """labels.json edited by hand (entries that are no entries, dice that are no list, dice that are no
     dice): info, export, tune and the next confirmed photo go on with what is readable."""

@@ -181,32 +181,48 @@ def test_compare_reads_the_tables_latest_photos_with_both_finders(
 
 def test_the_table_compares_by_itself_every_twenty_photos_and_stops_with_the_companion(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``AUTO_COMPARE_EVERY`` photos read by the table's finder since the last comparison, counted in the
+    table's set: a companion switched off in between does not set the count back."""
     from companion import tablefinder
     from companion.dataset import TableDataset
-    from companion.tablefinder import AUTO_COMPARE_EVERY, TableFinder, install, judge
+    from companion.tablefinder import TableFinder, install, judge
 
+    assert tablefinder.AUTO_COMPARE_EVERY == 20
+    every = 10     # the same, with half as many photos to compare
+    monkeypatch.setattr(tablefinder, "AUTO_COMPARE_EVERY", every)
     state = tmp_path / "state"
     dataset = TableDataset(state / "dataset")
     table = TableFinder(state, dataset)
-    assert not any(table.note_confirmed() for _ in range(2 * AUTO_COMPARE_EVERY))   # the shipped finder
+    demo = json.loads((DEMO_DIR / "labels.json").read_text())["images"]
+    entries = iter(demo * 20)
+
+    def confirm(n: int, finder: str) -> list[bool]:
+        started = []
+        for _ in range(n):
+            entry = next(entries)
+            dataset.add((DEMO_DIR / entry["file"]).read_bytes(), {"dice": entry["dice"]}, width=1280,
+                        height=480, finder=finder)
+            started.append(table.note_confirmed())
+        return started
+
+    assert not any(confirm(every + 2, "shipped"))                  # the shipped finder reads: no comparison
     shutil.copyfile(OTHER, tmp_path / "fitted.onnx")
     path = Path(install(state, tmp_path / "fitted.onnx")["installed"])
-    demo = json.loads((DEMO_DIR / "labels.json").read_text())["images"]
-    for entry in (demo * 3)[:10]:
-        dataset.add((DEMO_DIR / entry["file"]).read_bytes(), {"dice": entry["dice"]}, width=1280, height=480,
-                    finder=path.stem.removeprefix("finder-"))
-    started = [table.note_confirmed() for _ in range(AUTO_COMPARE_EVERY)]
-    assert started == [False] * (AUTO_COMPARE_EVERY - 1) + [True]
+    tag = path.stem.removeprefix("finder-")
+    assert not any(confirm(every - 1, tag))                          # the shipped finder's not counted
+    table = TableFinder(state, dataset)                              # the companion started again
+    assert confirm(1, tag) == [True]
     table.wait()
     compared = table.state()["compared"]
-    assert (compared["photos"], compared["dice"], compared["verdict"]) == (10, 80, "same")
+    assert (compared["photos"], compared["dice"], compared["verdict"]) == (every, 8 * every, "same")
+    assert not any(confirm(every - 1, tag))                          # counted from the comparison's start
     assert not table.warning()
     (path.parent / f"{path.stem}.compared.json").write_text(json.dumps(judge([(8, 2, 0, 0, 0)] * 10)))
     assert table.warning()
 
     # a stopped companion starts none, and one under way ends at its next photo, keeping nothing
     table.stop()
-    assert not any(table.note_confirmed() for _ in range(AUTO_COMPARE_EVERY))
+    assert not any(confirm(every, tag))
     with pytest.raises(tablefinder.CompareStopped):
         table.compare()
     stop = tablefinder.threading.Event()

@@ -16,6 +16,7 @@ from companion.demo import DEMO_DIR
 from companion.session import TableSession
 from companion.tuner import (
     AUTO_EVERY,
+    AUTO_FIRST,
     LEAST_PHOTOS,
     TooFewPhotos,
     Tuner,
@@ -101,18 +102,45 @@ def test_without_a_tuner_the_endpoints_say_so(session: TableSession) -> None:
     assert 'id="tune"' not in client.get("/settings").get_data(as_text=True)
 
 
+def confirm(data: TableDataset, tuner: Tuner, n: int) -> list[bool]:
+    """``n`` demo photos confirmed one after another, as ``serve`` keeps them and tells the tuner: whether
+    each started a run."""
+    truth = sorted(labelled.labels().values(), key=lambda r: r["file"])
+    started = []
+    for i in range(n):
+        r = truth[(len(data) + i) % len(truth)]
+        frame = cv2.imread(str(DEMO_DIR / r["file"]))
+        data.add(cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes(), r,
+                 width=frame.shape[1], height=frame.shape[0])
+        started.append(tuner.note_confirmed())
+    return started
+
+
 @pytest.mark.slow
-def test_every_fifty_confirmed_photos_a_run_starts_by_itself(tmp_path: Path) -> None:
+def test_runs_start_by_themselves_and_a_restart_does_not_set_the_count_back(tmp_path: Path) -> None:
+    """The first run after ``AUTO_FIRST`` confirmed photos, then one every ``AUTO_EVERY``, counted in the
+    table's set: a table switched off after every evening, with fewer confirms than that in one, was never
+    tuned while the count lived in the companion's memory. A run the switching off cut short is run again."""
     data = TableDataset(tmp_path / "dataset")
-    tuner = Tuner(data, Calibrator(tmp_path / "calibration.json"))
+
+    def switched_on() -> Tuner:
+        return Tuner(data, Calibrator(tmp_path / "calibration.json"))
+
+    tuner = switched_on()
     assert not any(tuner.note_confirmed() for _ in range(AUTO_EVERY + 3))   # an empty set: nothing to tune
-    fill(data)
-    assert tuner.note_confirmed() is True                                   # the next photo starts it
+    assert not any(confirm(data, tuner, AUTO_FIRST - 1))                    # the first evening
+    tuner = switched_on()
+    assert confirm(data, tuner, 1) == [True]
+    tuner.stop(30)                                                          # switched off meanwhile
+    assert tuner.state()["last"] is None
+    tuner = switched_on()
+    assert confirm(data, tuner, 1) == [True]                                # so it runs again
     tuner.wait(120)
-    assert tuner.state()["last"]["photos"] == 12
-    assert not any(tuner.note_confirmed() for _ in range(AUTO_EVERY - 1))  # the count starts again
-    assert tuner.note_confirmed() is True and tuner.state()["running"] is True
-    tuner.wait(120)
+    assert tuner.state()["last"]["photos"] == AUTO_FIRST + 1
+    assert not any(confirm(data, tuner, AUTO_EVERY - 1))                    # counted from that run's start
+    tuner = switched_on()
+    assert confirm(data, tuner, 1) == [True] and tuner.state()["running"] is True
+    tuner.stop(30)
 
 
 def test_stopping_the_companion_ends_a_run_at_its_next_photo(tmp_path: Path) -> None:
