@@ -199,7 +199,8 @@ def main() -> None:
     ap.add_argument("--camera-dice-only", action="store_true", help="--camera spares the 'none' "
                     "crops (with them the reader found nell's tray wells blurred as dice: docs/vision.md)")
     ap.add_argument("--widths", default="", help="with --resume X.onnx: grow the reader to these widths "
-                    "(e.g. 24,48,96,160) computing what it computed (v3_models.widen_faces), then train")
+                    "(e.g. 24,48,96,160) computing what it computed (v3_models.widen_faces), then train; "
+                    "with --resume X.pt: the widths that reader was grown to")
     ap.add_argument("--batch", type=int, default=64)
     ap.add_argument("--hard", default="", help="a finder .onnx whose false finds in the training photos "
                                                "become 'none' crops (hard negatives)")
@@ -289,6 +290,8 @@ def main() -> None:
             model = wide
         model.train()
     elif args.resume is not None:
+        if args.widths:   # a grown reader's own weights (.pt): built at its widths
+            model = Net(tuple(int(v) for v in args.widths.split(",")))
         model.load_state_dict(torch.load(args.resume))
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     args.out.mkdir(parents=True, exist_ok=True)
