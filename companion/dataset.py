@@ -34,10 +34,10 @@ MAX_IMAGES: Final = 400
 MAX_FRAME_BYTES: Final = 8_000_000
 #: dice per photo kept at most
 MAX_DICE: Final = 200
-#: beside labels.json: the newest photo's number when each job that runs by itself (``tune``, the table
-#: finder's comparison) last started, so that "every 50 confirmed photos" counts across restarts: a table
-#: switched off after every evening, with fewer confirms than that in one, was never tuned. Photos are
-#: numbered 1, 2, ... as they are confirmed and keep their numbers when older ones are dropped
+#: beside labels.json: for each job that runs by itself (``tune``, the table finder's comparison), the newest
+#: photo's number when its last finished run started, so that "every 50 confirmed photos" counts across
+#: restarts: a table switched off after every evening, with fewer confirms than that in one, was never
+#: tuned. Photos are numbered 1, 2, ... as they are confirmed and keep their numbers when older ones go
 MARKS: Final = "marks.json"
 
 
