@@ -277,8 +277,9 @@ OUTLINE_LOOK = 3.2
 #: ... and is replaced by the outline's box when that is at least this many times the finder's long side
 OUTLINE_GROWS = 1.35
 #: only when the finder's box grown this much lies on the die nearly all round (``OUTLINE_ON_DIE`` of its
-#: edge): the box cut the die. A box the finder drew round a whole die has tray under that edge (real
-#: Lurig photos: at most 0.61, where a shadow or glare made the outline 1.4-2 times the box)
+#: edge), or on two opposite sides (``_cut_across``: a long die boxed at its middle): the box cut the die.
+#: A box the finder drew round a whole die has tray under that edge (real Lurig photos: at most 0.61,
+#: where a shadow or glare made the outline 1.4-2 times the box)
 OUTLINE_EDGE = 1.15
 OUTLINE_ON_DIE = 0.85
 #: a die typed d4 is read at its outline whenever that is this many times the finder's box or more, but
@@ -311,7 +312,8 @@ def _outline_found(frame: np.ndarray, f: Found, others: list[Found], *, cut: boo
         return f   # no outline round the box's centre, or one that runs out of the square
     rw, rh = round(OUTLINE_EDGE * f.w / 2 / k), round(OUTLINE_EDGE * f.h / 2 / k)
     edge = cv2.rectangle(np.zeros_like(mask), (c - rw, c - rh), (c + rw, c + rh), 1, 1) > 0
-    if cut and float(np.mean(mask[edge] > 0)) < OUTLINE_ON_DIE:
+    if cut and float(np.mean(mask[edge] > 0)) < OUTLINE_ON_DIE \
+            and not _cut_across(mask, c, (rw, rh), (round(f.w / 2 / k), round(f.h / 2 / k))):
         return f
     ys, xs = np.nonzero(mask)
     w, h = (xs.max() - xs.min() + 1) * k, (ys.max() - ys.min() + 1) * k
@@ -323,6 +325,23 @@ def _outline_found(frame: np.ndarray, f: Found, others: list[Found], *, cut: boo
     if any(o is not f and abs(o.cx - cx) < w / 2 and abs(o.cy - cy) < h / 2 for o in others):
         return f
     return Found(cx, cy, w, h, f.score)
+
+
+def _cut_across(mask: np.ndarray, c: int, grown: tuple[int, int], half: tuple[int, int]) -> bool:
+    """Whether the box cut a long die across (a barrel d4 lying down, boxed at its middle): the box's left
+    and right edges, moved out to the grown box's (half sides ``grown``, about ``c``), lie on the die along
+    the box's own height (half sides ``half``), ``OUTLINE_ON_DIE`` of each; or its top and bottom edges
+    along its width. The box's other two edges then lie on the tray, which the test all round refuses. A
+    shadow or a neighbour the mask ran into lies on one side only."""
+    (gw, gh), (hw, hh) = grown, half
+    last = mask.shape[0] - 1
+
+    def on(side: np.ndarray) -> bool:
+        return bool(side.size) and float(np.mean(side > 0)) >= OUTLINE_ON_DIE
+
+    ys, xs = slice(max(0, c - hh), min(last, c + hh) + 1), slice(max(0, c - hw), min(last, c + hw) + 1)
+    return ((on(mask[ys, max(0, c - gw)]) and on(mask[ys, min(last, c + gw)]))
+            or (on(mask[max(0, c - gh), xs]) and on(mask[min(last, c + gh), xs])))
 
 
 def slowness(clock: Callable[[], float], *, model: str = "finder", looks: int = 9) -> float:

@@ -119,3 +119,28 @@ def test_a_d4_outline_is_taken_from_a_box_at_its_middle_but_not_from_a_speck_of_
         assert 0.85 * long_side <= got.side <= 1.15 * long_side
         speck = Found(cx, cy, 0.4 * die.bbox[2], 0.4 * die.bbox[3], 1.0)
         assert _outline_found(s.image, speck, [speck], cut=False) is speck
+
+
+def test_a_long_die_boxed_across_its_middle_grows_along_it_and_a_one_sided_shadow_does_not():
+    """A barrel d4 lying down, boxed at its middle (the finder's box as wide as the die is thick): the box's
+    ends lie on the die, its long sides on the tray, which the test all round refused (tuning seed 717171,
+    frame 23: read as a d6 "3"). Drawn here: a light bar on a dark tray, boxed at its middle, grows to the
+    bar; a die boxed whole with a shadow of its own colour on one side only stays as it is."""
+    import cv2
+
+    image = np.full((480, 640, 3), (40, 60, 30), np.uint8)
+    cv2.rectangle(image, (220, 214), (388, 266), (200, 205, 210), -1)        # 169 x 53, lying down
+    middle = Found(304, 240, 60, 53, 1.0)
+    got = _outline_found(image, middle, [middle])
+    assert got is not middle
+    assert 160 <= got.w <= 180 and 48 <= got.h <= 60 and abs(got.cx - 304) < 4
+    also_along = Found(240, 304, 53, 60, 1.0)                               # the same, standing up
+    upright = np.ascontiguousarray(np.transpose(image, (1, 0, 2)))
+    turned = _outline_found(upright, also_along, [also_along])
+    assert turned is not also_along and 160 <= turned.h <= 180
+
+    shadowed = np.full((480, 640, 3), (40, 60, 30), np.uint8)
+    cv2.rectangle(shadowed, (280, 214), (333, 266), (200, 205, 210), -1)     # a die 54 px a side ...
+    cv2.rectangle(shadowed, (334, 214), (400, 266), (200, 205, 210), -1)     # ... its glare run off one way
+    whole = Found(307, 240, 54, 53, 1.0)
+    assert _outline_found(shadowed, whole, [whole]) is whole
