@@ -769,7 +769,8 @@ class Companion:
                                         enabled=config.camera.keep_confirmed)
             self.session.on_reading_confirmed = self._keep_confirmed
             self.session.place_die = self._place_die
-            self.tuner = Tuner(self.dataset, self.calibrator, models=self.models)
+            self.tuner = Tuner(self.dataset, self.calibrator, models=self.models,
+                               auto=config.camera.auto_tune and config.camera.keep_confirmed)
             # compares itself as the table plays, reading as the camera reads
             self.finder = TableFinder(self.state_dir, self.dataset, read=self._read_with,
                                       changed=self._finder_changed)
@@ -847,7 +848,7 @@ class Companion:
                                 height=int(frame.shape[0]), finder=self.models.finder(), removed=removed)
         if name is not None:
             log.info("kept the confirmed reading as %s in the table's set", name)
-            if self.config.camera.auto_tune and self.tuner is not None:
+            if self.tuner is not None:
                 self.tuner.note_confirmed()
             if self.finder is not None:
                 self.finder.note_confirmed()

@@ -162,28 +162,36 @@ class Tuner(Background):
     """Tuning from the page: ``start`` a run in the background, ``state`` says how it went. Safe to share
     between threads. ``calibrator``: the table's ``companion.calibration.Calibrator``; a kept head goes
     into its file over whatever was taught meanwhile (``Calibrator.adopt_head``). ``models``: what the
-    table reads with (``companion.tablefinder.TableModels``; default the shipped models)."""
+    table reads with (``companion.tablefinder.TableModels``; default the shipped models). ``auto``: runs
+    start by themselves as photos are confirmed (``[camera] auto_tune``, ``note_confirmed``)."""
 
     def __init__(self, dataset: TableDataset, calibrator: Any,
-                 models: Callable[[], tuple[str, ...]] | None = None) -> None:
+                 models: Callable[[], tuple[str, ...]] | None = None, *, auto: bool = False) -> None:
         super().__init__()
         self.dataset = dataset
         self.calibrator = calibrator
         self.models = models
+        self.auto = auto
         self._lock = threading.Lock()
         self._last: dict[str, Any] | None = None
         self._error: str | None = None
 
     def state(self) -> dict[str, Any]:
-        """``{"running", "photos", "tuned", "last", "error"}``: ``photos``, the set's photos; ``tuned``,
-        whether the calibration holds a head; ``last``, the last run's report (``vision.tune.TuneReport``
-        and ``saved``)."""
+        """``{"running", "photos", "tuned", "last", "error", "auto_in"}``: ``photos``, the set's photos;
+        ``tuned``, whether the calibration holds a head; ``last``, the last run's report
+        (``vision.tune.TuneReport`` and ``saved``); ``auto_in``, how many more confirmed photos start a run
+        by itself (0: the next one), ``None`` when runs do not start by themselves."""
         calibration = self.calibrator.current()
+        auto_in = max(0, self._due() - self.dataset.since(AUTO_JOB)) if self.auto else None
         with self._lock:
             running = self._thread is not None and self._thread.is_alive()
             return {"running": running, "photos": len(self.dataset),
                     "tuned": calibration is not None and calibration.head is not None,
-                    "last": self._last, "error": self._error}
+                    "last": self._last, "error": self._error, "auto_in": auto_in}
+
+    def _due(self) -> int:
+        """Photos confirmed since the last run that start the next by itself."""
+        return AUTO_EVERY if self.dataset.marked(AUTO_JOB) else AUTO_FIRST
 
     def start(self) -> dict[str, Any]:
         """Start a run and return ``state``; TuneRunning when one runs, TooFewPhotos when the set is too
@@ -209,12 +217,14 @@ class Tuner(Background):
         return self.state()
 
     def note_confirmed(self) -> bool:
-        """One more photo kept in the table's set (``[camera] auto_tune``): once ``AUTO_EVERY`` have been
-        confirmed since the last run began (``AUTO_FIRST`` before the table's first), whether in this run of
-        the companion or in earlier ones, a run starts by itself. Whether one started; a set still too
-        small, or a run under way, waits for the next photo."""
+        """One more photo kept in the table's set: with ``auto``, once ``AUTO_EVERY`` have been confirmed
+        since the last run began (``AUTO_FIRST`` before the table's first), whether in this run of the
+        companion or in earlier ones, a run starts by itself. Whether one started; a set still too small,
+        or a run under way, waits for the next photo."""
+        if not self.auto:
+            return False
         count = self.dataset.since(AUTO_JOB)
-        if count < (AUTO_EVERY if self.dataset.marked(AUTO_JOB) else AUTO_FIRST):
+        if count < self._due():
             return False
         try:
             self.start()

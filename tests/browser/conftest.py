@@ -61,7 +61,8 @@ def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Table]:
         app = create_app({"SSE_HEARTBEAT": 0.5, "SSE_MAX_SECONDS": 30.0}, session=session,
                          settings={"camera": {"source": "replay"}, "pins": {"confirm": 17, "next": 27}},
                          calibrator=(calibrator := Calibrator(calibration, frames=camera)), zones=zones,
-                         tuner=(tuner := Tuner(TableDataset(path.with_name("dataset")), calibrator)),
+                         tuner=(tuner := Tuner(TableDataset(path.with_name("dataset")), calibrator,
+                                               auto=True)),
                          finder=TableFinder(path.parent, tuner.dataset),
                          focus=FocusMeter(holder.latest, encode=encode_jpeg))
         server = create_server(app, host="127.0.0.1", port=0, threads=24)

@@ -544,7 +544,8 @@ def test_adapt_to_the_tables_dice_from_the_settings_page(table: Table, phone: Pa
     assert table.tuner is not None
     phone.goto(table.url("/settings"))
     expect(phone.locator("#tune h2")).to_have_text("Adatta ai dadi del tavolo")
-    expect(phone.locator("#tune-state")).to_have_text("Foto confermate: 0. Non ancora adattato.")
+    expect(phone.locator("#tune-state")).to_have_text(
+        "Foto confermate: 0. Non ancora adattato. Si adatta da solo tra 25 foto confermate.")
     phone.locator("#tune-button").scroll_into_view_if_needed()
     phone.click("#tune-button")
     expect(phone.locator("#tune-result")).to_contain_text("Servono almeno 5 foto con dadi confermati")
@@ -558,7 +559,8 @@ def test_adapt_to_the_tables_dice_from_the_settings_page(table: Table, phone: Pa
         f"{last['right_after']} dopo, su {last['held_back_dice']}. "
         + ("Adattamento salvato." if last["saved"] else "Non salvato: non leggeva meglio."))
     expect(phone.locator("#tune-state")).to_have_text(
-        "Foto confermate: 12. " + ("Adattato a questo tavolo." if last["saved"] else "Non ancora adattato."))
+        "Foto confermate: 12. " + ("Adattato a questo tavolo." if last["saved"] else "Non ancora adattato.")
+        + " Si adatta da solo tra 50 foto confermate.")         # counted from the run just made
     expect(phone.locator("#tune-button")).to_be_enabled()
     shot(phone, "15-adapt-to-the-table")
     phone.reload()                          # the last run's report stays for the next look at the page
@@ -568,7 +570,8 @@ def test_adapt_to_the_tables_dice_from_the_settings_page(table: Table, phone: Pa
         phone.click("#tune-forget")
         expect(phone.locator("#tune-result")).to_have_text(
             "Adattamento annullato: la fotocamera legge come prima.")
-        expect(phone.locator("#tune-state")).to_have_text("Foto confermate: 12. Non ancora adattato.")
+        expect(phone.locator("#tune-state")).to_have_text(
+            "Foto confermate: 12. Non ancora adattato. Si adatta da solo tra 50 foto confermate.")
         expect(phone.locator("#tune-forget")).to_be_disabled()
 
 

@@ -48,7 +48,8 @@ def test_a_background_run_measures_and_keeps_the_head_only_when_it_reads_better(
     data = TableDataset(tmp_path / "dataset")
     calibrator = Calibrator(tmp_path / "calibration.json")
     tuner = Tuner(data, calibrator)
-    assert tuner.state() == {"running": False, "photos": 0, "tuned": False, "last": None, "error": None}
+    assert tuner.state() == {"running": False, "photos": 0, "tuned": False, "last": None, "error": None,
+                             "auto_in": None}
     with pytest.raises(TooFewPhotos, match=f"tune needs {LEAST_PHOTOS}"):
         tuner.start()
     photos = fill(data)
@@ -71,13 +72,16 @@ def test_a_background_run_measures_and_keeps_the_head_only_when_it_reads_better(
 @pytest.mark.slow
 def test_the_page_starts_a_run_with_the_pin_and_follows_it(tmp_path: Path, session: TableSession) -> None:
     data = TableDataset(tmp_path / "dataset")
-    tuner = Tuner(data, Calibrator(tmp_path / "calibration.json"))
+    tuner = Tuner(data, Calibrator(tmp_path / "calibration.json"), auto=True)
     client = create_app({"TESTING": True, "TABLE_PIN": "2468"}, session=session, tuner=tuner).test_client()
     assert client.get("/api/tune").json["photos"] == 0
     assert client.post("/api/tune", json={}).status_code == 403            # the table's PIN first
     few = client.post("/api/tune", json={}, headers=PIN)
     assert few.status_code == 409 and few.json["error"] == "too-few-photos"
     fill(data)
+    assert client.get("/api/tune").json["auto_in"] == AUTO_FIRST - 12
+    assert f"Si adatta da solo tra {AUTO_FIRST - 12} foto confermate." in client.get("/settings").get_data(
+        as_text=True)
     got = client.post("/api/tune", json={}, headers=PIN)
     assert got.status_code == 202 and got.json["running"] is True
     busy = client.post("/api/tune", json={}, headers=PIN)
@@ -87,6 +91,7 @@ def test_the_page_starts_a_run_with_the_pin_and_follows_it(tmp_path: Path, sessi
     page = client.get("/settings").get_data(as_text=True)
     assert 'id="tune-button"' in page and "Adatta ai dadi del tavolo" in page
     assert "Foto confermate: 12." in page
+    assert f"Si adatta da solo tra {AUTO_EVERY} foto confermate." in page      # counted from that run
     n = len(HEAD_CLASSES)
     tuner.calibrator.adopt_head(TableHead(np.ones((n, EMBEDDING)), np.zeros(n), "reader"))
     assert client.get("/api/tune").json["tuned"] is True
@@ -124,11 +129,13 @@ def test_runs_start_by_themselves_and_a_restart_does_not_set_the_count_back(tmp_
     data = TableDataset(tmp_path / "dataset")
 
     def switched_on() -> Tuner:
-        return Tuner(data, Calibrator(tmp_path / "calibration.json"))
+        return Tuner(data, Calibrator(tmp_path / "calibration.json"), auto=True)
 
     tuner = switched_on()
     assert not any(tuner.note_confirmed() for _ in range(AUTO_EVERY + 3))   # an empty set: nothing to tune
     assert not any(confirm(data, tuner, AUTO_FIRST - 1))                    # the first evening
+    assert tuner.state()["auto_in"] == 1
+    assert not Tuner(data, Calibrator(tmp_path / "calibration.json")).note_confirmed()   # auto_tune off
     tuner = switched_on()
     assert confirm(data, tuner, 1) == [True]
     tuner.stop(30)                                                          # switched off meanwhile
@@ -145,8 +152,8 @@ def test_runs_start_by_themselves_and_a_restart_does_not_set_the_count_back(tmp_
 
 def test_stopping_the_companion_ends_a_run_at_its_next_photo(tmp_path: Path) -> None:
     data = TableDataset(tmp_path / "dataset")
-    tuner = Tuner(data, Calibrator(tmp_path / "calibration.json"))
-    fill(data)
+    tuner = Tuner(data, Calibrator(tmp_path / "calibration.json"), auto=True)
+    fill(data, evenings=7)                   # 28 photos: past AUTO_FIRST, so only the stop holds it back
     tuner.start()
     tuner.stop(30)
     state = tuner.state()

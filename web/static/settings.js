@@ -97,7 +97,11 @@
 
   function renderTune(s) {
     const line = $("tune-state");
-    line.textContent = `${t("tune.photos", { photos: s.photos })} ${t(s.tuned ? "tune.tuned" : "tune.not_tuned")}`;
+    let text = `${t("tune.photos", { photos: s.photos })} ${t(s.tuned ? "tune.tuned" : "tune.not_tuned")}`;
+    if (s.auto_in !== null && s.auto_in !== undefined) {
+      text += ` ${s.auto_in ? t("tune.auto_in", { photos: s.auto_in }) : t("tune.auto_next")}`;
+    }
+    line.textContent = text;
     line.dataset.tuned = s.tuned ? "yes" : "no";
     $("tune-button").disabled = s.running;
     $("tune-forget").disabled = s.running || !s.tuned;
