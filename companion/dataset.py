@@ -165,17 +165,22 @@ class TableDataset:
         lie between (all of them when it never was, or when the set was emptied and numbered anew since);
         with ``finder``, only those that finder read (their ``"finder"``)."""
         with self._lock:
-            data, marked = self.labels(), self._marks().get(job)
-        if not isinstance(marked, int) or isinstance(marked, bool) or not 0 <= marked <= _newest(data):
-            marked = 0
+            data = self.labels()
+            marked = self._mark_of(job, data) or 0
         return sum(1 for e in data["images"] if _number(e) > marked
                    and (finder is None or e.get("finder") == finder))
 
     def marked(self, job: str) -> bool:
         """Whether ``mark(job)`` was ever called on this set (and it was not emptied since)."""
         with self._lock:
-            data, marked = self.labels(), self._marks().get(job)
-        return isinstance(marked, int) and not isinstance(marked, bool) and 0 <= marked <= _newest(data)
+            return self._mark_of(job, self.labels()) is not None
+
+    def _mark_of(self, job: str, data: Mapping[str, Any]) -> int | None:
+        """``job``'s mark, when it is a photo number this set has reached (not one of an emptied set)."""
+        marked = self._marks().get(job)
+        if isinstance(marked, int) and not isinstance(marked, bool) and 0 <= marked <= _newest(data):
+            return marked
+        return None
 
     def newest(self) -> int:
         """The newest photo's number (0: none kept)."""
