@@ -82,10 +82,11 @@ def tune_main(argv: Sequence[str]) -> int:
 def run_tune(config: str | None, *, dry_run: bool = False) -> dict[str, Any]:
     from companion.calibration import load_calibration, save_calibration
     from companion.tablefinder import TableModels
-    from companion.tuner import table_photos
+    from companion.tuner import AUTO_JOB, table_photos
     from vision.tune import tune
 
     data, cfg = _dataset(config)
+    through = data.newest()
     photos = table_photos(data)
     path = cfg.calibration_path()
     calibration = load_calibration(path)
@@ -93,6 +94,8 @@ def run_tune(config: str | None, *, dry_run: bool = False) -> dict[str, Any]:
         tuned, report = tune(photos.pinned(Path(folder)), calibration,
                              models=TableModels(cfg.state_path())())
     saved = report.kept and not dry_run
+    if not dry_run:   # a run from the terminal is the table's last run too: serve counts from it
+        data.mark(AUTO_JOB, through)
     if saved:   # onto the file as it is now: a token taught on the page while tune ran stays
         latest = load_calibration(path)
         save_calibration((latest if latest is not None else tuned).with_head(tuned.head), path)

@@ -261,6 +261,10 @@ def test_tune_measures_before_and_after_on_held_back_photos(tmp_path: Path,
     assert 0 <= got["right_before"] <= held and 0 <= got["right_after"] <= held
     assert got["saved"] is False and not (tmp_path / "state" / "calibration.json").exists()
     assert got["method"] == "head" and got["not_dice"] >= 0 and got["unconfirmed_before"] >= 0
+    assert not data.marked("tune")                                   # a dry run is no run of the table's
+    assert cli(["tune", "--config", str(_config(tmp_path))]) == 0
+    capsys.readouterr()
+    assert data.marked("tune") and data.since("tune") == 0           # serve's automatic runs count from it
 
 
 def test_tune_says_when_the_set_is_too_small(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
