@@ -160,27 +160,24 @@ class TableDataset:
             tmp.replace(self.root / LABELS)
             return name
 
+    def progress(self, job: str, *, finder: str | None = None) -> tuple[int, bool]:
+        """(``since(job)``, ``marked(job)``) from one reading of the set and its marks."""
+        with self._lock:
+            data, marked = self.labels(), self._marks().get(job)
+        if not (isinstance(marked, int) and not isinstance(marked, bool) and 0 <= marked <= _newest(data)):
+            marked = None   # never marked, or a mark of a set since emptied and numbered anew
+        return sum(1 for e in data["images"] if _number(e) > (marked or 0)
+                   and (finder is None or e.get("finder") == finder)), marked is not None
+
     def since(self, job: str, *, finder: str | None = None) -> int:
         """The set's photos confirmed since ``mark(job)`` was last called, whatever restarts of the companion
         lie between (all of them when it never was, or when the set was emptied and numbered anew since);
         with ``finder``, only those that finder read (their ``"finder"``)."""
-        with self._lock:
-            data = self.labels()
-            marked = self._mark_of(job, data) or 0
-        return sum(1 for e in data["images"] if _number(e) > marked
-                   and (finder is None or e.get("finder") == finder))
+        return self.progress(job, finder=finder)[0]
 
     def marked(self, job: str) -> bool:
         """Whether ``mark(job)`` was ever called on this set (and it was not emptied since)."""
-        with self._lock:
-            return self._mark_of(job, self.labels()) is not None
-
-    def _mark_of(self, job: str, data: Mapping[str, Any]) -> int | None:
-        """``job``'s mark, when it is a photo number this set has reached (not one of an emptied set)."""
-        marked = self._marks().get(job)
-        if isinstance(marked, int) and not isinstance(marked, bool) and 0 <= marked <= _newest(data):
-            return marked
-        return None
+        return self.progress(job)[1]
 
     def newest(self) -> int:
         """The newest photo's number (0: none kept)."""

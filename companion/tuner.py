@@ -158,6 +158,12 @@ def table_photos(data: TableDataset, stop: threading.Event | None = None) -> Fra
     return Frames(photos, read_image, stop)
 
 
+def _due(since: int, marked: bool) -> int:
+    """Confirmed photos still to go before a run starts by itself: ``AUTO_EVERY`` after the last run,
+    ``AUTO_FIRST`` before the table's first (``TableDataset.progress``); 0 or less: now."""
+    return (AUTO_EVERY if marked else AUTO_FIRST) - since
+
+
 class Tuner(Background):
     """Tuning from the page: ``start`` a run in the background, ``state`` says how it went. Safe to share
     between threads. ``calibrator``: the table's ``companion.calibration.Calibrator``; a kept head goes
@@ -182,16 +188,12 @@ class Tuner(Background):
         (``vision.tune.TuneReport`` and ``saved``); ``auto_in``, how many more confirmed photos start a run
         by itself (0: the next one), ``None`` when runs do not start by themselves."""
         calibration = self.calibrator.current()
-        auto_in = max(0, self._due() - self.dataset.since(AUTO_JOB)) if self.auto else None
+        auto_in = max(0, _due(*self.dataset.progress(AUTO_JOB))) if self.auto else None
         with self._lock:
             running = self._thread is not None and self._thread.is_alive()
             return {"running": running, "photos": len(self.dataset),
                     "tuned": calibration is not None and calibration.head is not None,
                     "last": self._last, "error": self._error, "auto_in": auto_in}
-
-    def _due(self) -> int:
-        """Photos confirmed since the last run that start the next by itself."""
-        return AUTO_EVERY if self.dataset.marked(AUTO_JOB) else AUTO_FIRST
 
     def start(self) -> dict[str, Any]:
         """Start a run and return ``state``; TuneRunning when one runs, TooFewPhotos when the set is too
@@ -223,8 +225,8 @@ class Tuner(Background):
         or a run under way, waits for the next photo."""
         if not self.auto:
             return False
-        count = self.dataset.since(AUTO_JOB)
-        if count < self._due():
+        count, marked = self.dataset.progress(AUTO_JOB)
+        if _due(count, marked) > 0:
             return False
         try:
             self.start()

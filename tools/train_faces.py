@@ -268,6 +268,7 @@ def main() -> None:
     print({CLASSES[k]: len(v) for k, v in sorted(by_class.items())}, "val", len(va), flush=True)
     classes = sorted(by_class)
     model = Net()
+    widths = tuple(int(v) for v in args.widths.split(",")) if args.widths else ()
     if args.resume is not None and args.resume.suffix == ".onnx":
         calib = [by_class[k][int(rng.integers(len(by_class[k])))] for k in classes for _ in range(48)]
         x = to_tensor([crop(it, rng, colour=args.colour) for it in calib])
@@ -278,8 +279,8 @@ def main() -> None:
             y = torch.tensor([it[4] for it in calib])
             for k in classes:
                 model.proto[k] = emb[y == k].mean(0)
-        if args.widths:
-            wide = widen_faces(model, Net(tuple(int(v) for v in args.widths.split(","))))
+        if widths:
+            wide = widen_faces(model, Net(widths))
             model.eval()
             wide.eval()
             with torch.no_grad():
@@ -290,8 +291,8 @@ def main() -> None:
             model = wide
         model.train()
     elif args.resume is not None:
-        if args.widths:   # a grown reader's own weights (.pt): built at its widths
-            model = Net(tuple(int(v) for v in args.widths.split(",")))
+        if widths:   # a grown reader's own weights (.pt): built at its widths
+            model = Net(widths)
         model.load_state_dict(torch.load(args.resume))
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     args.out.mkdir(parents=True, exist_ok=True)
