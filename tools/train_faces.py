@@ -107,19 +107,18 @@ def hard_negatives(samples: list[Sample], finder: str, rng: np.random.Generator)
 
 
 def crop(it: Item, rng: np.random.Generator | None, k: float = CROP_SCALE, colour: float = 0.0,
-         harsh: float = 0.0) -> np.ndarray:
-    s, cx, cy, size, _ = it
+         harsh: float = 0.0, size: int = CROP) -> np.ndarray:
+    s, cx, cy, die, _ = it
     ang = 0.0
     if rng is not None:
         k = rng.uniform(1.05, 1.5)
         ang = rng.uniform(0, 360)
-        cx += rng.normal(0, 0.06) * size
-        cy += rng.normal(0, 0.06) * size
-    side = k * size
-    f = CROP / side
+        cx += rng.normal(0, 0.06) * die
+        cy += rng.normal(0, 0.06) * die
+    f = size / (k * die)
     m = cv2.getRotationMatrix2D((cx, cy), ang, f)
-    m[:, 2] += (CROP / 2 - cx, CROP / 2 - cy)
-    img = cv2.warpAffine(s.image, m, (CROP, CROP), flags=cv2.INTER_AREA if f < 1 else cv2.INTER_LINEAR,
+    m[:, 2] += (size / 2 - cx, size / 2 - cy)
+    img = cv2.warpAffine(s.image, m, (size, size), flags=cv2.INTER_AREA if f < 1 else cv2.INTER_LINEAR,
                          borderMode=cv2.BORDER_REPLICATE)
     if rng is not None:
         if rng.random() < 0.5:
@@ -201,6 +200,9 @@ def main() -> None:
     ap.add_argument("--widths", default="", help="with --resume X.onnx: grow the reader to these widths "
                     "(e.g. 24,48,96,160) computing what it computed (v3_models.widen_faces), then train; "
                     "with --resume X.pt: the widths that reader was grown to")
+    ap.add_argument("--crop", type=int, default=CROP, help="the side (px) of the square read (default "
+                    f"{CROP}); a reader resumed from another side's weights reads this one (it is fully "
+                    "convolutional); its card must then say \"crop\" (vision.faces.crop_side)")
     ap.add_argument("--batch", type=int, default=64)
     ap.add_argument("--hard", default="", help="a finder .onnx whose false finds in the training photos "
                                                "become 'none' crops (hard negatives)")
@@ -271,7 +273,7 @@ def main() -> None:
     widths = tuple(int(v) for v in args.widths.split(",")) if args.widths else ()
     if args.resume is not None and args.resume.suffix == ".onnx":
         calib = [by_class[k][int(rng.integers(len(by_class[k])))] for k in classes for _ in range(48)]
-        x = to_tensor([crop(it, rng, colour=args.colour) for it in calib])
+        x = to_tensor([crop(it, rng, colour=args.colour, size=args.crop) for it in calib])
         print("resumed from", args.resume, "largest difference from the ONNX graph",
               load_fused_onnx(model, str(args.resume), x), flush=True)
         with torch.no_grad():   # the training-only prototypes: each class's mean embedding
@@ -305,7 +307,8 @@ def main() -> None:
             pool = by_class[classes[int(rng.integers(len(classes)))]]
             batch.append(pool[int(rng.integers(len(pool)))])
         x = to_tensor([crop(it, rng, colour=args.colour,
-                            harsh=0.0 if args.camera_dice_only and it[4] == NONE else args.camera)
+                            harsh=0.0 if args.camera_dice_only and it[4] == NONE else args.camera,
+                            size=args.crop)
                        for it in batch])
         y = torch.tensor([it[4] for it in batch])
         out = model(x)
@@ -323,7 +326,7 @@ def main() -> None:
     model.eval()
     # temperature on the kept-aside photos of the training sources (quarter-turn averaged, as read)
     with torch.no_grad():
-        vx = [crop(it, None) for it in va]
+        vx = [crop(it, None, size=args.crop) for it in va]
         logit_sum = torch.zeros(len(vx), len(CLASSES))
         for k in range(4):
             turned = [np.ascontiguousarray(np.rot90(v, k)) for v in vx]
@@ -343,12 +346,13 @@ def main() -> None:
         def forward(self, x: torch.Tensor) -> torch.Tensor:
             return FaceNet.forward(self.m, x)
 
-    torch.onnx.export(Export(model), torch.zeros(1, 3, CROP, CROP), str(args.out / f"{tag}.onnx"),
+    torch.onnx.export(Export(model), torch.zeros(1, 3, args.crop, args.crop), str(args.out / f"{tag}.onnx"),
                       opset_version=17, dynamo=False, input_names=["crops"], output_names=["out"],
                       dynamic_axes={"crops": {0: "n"}, "out": {0: "n"}})
     (args.out / f"{tag}.train.json").write_text(json.dumps({
         "command": "python3 tools/train_faces.py " + " ".join(sys.argv[1:]), "seed": args.seed,
         "steps": len(losses),
+        **({"crop": args.crop} if args.crop != CROP else {}),
         "batch": args.batch, "minutes": round((time.time() - t0) / 60, 1), "left_out": args.leave_out,
         "temperature": round(best[0], 3), "val_accuracy": round(acc, 4), "val_crops": len(va),
         "train_crops": {CLASSES[k]: len(v) for k, v in sorted(by_class.items())}, "torch": torch.__version__},

@@ -101,6 +101,16 @@ def sure_from(model: str = "faces", default: float = 0.8) -> float:
     return bar
 
 
+def crop_side(model: str = "faces") -> int:
+    """The side (px) of the square ``model`` reads: the card's ``crop`` (a reader trained at another size,
+    ``tools/train_faces.py --crop``), else ``CROP``. A side outside 24-128 px is an error in the card."""
+    side = model_card(model).get("crop", CROP)
+    if not isinstance(side, int) or not 24 <= side <= 128:
+        raise ValueError(f"the card of {model}: \"crop\" must be a whole number of pixels, 24 to 128, "
+                         f"not {side!r}")
+    return side
+
+
 def taught_cosine(model: str = "faces", default: float = 0.8) -> float:
     """The cosine at which an embedding of ``model`` is read as a taught face or token: the card's
     ``taught_cosine`` (fitted by ``tools/faces_cards.py``: objects of different classes on real photos come
@@ -143,7 +153,11 @@ def members(model: str = "faces") -> list[str]:
     if missing:
         raise FileNotFoundError(f"the card of {model} names {', '.join(missing)} in its ensemble, "
                                 f"and {folder} does not hold it")
-    return [model, *(str(folder / n) for n in names)]
+    readers = [model, *(str(folder / n) for n in names)]
+    sides = {crop_side(m) for m in readers}
+    if len(sides) > 1:   # every reader of an ensemble reads the same crops
+        raise ValueError(f"the readers of {model} read squares of different sides ({sorted(sides)} px)")
+    return readers
 
 
 def _softmax(logits: np.ndarray) -> np.ndarray:
@@ -224,16 +238,17 @@ def read_faces(frame: np.ndarray, found: list[Found], *, model: str = "faces", t
     first, so those are the finder's weakest: a mesh or carpet of 150 candidates on a slow board).
     """
     screen_stop = stop if screen_stop is None else screen_stop
+    side = crop_side(model)
     if screen is None or turns == 1 or not found:
-        return read_crops([crop(frame, f) for f in found], model=model, turns=turns)
+        return read_crops([crop(frame, f, size=side) for f in found], model=model, turns=turns)
     # the screen's look is the first of the turns: read once, used twice
     if screen_stop is None:
-        crops = [crop(frame, f) for f in found]
+        crops = [crop(frame, f, size=side) for f in found]
         unturned = turned_outputs(crops, model, turns=1, batch=BATCH)
     else:
         crops, parts = [], []
         while len(crops) < len(found) and (not crops or not screen_stop()):
-            step = [crop(frame, f) for f in found[len(crops):len(crops) + STEP]]
+            step = [crop(frame, f, size=side) for f in found[len(crops):len(crops) + STEP]]
             parts.append(turned_outputs(step, model, turns=1, batch=BATCH))
             crops += step
         unturned = np.concatenate(parts)
