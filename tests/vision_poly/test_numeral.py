@@ -213,3 +213,35 @@ def test_a_speckled_bodys_specks_are_no_mark_of_the_numeral(seed):
     outside[max(0, ys.min() - 5):ys.max() + 6, max(0, xs.min() - 5):xs.max() + 6] = 0
     assert np.count_nonzero(outside) == 0
     assert read_numeral(_speckled(die, seed)).text == "2"
+
+
+@pytest.mark.parametrize("angle", [0, 35, 120, 250])
+def test_the_edge_between_two_faces_is_no_digit_of_the_numeral(angle):
+    """A thin line across the top face (the edge between two faces, or the glare along it) can pass nearer
+    the die's centre than the numeral, and is no digit (``LINE_THIN``): a Lurig d20's "15" a little off the
+    die's centre was read "1" off the glare along its edge. The numeral is read."""
+    img = np.full((160, 160, 3), 15, np.uint8)
+    cv2.circle(img, (80, 80), 70, (40, 40, 190), -1)
+    g = _glyph("15", f"hershey:{cv2.FONT_HERSHEY_SIMPLEX}", "", 2)
+    m = np.float32([[1, 0, 80 - 32], [0, 1, 102 - 32]])             # the numeral 22 px below the centre
+    ink = cv2.warpAffine(g, m, (160, 160))
+    cv2.line(ink, (45, 76), (115, 76), 1.0, 2)        # the edge, 70 px long, 4 px off the centre
+    turn = cv2.getRotationMatrix2D((80, 80), angle, 1.0)
+    alpha = cv2.warpAffine(ink, turn, (160, 160))[..., None]
+    die = np.clip(img * (1 - alpha) + 245 * alpha, 0, 255).astype(np.uint8)
+    got = read_numeral(die)
+    assert got.text == "15", got
+
+
+@pytest.mark.parametrize("angle", [0, 35, 120])
+def test_a_big_one_is_still_a_digit(angle):
+    # a d6's "1" stands 0.3-0.45 of the die tall, but its stroke is as heavy as its height asks
+    img = np.full((160, 160, 3), 15, np.uint8)
+    cv2.circle(img, (80, 80), 70, (40, 40, 190), -1)
+    ink = np.zeros((160, 160), np.uint8)
+    cv2.line(ink, (80, 55), (80, 105), 255, 7)                 # 50 px tall (0.4 of the die), 7 px wide
+    cv2.line(ink, (80, 55), (70, 63), 255, 6)                  # its flag
+    m = cv2.getRotationMatrix2D((80, 80), angle, 1.0)
+    img[cv2.warpAffine(ink, m, (160, 160)) > 127] = (245, 245, 245)
+    glyph, digits, _ = find_numeral(img)
+    assert digits == 1 and np.count_nonzero(glyph) > 200

@@ -56,6 +56,14 @@ are the specks of a speckled body, and none is taken (forty-sixth session, docs/
 SPAN: Final = 0.8
 """A die mask found without help must span this share of the crop's width and of its height: the crop
 is the die's box, so a smaller mask is a part of the die (a face, a highlight) or of the tray."""
+LINE_LONG: Final = 0.3
+LINE_THIN: Final = 12.0
+"""An ink part at least ``LINE_LONG`` of the die long whose length is at least ``LINE_THIN`` times its mean
+width (length squared over area, the length taken from its spread along its axis) is a line, not a digit:
+the edge between two faces, or the glare along it, which runs across the top face and can pass nearer its
+centre than the numeral does (a d20's edge read "1" beside its "15", docs/vision-poly.md). A digit is at
+most 0.3 of a d20 and stands about 4-8 times as tall as its stroke is wide; a big numeral (a d4's or a
+d6's, up to 0.45 of the die) is drawn with a stroke as heavy. Set from those proportions, not fitted."""
 MODEL_PATH: Final = Path(__file__).with_name("numerals.npz")
 
 
@@ -190,8 +198,9 @@ def numeral_mask(ink: np.ndarray, die: np.ndarray) -> tuple[np.ndarray, int]:
         if area < 4:
             continue
         comps.append((i, x, y, bw, bh, area, ext, float(cents[i][0]), float(cents[i][1])))
-    # a digit: extent between 0.1 and 0.75 of the die, not a sliver along an edge
-    digits = [c for c in comps if 0.1 * size <= c[6] <= 0.75 * size]
+    # a digit: extent between 0.1 and 0.75 of the die, not a sliver along an edge, nor a line (LINE_THIN)
+    digits = [c for c in comps if 0.1 * size <= c[6] <= 0.75 * size
+              and not (c[6] >= LINE_LONG * size and _line(lab[c[2]:c[2] + c[4], c[1]:c[1] + c[3]] == c[0]))]
     if not digits:
         return out, 0
     seed = min(digits, key=lambda c: np.hypot(c[7] - cx, c[8] - cy) / (1 + 0.5 * c[6] / size))
@@ -229,6 +238,17 @@ def numeral_mask(ink: np.ndarray, die: np.ndarray) -> tuple[np.ndarray, int]:
     for c in chosen:
         out[lab == c[0]] = 255
     return out, ndig
+
+
+def _line(on: np.ndarray) -> bool:
+    """Whether an ink part (a boolean mask) is a line: its length (from its spread along its major axis, a
+    bar's being its length squared over 12) squared over its area is ``LINE_THIN`` or more."""
+    m = cv2.moments(on.astype(np.uint8), binaryImage=True)
+    if m["m00"] <= 0:
+        return False
+    mu20, mu02, mu11 = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
+    spread = (mu20 + mu02) / 2 + float(np.sqrt(((mu20 - mu02) / 2) ** 2 + mu11 * mu11))
+    return bool(12 * spread >= LINE_THIN * m["m00"])
 
 
 def spans_crop(die: np.ndarray) -> bool:
