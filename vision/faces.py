@@ -1,8 +1,8 @@
 """The learned face reader (Vision III): what lies on each object the finder found.
 
 A small CNN (``models/faces.onnx``, trained by ``tools/train_faces.py``, run by ``cv2.dnn``) reads a
-``CROP`` x ``CROP`` square around each object, at four quarter turns whose logits are averaged, and gives
-the probabilities of ``CLASSES``:
+``CROP`` x ``CROP`` square around each object (or the side its card names, ``crop_side``), at four quarter
+turns whose logits are averaged, and gives the probabilities of ``CLASSES``:
 
 - ``"none"``: not a die (tray texture, print, half a die at the edge of the crop);
 - ``"1"`` .. ``"6"``: the top face of a pip d6;
@@ -169,9 +169,9 @@ def _softmax(logits: np.ndarray) -> np.ndarray:
 def read_crops(crops: list[np.ndarray], *, model: str = "faces", turns: int = 4,
                ensemble: bool = True, known: np.ndarray | None = None,
                stop: Callable[[], bool] | None = None) -> list[FaceReading]:
-    """Face readings of ``CROP`` x ``CROP`` BGR crops (quarter turns averaged; with ``ensemble``, the
-    readers of ``members`` averaged too, on at most ``MAX_ENSEMBLE`` crops, the first reader's least sure,
-    none it calls "numeral" at ``NUMERAL_ALONE`` or more). ``known``: the first reader's raw output of the
+    """Face readings of square BGR crops of the reader's side (``crop_side``; quarter turns averaged; with
+    ``ensemble``, the readers of ``members`` averaged too, on at most ``MAX_ENSEMBLE`` crops, the first reader's
+    least sure, none it calls "numeral" at ``NUMERAL_ALONE`` or more). ``known``: the first reader's raw output of the
     crops unturned, when the caller has it (``finder.turned_outputs``).
 
     ``stop`` (with ``known``): asked before every ``STEP`` crops; once it says True, the crops not yet read
