@@ -170,9 +170,9 @@ def read_crops(crops: list[np.ndarray], *, model: str = "faces", turns: int = 4,
                ensemble: bool = True, known: np.ndarray | None = None,
                stop: Callable[[], bool] | None = None) -> list[FaceReading]:
     """Face readings of square BGR crops of the reader's side (``crop_side``; quarter turns averaged; with
-    ``ensemble``, the readers of ``members`` averaged too, on at most ``MAX_ENSEMBLE`` crops, the first reader's
-    least sure, none it calls "numeral" at ``NUMERAL_ALONE`` or more). ``known``: the first reader's raw output of the
-    crops unturned, when the caller has it (``finder.turned_outputs``).
+    ``ensemble``, the readers of ``members`` averaged too, on at most ``MAX_ENSEMBLE`` crops, the first
+    reader's least sure, none it calls "numeral" at ``NUMERAL_ALONE`` or more). ``known``: the first reader's
+    raw output of the crops unturned, when the caller has it (``finder.turned_outputs``).
 
     ``stop`` (with ``known``): asked before every ``STEP`` crops; once it says True, the crops not yet read
     at every turn keep their one-turn reading of ``known``, marked ``whole=False`` (the caller must not call
