@@ -2,11 +2,13 @@
 
 Everything else in ``vision`` calls ``cv2`` directly; these are the calls that have bitten us
 (``findContours`` returned three values in OpenCV 3 and two since 4; ``imdecode`` flags and thread
-control are here so the benchmark and the command line set them in one place).
+control are here so the benchmark and the command line set them in one place). Also the one reading of
+``cv2.moments`` that the pip counter and the numeral reader share (``axis_variances``).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import cv2
@@ -54,3 +56,11 @@ def decode_image(data: bytes) -> np.ndarray | None:
 def set_threads(n: int) -> None:
     """Limit OpenCV's own worker threads (the benchmark measures one core)."""
     cv2.setNumThreads(n)
+
+
+def axis_variances(mu20: float, mu02: float, mu11: float) -> tuple[float, float]:
+    """The variances (largest first) of a shape along its two principal axes, from its central second moments
+    divided by its area (``cv2.moments``' ``mu20 / m00`` and so on): a bar's largest is its length squared
+    over 12, an ellipse's its semi-axis squared over 4."""
+    common = math.sqrt(max(0.0, ((mu20 - mu02) / 2) ** 2 + mu11 * mu11))
+    return (mu20 + mu02) / 2 + common, (mu20 + mu02) / 2 - common

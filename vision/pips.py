@@ -589,8 +589,7 @@ def _smeared(work: np.ndarray, src: np.ndarray, blob: np.ndarray, mask: np.ndarr
     if m["m00"] <= 0:
         return []
     mu20, mu02, mu11 = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
-    common = math.sqrt(max(0.0, ((mu20 - mu02) / 2) ** 2 + mu11 * mu11))
-    l1, l2 = (mu20 + mu02) / 2 + common, (mu20 + mu02) / 2 - common
+    l1, l2 = _cv.axis_variances(mu20, mu02, mu11)
     if l2 <= 0:
         return []
     major, minor = 2 * math.sqrt(l1), 2 * math.sqrt(l2)       # semi-axes of the equivalent ellipse
@@ -688,8 +687,7 @@ def _measure(work: np.ndarray, gray: np.ndarray, blob: np.ndarray, mask: np.ndar
         return None
     cx, cy = m["m10"] / m["m00"], m["m01"] / m["m00"]
     mu20, mu02, mu11 = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
-    common = math.sqrt(max(0.0, ((mu20 - mu02) / 2) ** 2 + mu11 * mu11))
-    l1, l2 = (mu20 + mu02) / 2 + common, (mu20 + mu02) / 2 - common
+    l1, l2 = _cv.axis_variances(mu20, mu02, mu11)
     if l2 <= 0 or l2 / l1 < PIP_AXIS_RATIO:      # axis ratio below 0.37: a seam, a scratch, a smear
         return None
     ellipse = 4 * math.pi * math.sqrt(l1 * l2)

@@ -20,7 +20,7 @@ from typing import Any, Final
 import cv2
 import numpy as np
 
-from vision._cv import find_contours
+from vision._cv import axis_variances, find_contours
 
 __all__ = [
     "GLYPHS",
@@ -246,8 +246,7 @@ def _line(on: np.ndarray) -> bool:
     m = cv2.moments(on.astype(np.uint8), binaryImage=True)
     if m["m00"] <= 0:
         return False
-    mu20, mu02, mu11 = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
-    spread = (mu20 + mu02) / 2 + float(np.sqrt(((mu20 - mu02) / 2) ** 2 + mu11 * mu11))
+    spread = axis_variances(m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"])[0]
     return bool(12 * spread >= LINE_THIN * m["m00"])
 
 
