@@ -16,8 +16,8 @@ training sources kept aside (never on a source the model is measured on).
 
 A card may name other readers under ``"ensemble"`` (ONNX files beside it, each with its own card): the
 probabilities are then the softmax of the mean of every reader's logits, each divided by its own
-temperature (``members``). The embedding stays the first reader's: teach mode's ``taught_cosine`` was
-fitted for it.
+temperature (``members``); each reads its own side's square, as it was trained. The embedding stays the
+first reader's: teach mode's ``taught_cosine`` was fitted for it.
 
 Images are BGR uint8 arrays of shape (H, W, 3); they are never modified.
 """
@@ -154,9 +154,8 @@ def members(model: str = "faces") -> list[str]:
         raise FileNotFoundError(f"the card of {model} names {', '.join(missing)} in its ensemble, "
                                 f"and {folder} does not hold it")
     readers = [model, *(str(folder / n) for n in names)]
-    sides = {crop_side(m) for m in readers}
-    if len(sides) > 1:   # every reader of an ensemble reads the same crops
-        raise ValueError(f"the readers of {model} read squares of different sides ({sorted(sides)} px)")
+    for m in readers:
+        crop_side(m)     # a card naming a side no reader could read is an error before any frame is read
     return readers
 
 
@@ -168,11 +167,16 @@ def _softmax(logits: np.ndarray) -> np.ndarray:
 
 def read_crops(crops: list[np.ndarray], *, model: str = "faces", turns: int = 4,
                ensemble: bool = True, known: np.ndarray | None = None,
-               stop: Callable[[], bool] | None = None) -> list[FaceReading]:
+               stop: Callable[[], bool] | None = None,
+               cut: Callable[[int, list[int]], list[np.ndarray]] | None = None) -> list[FaceReading]:
     """Face readings of square BGR crops of the reader's side (``crop_side``; quarter turns averaged; with
     ``ensemble``, the readers of ``members`` averaged too, on at most ``MAX_ENSEMBLE`` crops, the first
     reader's least sure, none it calls "numeral" at ``NUMERAL_ALONE`` or more). ``known``: the first reader's
     raw output of the crops unturned, when the caller has it (``finder.turned_outputs``).
+
+    A reader of the ensemble whose card names another side reads ``cut(side, indices)``: the crops of those
+    indices cut again at its side, as it was trained (``read_faces`` cuts them from the frame); without
+    ``cut``, the crops resized to its side.
 
     ``stop`` (with ``known``): asked before every ``STEP`` crops; once it says True, the crops not yet read
     at every turn keep their one-turn reading of ``known``, marked ``whole=False`` (the caller must not call
@@ -210,12 +214,24 @@ def read_crops(crops: list[np.ndarray], *, model: str = "faces", turns: int = 4,
             some = least_sure[j:j + step]
             total = logits[some]
             for m in readers[1:]:
-                total = total + turned_outputs([crops[i] for i in some], m, turns=turns,
-                                               batch=BATCH)[:, :n] / temperature(m)
+                total = total + turned_outputs(_at_side([int(i) for i in some], crops, crop_side(m), cut),
+                                               m, turns=turns, batch=BATCH)[:, :n] / temperature(m)
             logits[some] = total / len(readers)
     p = _softmax(logits)
     emb /= np.linalg.norm(emb, axis=1, keepdims=True) + 1e-9
     return [FaceReading(p[i], emb[i], bool(whole[i])) for i in range(len(crops))]
+
+
+def _at_side(indices: list[int], crops: list[np.ndarray], side: int,
+             cut: Callable[[int, list[int]], list[np.ndarray]] | None) -> list[np.ndarray]:
+    """The crops of ``indices`` at ``side`` px: as given when they are that side, else cut again (``cut``) or
+    resized."""
+    if not indices or crops[indices[0]].shape[0] == side:
+        return [crops[i] for i in indices]
+    if cut is not None:
+        return cut(side, indices)
+    return [cv2.resize(crops[i], (side, side), interpolation=cv2.INTER_AREA if side < crops[i].shape[0]
+                       else cv2.INTER_LINEAR) for i in indices]
 
 
 def read_faces(frame: np.ndarray, found: list[Found], *, model: str = "faces", turns: int = 4,
@@ -239,8 +255,12 @@ def read_faces(frame: np.ndarray, found: list[Found], *, model: str = "faces", t
     """
     screen_stop = stop if screen_stop is None else screen_stop
     side = crop_side(model)
+    def cut_from(chosen: list[Found]) -> Callable[[int, list[int]], list[np.ndarray]]:
+        return lambda other, indices: [crop(frame, chosen[i], size=other) for i in indices]
+
     if screen is None or turns == 1 or not found:
-        return read_crops([crop(frame, f, size=side) for f in found], model=model, turns=turns)
+        return read_crops([crop(frame, f, size=side) for f in found], model=model, turns=turns,
+                          cut=cut_from(found))
     # the screen's look is the first of the turns: read once, used twice
     if screen_stop is None:
         crops = [crop(frame, f, size=side) for f in found]
@@ -261,7 +281,8 @@ def read_faces(frame: np.ndarray, found: list[Found], *, model: str = "faces", t
         keep = sorted(by_none[:most])
         for i in by_none[most:]:
             out[i] = replace(first[i], whole=False)
-    again = read_crops([crops[i] for i in keep], model=model, turns=turns, known=unturned[keep], stop=stop)
+    again = read_crops([crops[i] for i in keep], model=model, turns=turns, known=unturned[keep], stop=stop,
+                       cut=cut_from([found[i] for i in keep]))
     for i, r in zip(keep, again, strict=True):
         out[i] = r
     return out

@@ -60,8 +60,46 @@ def test_a_side_no_reader_could_read_is_an_error_that_names_it(tmp_path, side):
         faces.crop_side(model)
 
 
-def test_an_ensemble_of_readers_reading_different_sides_is_an_error(tmp_path):
+def test_the_readers_of_an_ensemble_each_read_their_own_side(tmp_path):
+    """A pair whose first reader reads 56 px and whose second reads 40: each reads the square it was trained
+    on, cut from the frame, and the pair's probabilities are the softmax of their mean calibrated logits."""
+    first = _reader(tmp_path, "a", crop=56, ensemble=["b.onnx"])
+    second = _reader(tmp_path, "b")
+    frame, found = _frame_and_dice()
+    n = len(faces.CLASSES)
+    got = faces.read_faces(frame, found, model=first)
+    mean = sum(turned_outputs([faces.crop(frame, f, size=faces.crop_side(m)) for f in found], m, turns=4,
+                              batch=8)[:, :n] / faces.temperature(m) for m in (first, second)) / 2
+    want = np.exp(mean - mean.max(axis=1, keepdims=True))
+    want /= want.sum(axis=1, keepdims=True)
+    np.testing.assert_allclose([r.probabilities for r in got], want, atol=1e-9)
+    # the second reader fed the first's 56 px squares (or those squares shrunk) would read other numbers
+    wrong = sum(turned_outputs([faces.crop(frame, f, size=40) for f in found], m, turns=4,
+                               batch=8)[:, :n] / faces.temperature(m) for m in (first, second)) / 2
+    assert float(np.abs(wrong - mean).max()) > 1e-4
+
+
+def test_the_screened_read_cuts_the_second_readers_squares_from_the_frame(tmp_path):
+    """``read_faces(screen=...)`` reads a subset of the objects at every turn: the second reader's squares
+    are cut for those objects, not for the first ones of the list."""
     first = _reader(tmp_path, "a", crop=56, ensemble=["b.onnx"])
     _reader(tmp_path, "b")
-    with pytest.raises(ValueError, match="different sides"):
-        faces.members(first)
+    frame, found = _frame_and_dice()
+    nothing = Found(300.0, 20.0, 30.0, 30.0, 0.3)      # bare felt: screened out, read once
+    screened = faces.read_faces(frame, [nothing, *found], model=first, screen=0.9)
+    plain = faces.read_faces(frame, found, model=first)
+    kept = [r for r in screened[1:] if r.whole]
+    assert len(kept) == 2
+    np.testing.assert_allclose([r.probabilities for r in kept], [r.probabilities for r in plain], atol=1e-9)
+
+
+def test_a_mixed_pair_given_crops_without_a_cutter_resizes_them(tmp_path):
+    first = _reader(tmp_path, "a", crop=56, ensemble=["b.onnx"])
+    _reader(tmp_path, "b")
+    frame, found = _frame_and_dice()
+    crops = [faces.crop(frame, f, size=56) for f in found]
+    got = faces.read_crops(crops, model=first)
+    assert all(np.isfinite(r.probabilities).all() and abs(r.probabilities.sum() - 1) < 1e-9 for r in got)
+    cut = faces.read_crops(crops, model=first,
+                           cut=lambda side, idx: [faces.crop(frame, found[i], size=side) for i in idx])
+    assert [r.label for r in got] == [r.label for r in cut]
