@@ -31,7 +31,7 @@ from train_faces import crop, hard_negatives, items  # noqa: E402
 from v3_data import load_source  # noqa: E402
 from v3_train import best_temperature  # noqa: E402
 
-from vision.faces import BATCH, CLASSES, members, temperature  # noqa: E402
+from vision.faces import BATCH, CLASSES, crop_side, members, temperature  # noqa: E402
 from vision.finder import turned_outputs  # noqa: E402
 
 GRID = np.arange(0.5, 2.01, 0.05)
@@ -43,11 +43,10 @@ def pair_logits(model: str, source: str, finder: str) -> tuple[torch.Tensor, tor
     rng = np.random.default_rng(7)
     samples = load_source(source)
     its = items(samples, rng) + hard_negatives(samples, finder, rng)
-    xs = [crop(it, None) for it in its]
     n = len(CLASSES)
     readers = members(model)
-    mean = np.mean([turned_outputs(xs, m, turns=4, batch=BATCH)[:, :n] / temperature(m) for m in readers],
-                   axis=0)
+    mean = np.mean([turned_outputs([crop(it, None, size=crop_side(m)) for it in its], m, turns=4,
+                                   batch=BATCH)[:, :n] / temperature(m) for m in readers], axis=0)
     return torch.tensor(mean, dtype=torch.float32), torch.tensor([it[4] for it in its])
 
 

@@ -41,7 +41,7 @@ from v3_card import install_calibrated
 from v3_data import load_source
 from v3_train import best_temperature, load_fused_onnx
 
-from vision.faces import CLASSES
+from vision.faces import CLASSES, CROP
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = ("matteop65", "chase", "aws", "nell")
@@ -54,13 +54,15 @@ def fit_taught_cosine(onnx: Path) -> dict[str, float | int]:
     """``taught_cosine`` of the reader ``onnx``: ``TAUGHT_QUANTILE`` of the cosines between the product's
     embeddings (``vision.faces.read_crops``) of labelled objects of different classes, on the photos the
     training kept aside (one in ten of each source, as in tools/train_faces.py)."""
-    from vision.faces import read_crops
+    from vision.faces import crop_side, read_crops
 
     its = []
     for s in SOURCES:
         kept = [x for i, x in enumerate(load_source(s)) if i % 10 == 0]
         its += items(kept, np.random.default_rng(7))
-    emb = np.stack([r.embedding for r in read_crops([crop(it, None) for it in its], model=str(onnx))])
+    side = crop_side(str(onnx))     # the square this reader reads (its card's "crop")
+    emb = np.stack([r.embedding for r in read_crops([crop(it, None, size=side) for it in its],
+                                                    model=str(onnx))])
     lab = np.array([it[4] for it in its])
     other = (emb @ emb.T)[lab[:, None] != lab[None, :]]
     return {"taught_cosine": round(float(np.quantile(other, TAUGHT_QUANTILE)), 3),
@@ -93,11 +95,19 @@ def reader_stem(run: Path, installed: Path, source: str) -> tuple[Path, bool]:
     return installed / f"faces-no-{source}", False
 
 
-def held_logits(model: Net, source: str, finder: str) -> tuple[torch.Tensor, torch.Tensor]:
+def reader_side(stem: Path) -> int:
+    """The side of the square the reader ``stem`` reads: its card's or its training record's ``"crop"``."""
+    for card in (stem.with_suffix(".json"), stem.with_suffix(".train.json")):
+        if card.exists():
+            return int(json.loads(card.read_text()).get("crop", CROP))
+    return CROP
+
+
+def held_logits(model: Net, source: str, finder: str, side: int = CROP) -> tuple[torch.Tensor, torch.Tensor]:
     rng = np.random.default_rng(7)
     samples = load_source(source)
     its = items(samples, rng) + hard_negatives(samples, finder, rng)
-    xs = [crop(it, None) for it in its]
+    xs = [crop(it, None, size=side) for it in its]
     total = torch.zeros(len(xs), len(CLASSES))
     with torch.no_grad():
         for k in range(4):
@@ -131,7 +141,7 @@ def main() -> None:
     for s in SOURCES:
         model = load_reader(stems[s][0], s)
         finder = "finder" if s == "chase" else str(args.finders / f"finder-no-{s}.onnx")
-        held[s] = held_logits(model, s, finder)
+        held[s] = held_logits(model, s, finder, reader_side(stems[s][0]))
         print(s, summary(*held[s], 1.0), flush=True)
 
     def resumed(tag: str) -> dict[str, object]:
