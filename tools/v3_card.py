@@ -7,9 +7,10 @@ and any measured numbers given as JSON.
         benchmarks/models/faces2-no-aws.json
 
 ``--stage-of CARD``: the run is a further training stage of the model whose card is CARD (the second
-reader of a face pair, resumed from its own export): the new card keeps CARD's temperature and where it came
-from (a stage does not refit it), its ``ensemble_member_of``, and CARD's command, seed, steps and sha256
-under ``resumed_from``; the run's own temperature is kept as ``temperature_trained``.
+reader of a face pair, resumed from its own export; or the first, at another side): the new card keeps CARD's
+temperature and where it came from (a stage does not refit it), its ``ensemble_member_of``, or its
+``ensemble`` and ``sure_from``, and CARD's command, seed, steps and sha256 under ``resumed_from``; the run's
+own temperature is kept as ``temperature_trained``; the side it reads (``"crop"``) is the run's.
 """
 
 from __future__ import annotations
@@ -59,10 +60,11 @@ def install_calibrated(src: Path, dest: Path, temperature: float, fitted_on: str
 
 def install_stage(src: Path, dest: Path, old: dict[str, Any]) -> dict[str, Any]:
     """``install`` ``src`` (a run resumed from the model whose card is ``old``) with ``old``'s temperature,
-    its origin and ensemble kept (``--stage-of``)."""
+    its origin, its ensemble and its "sure" bar kept (``--stage-of``)."""
     card = _run_card(src)
     card["temperature_trained"] = card.pop("temperature")
-    for key in ("temperature", "temperature_from", "ensemble_member_of"):
+    for key in ("temperature", "temperature_from", "ensemble_member_of", "ensemble", "sure_from",
+                "sure_from_fitted"):
         if key in old:
             card[key] = old[key]
     card["resumed_from"] = {k: old[k] for k in ("command", "seed", "steps", "sha256") if k in old}

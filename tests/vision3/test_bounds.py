@@ -161,7 +161,7 @@ def test_past_most_the_screen_reading_stays_and_is_marked(monkeypatch):
     real = faces.read_crops
     monkeypatch.setattr(faces, "read_crops",
                         lambda crops, **k: read.append((len(crops), k)) or real(crops, **k))
-    one_turn = real([faces.crop(img, f) for f in found], turns=1, ensemble=False)
+    one_turn = real([faces.crop(img, f, size=faces.crop_side()) for f in found], turns=1, ensemble=False)
     whole = faces.read_faces(img, found, screen=learned.SCREEN)
     read.clear()
     capped = faces.read_faces(img, found, screen=learned.SCREEN, most=12)
@@ -175,7 +175,8 @@ def test_past_most_the_screen_reading_stays_and_is_marked(monkeypatch):
     assert max(one_turn[i].p("none") for i in kept) <= min(one_turn[i].p("none") for i in past) + 1e-9
     for i in past:
         np.testing.assert_allclose(capped[i].probabilities, one_turn[i].probabilities, atol=1e-6)
-    again = real([faces.crop(img, found[i]) for i in kept])
+    again = real([faces.crop(img, found[i], size=faces.crop_side()) for i in kept],
+                 cut=lambda side, idx: [faces.crop(img, found[kept[j]], size=side) for j in idx])
     for i, r in zip(kept, again, strict=True):
         assert capped[i].whole
         np.testing.assert_allclose(capped[i].probabilities, r.probabilities, atol=1e-6)

@@ -20,6 +20,7 @@ def _reader(folder: Path, name: str, **card) -> str:
     shutil.copy(source, folder / f"{name}.onnx")
     base = json.loads(source.with_suffix(".json").read_text(encoding="utf-8"))
     base.pop("ensemble", None)
+    base.pop("crop", None)           # the installed reader's own side: the test says which side it reads
     (folder / f"{name}.json").write_text(json.dumps({**base, **card}), encoding="utf-8")
     return str(folder / f"{name}.onnx")
 
@@ -49,8 +50,19 @@ def test_a_reader_whose_card_says_56_reads_56_px_squares(tmp_path):
     assert max(moved) > 1e-4
 
 
-def test_a_card_without_a_side_reads_the_installed_40():
-    assert faces.crop_side("faces") == faces.CROP == 40
+def test_a_card_without_a_side_reads_40(tmp_path):
+    assert faces.crop_side(_reader(tmp_path, "plain")) == faces.CROP == 40
+
+
+@pytest.mark.parametrize("first", ["faces", "faces-no-chase", "faces-no-aws", "faces-no-nell",
+                                   "faces-no-matteop65"])
+def test_the_two_scale_candidate_pairs_read_56_then_40(first):
+    """The fifty-second session's candidates (docs/vision.md, "Fifty-second session"): each first reader reads
+    56 px squares, the installed second beside it 40."""
+    model = str(LOO / "candidates" / "pair56" / f"{first}.onnx")
+    readers = faces.members(model)
+    assert [faces.crop_side(m) for m in readers] == [56, 40]
+    assert Path(readers[1]).resolve().parent in {LOO.resolve(), (ROOT / "vision" / "models").resolve()}
 
 
 @pytest.mark.parametrize("side", [8, 300, "56", 40.5])

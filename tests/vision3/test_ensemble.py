@@ -21,6 +21,7 @@ def _reader(folder: Path, name: str, source: Path, **card) -> str:
     shutil.copy(source, folder / f"{name}.onnx")
     base = json.loads(source.with_suffix(".json").read_text(encoding="utf-8"))
     base.pop("ensemble", None)                   # the installed cards name their own siblings
+    base.pop("crop", None)                       # read at the side the test's crops have, unless told
     (folder / f"{name}.json").write_text(json.dumps({**base, **card}), encoding="utf-8")
     return str(folder / f"{name}.onnx")
 
@@ -153,13 +154,14 @@ def test_the_screens_look_is_the_first_turn_read_once(monkeypatch):
     found = finder.find_objects(img, model="finder")
     assert len(found) >= 5
     got, first_reader = _read_counting(monkeypatch, img, found)
-    crops = [faces.crop(img, f) for f in found]
+    crops = [faces.crop(img, f, size=faces.crop_side()) for f in found]
     screen = faces.read_crops(crops, turns=1, ensemble=False)
     keep = [i for i, r in enumerate(screen)
             if r.p("none") < learned.SCREEN and r.p("numeral") < faces.NUMERAL_ONE_TURN]
     assert keep
     assert first_reader == len(found) + 3 * len(keep)
-    again = faces.read_crops([crops[i] for i in keep])
+    again = faces.read_crops([crops[i] for i in keep],     # the second reader's squares cut at its side
+                             cut=lambda side, idx: [faces.crop(img, found[keep[j]], size=side) for j in idx])
     for i, r in zip(keep, again, strict=True):
         np.testing.assert_allclose(got[i].probabilities, r.probabilities, atol=1e-6)
 
@@ -173,7 +175,7 @@ def test_a_die_the_screen_calls_a_numeral_is_not_turned_and_still_read(monkeypat
     img = sc.image.copy()
     synth.draw_die(img, 60, 60, 48, 5, angle=10.0)
     found = finder.find_objects(img, model="finder")
-    crops = [faces.crop(img, f) for f in found]
+    crops = [faces.crop(img, f, size=faces.crop_side()) for f in found]
     screen = faces.read_crops(crops, turns=1, ensemble=False)
     sure = [i for i, r in enumerate(screen) if r.p("numeral") >= faces.NUMERAL_ONE_TURN]
     turned = [i for i, r in enumerate(screen)

@@ -40,7 +40,7 @@ def after(calls):
 
 def _crops(frame):
     found = find_objects(frame)
-    return [crop(frame, f) for f in found]
+    return [crop(frame, f, size=faces.crop_side()) for f in found]
 
 
 def test_read_step_by_step_the_crops_read_the_same_bits(crowded):
@@ -147,7 +147,7 @@ def test_the_screen_stops_too_the_weakest_objects_unseen(crowded):
     clock, the rest (the finder's weakest) is marked unseen, with an even reading and no embedding."""
     found = find_objects(crowded)
     assert len(found) > 2 * STEP
-    crops = [crop(crowded, f) for f in found]
+    crops = [crop(crowded, f, size=faces.crop_side()) for f in found]
     one_turn = read_crops(crops, turns=1, ensemble=False,
                           known=turned_outputs(crops, "faces", turns=1, batch=faces.BATCH))
     got = read_faces(crowded, found, screen=learned.SCREEN, most=learned.MAX_TURNED, stop=after(1))
