@@ -8,7 +8,7 @@ lost) and pip dice's emblem faces called "numeral" (handed to Vision II, which r
 
 ``--first``: the first reader (a name in vision/models or a path to an .onnx); its card's ``ensemble`` names
 the others. Each kind of object is read three ways: by the first reader alone, by the others alone (each),
-and by the pair as the product reads (``vision.faces.read_crops`` with its ensemble rules, one call a tray).
+and by the pair as the product reads (``vision.faces.read_faces``, each reader at its side, one call a tray).
 The numeral d6 trays are ``tools/v3_data.numeral_d6_render(i, seed=SEED)``, drawn as the training trays are
 from another seed; the emblems are the emblem faces of ``tools/v3_data.render(SEED * 1000 + i)`` (letters
 of every kind; with ``--plain-emblems``, as ``train_faces.py --plain-emblems`` draws them, none that is
@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tools"))
 
-from vision.faces import crop, members, read_crops  # noqa: E402
+from vision.faces import crop, crop_side, members, read_crops, read_faces  # noqa: E402
 from vision.finder import Found  # noqa: E402
 
 Box = tuple[float, float, float, float]          # x, y, w, h
@@ -77,11 +77,12 @@ def count(trays: list[tuple[np.ndarray, list[Box]]], label: str, first: str) -> 
     for image, boxes in trays:
         if not boxes:
             continue
-        crops = [crop(image, Found(x + w / 2, y + h / 2, w, h, 1.0)) for x, y, w, h in boxes]
-        got["objects"] += len(crops)
-        for r in readers:
+        found = [Found(x + w / 2, y + h / 2, w, h, 1.0) for x, y, w, h in boxes]
+        got["objects"] += len(found)
+        for r in readers:     # each reader alone, at the side its card names
+            crops = [crop(image, f, size=crop_side(r)) for f in found]
             got[Path(r).stem] += sum(x.label == label for x in read_crops(crops, model=r, ensemble=False))
-        got["pair"] += sum(x.label == label for x in read_crops(crops, model=first, ensemble=True))
+        got["pair"] += sum(x.label == label for x in read_faces(image, found, model=first))
     return got
 
 
