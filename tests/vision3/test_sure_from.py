@@ -46,9 +46,11 @@ def test_the_card_says_where_sure_begins(tmp_path):
     for bad in (0.7, 1.0):
         with pytest.raises(ValueError, match="sure_from"):
             faces.sure_from(_card(tmp_path, sure_from=bad))
-    # every shipped and left-out reader's card holds its fitted bar
+    # every shipped and left-out reader's card holds its fitted bar (0.80, the lowest benchmarks/sure_study.py
+    # tries, is one: chase's since the fifty-third session) and says what it was fitted on
     for card in [MODELS / "faces.json", *sorted((ROOT / "benchmarks" / "models").glob("faces-no-*.json"))]:
-        assert 0.8 < json.loads(card.read_text(encoding="utf-8"))["sure_from"] < 1.0, card.name
+        got = json.loads(card.read_text(encoding="utf-8"))
+        assert 0.8 <= got["sure_from"] < 1.0 and "sure_study.py" in got["sure_from_fitted"], card.name
 
 
 def test_real_photos_dice_are_reported_through_the_bar(tmp_path, photos):

@@ -24,11 +24,13 @@ def _frame(index: int) -> object:
 
 
 @pytest.mark.parametrize(("index", "kind", "value", "sides", "read"),
-                         [(26, "d4", 2, 4, 2), (7, "d10", 0, 10, 10)])
+                         [(26, "d4", 2, 4, 2)])
 def test_a_polyhedral_die_the_face_reader_calls_an_emblem_is_read_by_its_type(monkeypatch, index, kind, value,
                                                                              sides, read):
-    """Frame 26: a barrel d4 "2"; frame 7: a d10 "0" seen from above. The face reader's likeliest is
-    "emblem" for both, "numeral" next; the type reader says d4 / d10 at 0.99 or more."""
+    """Frame 26: a barrel d4 "2". The face reader's likeliest is "emblem", "numeral" next; the type reader
+    says d4 at 0.99 or more. (Frame 7's d10 "0" seen from above was the second case until the 56 px readers of
+    the fifty-third session, which call it a numeral outright; no other non-d6 of the first 160 frames of this
+    seed is an emblem to them.)"""
     s = _frame(index)
     (truth,) = [d for d in s.dice if (d.kind, d.value) == (kind, value) and not np.isnan(d.centre[0])]
     tx, ty = truth.bbox[0] + truth.bbox[2] / 2, truth.bbox[1] + truth.bbox[3] / 2
