@@ -1,6 +1,7 @@
 """A die Vision II reads as a numeral d6, sure, whose centre the pip counter reads as a pip face is asked
 (capped at ``DISAGREE``): pips under a numeral reading are evidence against it
-(vision.learned.MAX_EMBLEMS_COUNTED's note). Real photo, read by the models that never saw chase."""
+(vision.learned.MAX_EMBLEMS_COUNTED's note). Tested on rendered numeral d6s; the real photo (chase, read by
+the models that never saw it) on which it first asked a wrong reading is kept as a record of that die."""
 
 from pathlib import Path
 
@@ -23,6 +24,7 @@ def test_a_casino_one_once_read_as_a_numeral_six_is_read_as_a_one(photos, monkey
     below still do."""
     path = next((photos / "chaseelliottpatterson__dice-reader").rglob(RINGED_ONE))
     frame = cv2.imread(str(path))
+    # the reader's own confidence, without the card's "sure" bar (vision.learned._reported)
     monkeypatch.setattr("vision.learned.sure_from", lambda model, default: default)
     (die,) = read_table(frame, models=CHASE_LEFT_OUT).dice
     assert (die.sides, die.value) == (6, 1)          # the label
