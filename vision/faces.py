@@ -222,6 +222,12 @@ def read_crops(crops: list[np.ndarray], *, model: str = "faces", turns: int = 4,
     return [FaceReading(p[i], emb[i], bool(whole[i])) for i in range(len(crops))]
 
 
+def cutter(frame: np.ndarray, found: list[Found]) -> Callable[[int, list[int]], list[np.ndarray]]:
+    """``read_crops``'s ``cut`` for crops of ``found`` in ``frame``: those of the given indices cut again at a
+    reader's side."""
+    return lambda side, indices: [crop(frame, found[i], size=side) for i in indices]
+
+
 def _at_side(indices: list[int], crops: list[np.ndarray], side: int,
              cut: Callable[[int, list[int]], list[np.ndarray]] | None) -> list[np.ndarray]:
     """The crops of ``indices`` at ``side`` px: as given when they are that side, else cut again (``cut``) or
@@ -255,12 +261,10 @@ def read_faces(frame: np.ndarray, found: list[Found], *, model: str = "faces", t
     """
     screen_stop = stop if screen_stop is None else screen_stop
     side = crop_side(model)
-    def cut_from(chosen: list[Found]) -> Callable[[int, list[int]], list[np.ndarray]]:
-        return lambda other, indices: [crop(frame, chosen[i], size=other) for i in indices]
 
     if screen is None or turns == 1 or not found:
         return read_crops([crop(frame, f, size=side) for f in found], model=model, turns=turns,
-                          cut=cut_from(found))
+                          cut=cutter(frame, found))
     # the screen's look is the first of the turns: read once, used twice
     if screen_stop is None:
         crops = [crop(frame, f, size=side) for f in found]
@@ -282,7 +286,7 @@ def read_faces(frame: np.ndarray, found: list[Found], *, model: str = "faces", t
         for i in by_none[most:]:
             out[i] = replace(first[i], whole=False)
     again = read_crops([crops[i] for i in keep], model=model, turns=turns, known=unturned[keep], stop=stop,
-                       cut=cut_from([found[i] for i in keep]))
+                       cut=cutter(frame, [found[i] for i in keep]))
     for i, r in zip(keep, again, strict=True):
         out[i] = r
     return out

@@ -176,7 +176,7 @@ def test_past_most_the_screen_reading_stays_and_is_marked(monkeypatch):
     for i in past:
         np.testing.assert_allclose(capped[i].probabilities, one_turn[i].probabilities, atol=1e-6)
     again = real([faces.crop(img, found[i], size=faces.crop_side()) for i in kept],
-                 cut=lambda side, idx: [faces.crop(img, found[kept[j]], size=side) for j in idx])
+                 cut=faces.cutter(img, [found[i] for i in kept]))
     for i, r in zip(kept, again, strict=True):
         assert capped[i].whole
         np.testing.assert_allclose(capped[i].probabilities, r.probabilities, atol=1e-6)

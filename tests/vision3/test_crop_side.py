@@ -113,5 +113,5 @@ def test_a_mixed_pair_given_crops_without_a_cutter_resizes_them(tmp_path):
     got = faces.read_crops(crops, model=first)
     assert all(np.isfinite(r.probabilities).all() and abs(r.probabilities.sum() - 1) < 1e-9 for r in got)
     cut = faces.read_crops(crops, model=first,
-                           cut=lambda side, idx: [faces.crop(frame, found[i], size=side) for i in idx])
+                           cut=faces.cutter(frame, found))
     assert [r.label for r in got] == [r.label for r in cut]

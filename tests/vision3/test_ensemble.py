@@ -161,7 +161,7 @@ def test_the_screens_look_is_the_first_turn_read_once(monkeypatch):
     assert keep
     assert first_reader == len(found) + 3 * len(keep)
     again = faces.read_crops([crops[i] for i in keep],     # the second reader's squares cut at its side
-                             cut=lambda side, idx: [faces.crop(img, found[keep[j]], size=side) for j in idx])
+                             cut=faces.cutter(img, [found[i] for i in keep]))
     for i, r in zip(keep, again, strict=True):
         np.testing.assert_allclose(got[i].probabilities, r.probabilities, atol=1e-6)
 
