@@ -376,10 +376,11 @@ def load(models: tuple[str, ...] = MODELS) -> None:
     and the first frame of a session, or ``scan``'s first photo, would otherwise spend it loading files
     (0.25 s here, more on a Pi). A missing file is the error it is on reading."""
     from vision.faces import members
-    from vision.finder import _net, model_path
+    from vision.finder import CROP_ENGINE, _net, model_path
 
-    for name in (models[0], *members(models[1]), *models[2:]):
-        _net(str(model_path(name)))
+    _net(str(model_path(models[0])))
+    for name in (*members(models[1]), *models[2:]):
+        _net(str(model_path(name)), engine=CROP_ENGINE)
     try:
         from vision import poly
         from vision.poly import numeral

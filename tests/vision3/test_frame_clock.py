@@ -231,8 +231,8 @@ def test_the_networks_are_loaded_before_the_frames_time_starts(polyhedral, monke
 
     events = []
     read_net, read_onnx = cv2.dnn.readNet, cv2.dnn.readNetFromONNX
-    monkeypatch.setattr(cv2.dnn, "readNet", lambda *a: events.append("load") or read_net(*a))
-    monkeypatch.setattr(cv2.dnn, "readNetFromONNX", lambda *a: events.append("load") or read_onnx(*a))
+    for name, read in (("readNet", read_net), ("readNetFromONNX", read_onnx)):
+        monkeypatch.setattr(cv2.dnn, name, lambda *a, read=read, **k: events.append("load") or read(*a, **k))
 
     def clock():
         events.append("clock")

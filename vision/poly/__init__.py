@@ -27,7 +27,7 @@ from typing import Final
 import cv2
 import numpy as np
 
-from vision.finder import _forget_net
+from vision.finder import CROP_ENGINE, _forget_net
 from vision.finder import _net as _finder_net
 from vision.poly.numeral import NumeralReading, read_numeral_and_die
 from vision.poly.silhouette import side_weights, silhouette
@@ -170,7 +170,7 @@ def _net() -> cv2.dnn.Net:
     reader and a finder fit measuring photos in the background both read polyhedral dice)."""
     if not MODEL_PATH.exists():
         raise FileNotFoundError(f"the polyhedral dice model {MODEL_PATH} is missing; run tools/train_poly.py")
-    net: cv2.dnn.Net = _finder_net(str(MODEL_PATH))
+    net: cv2.dnn.Net = _finder_net(str(MODEL_PATH), engine=CROP_ENGINE)
     return net
 
 
