@@ -41,9 +41,9 @@ from vision.poly import (  # noqa: E402
     CLASSES,
     KIND_SIDES,
     NUMERAL_WEIGHT,
-    class_probabilities,
     fuse,
     locate_die,
+    network_probabilities,
     prepare,
     read_polyhedral,
     reading_from_probabilities,
@@ -176,8 +176,7 @@ def fit_fusion(sets: tuple[tuple[int, int, int], ...] = FIT_SETS) -> dict[int, t
 
 def _network(crop: np.ndarray) -> np.ndarray:
     """The network's class probabilities alone, as read_polyhedral computes them."""
-    x = prepare(crop)[None]
-    return class_probabilities(np.concatenate([np.rot90(x, k, axes=(2, 3)) for k in range(4)])).mean(axis=0)
+    return network_probabilities(prepare(crop))
 
 
 def _renders(seed: int | None, n: int, size: int = RENDER_SIZE,

@@ -47,6 +47,13 @@ Fitted on renders only (``python3 benchmarks/poly_eval.py --fit-fusion``: seeds 
 616161 at 192 px, 1000 each): per type, the best log-likelihood of the true value among the settings
 that mark no wrong reading sure. A high power keeps only the numeral's clear readings; a high floor
 (the d4: three numerals round a tetrahedron's top vertex) leaves the network more say."""
+ONE_TURN: Final = 0.95
+"""A die whose unturned look the network reads as one class at this or more is not turned three more times
+(``network_probabilities``), as the type reader's ``vision.types.ONE_TURN`` and the face reader's
+``NUMERAL_ONE_TURN`` (0.95): the three turns were 4 of a polyhedral die's 15 ms. Taken from the face reader's
+bar, then checked (fifty-fourth session, docs/vision-poly.md): 0.95 and 0.99 read every set as four turns
+did (burks 86, the 103 and the 261 hand-valued Lurig photos, renders 515151 and frames 919191: the same
+dice right and the same wrong and sure; frames 919191 one more die sure, and right)."""
 CONFIDENT: Final = 0.8
 """Readings whose type or value confidence is below this should be confirmed by the players."""
 DISAGREE: Final = 0.6
@@ -190,6 +197,19 @@ def class_probabilities(inputs: np.ndarray) -> np.ndarray:
     return out
 
 
+def network_probabilities(x: np.ndarray) -> np.ndarray:
+    """The network's class probabilities (len(CLASSES),) for one prepared input (2, INPUT, INPUT): its
+    first look when that reads a class at ``ONE_TURN`` or more, else the mean of its four quarter turns (the
+    network is trained for any spin; averaging the turns steadies it)."""
+    x = np.asarray(x, np.float32)[None]
+    p: np.ndarray = class_probabilities(x)[0]
+    if p.max() >= ONE_TURN:
+        return p
+    turned = class_probabilities(np.concatenate([np.rot90(x, k, axes=(2, 3)) for k in (1, 2, 3)]))
+    out: np.ndarray = (p + turned.sum(axis=0)) / 4
+    return out
+
+
 def reading_from_probabilities(p: np.ndarray) -> PolyReading:
     """The reading that one row of class probabilities supports (see the module docstring)."""
     by_sides: dict[int, float] = {}
@@ -257,10 +277,7 @@ def read_polyhedral(crop_bgr: np.ndarray, *, mask: np.ndarray | None = None,
     (``vision.poly.silhouette``: rules a barrel d4 in or out against a d10) and the numeral at the
     centre (``vision.poly.numeral``).
     """
-    x = prepare(crop_bgr, mask=mask)[None]
-    # the network is trained for any spin; averaging the four quarter turns steadies it
-    batch = np.concatenate([np.rot90(x, k, axes=(2, 3)) for k in range(4)])
-    p = class_probabilities(batch).mean(axis=0)
+    p = network_probabilities(prepare(crop_bgr, mask=mask))
     numeral, die = read_numeral_and_die(crop_bgr, mask=mask)
     if sides is None:
         weights = side_weights(silhouette(die))
