@@ -73,13 +73,15 @@ def fit_taught_cosine(onnx: Path) -> dict[str, float | int]:
 def load_reader(stem: Path, source: str) -> Net:
     """The reader ``stem.pt``, or, when a new machine kept only ``stem.onnx`` (the product's file), that
     export recovered for reading (``v3_train.load_fused_onnx``, exact in eval mode, calibrated on crops of
-    ``source``'s kept-aside photos)."""
+    ``source``'s kept-aside photos at the side it reads, ``reader_side``)."""
     model = Net()
     if stem.with_suffix(".pt").exists():
         model.load_state_dict(torch.load(stem.with_suffix(".pt")))
     else:
         its = items([x for i, x in enumerate(load_source(source)) if i % 10 == 0], np.random.default_rng(3))
-        calibration = to_tensor([crop(it, np.random.default_rng(i)) for i, it in enumerate(its[:512])])
+        side = reader_side(stem)   # its BatchNorms are set on crops of the size it reads
+        calibration = to_tensor([crop(it, np.random.default_rng(i), size=side)
+                                 for i, it in enumerate(its[:512])])
         print(stem.name, "recovered from its ONNX export, largest difference",
               load_fused_onnx(model, str(stem.with_suffix(".onnx")), calibration), flush=True)
     model.eval()
