@@ -51,9 +51,10 @@ ONE_TURN: Final = 0.95
 """A die whose unturned look the network reads as one class at this or more is not turned three more times
 (``network_probabilities``), as the type reader's ``vision.types.ONE_TURN`` and the face reader's
 ``NUMERAL_ONE_TURN`` (0.95): the three turns were 4 of a polyhedral die's 15 ms. Taken from the face reader's
-bar, then checked (fifty-fourth session, docs/vision-poly.md): 0.95 and 0.99 read every set as four turns
-did (burks 86, the 103 and the 261 hand-valued Lurig photos, renders 515151 and frames 919191: the same
-dice right and the same wrong and sure; frames 919191 one more die sure, and right)."""
+bar, then checked (fifty-fourth session, docs/vision-poly.md): 0.95 reads every set as four turns did
+(burks 86, the 103 and the 261 hand-valued Lurig photos, renders 515151 and frames 919191: the same dice right
+and the same wrong and sure; frames 919191 one more die sure, and right); 0.99, read beside it on the 103 and
+the 919191 frames, the same, for less time saved."""
 CONFIDENT: Final = 0.8
 """Readings whose type or value confidence is below this should be confirmed by the players."""
 DISAGREE: Final = 0.6
