@@ -64,11 +64,11 @@ def compare(path: Path, shape: tuple[int, int, int, int], rounds: int, passes: i
     return {**best, "diff": float(np.abs(outs[ENGINES[0]] - outs[ENGINES[1]]).max())}
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rounds", type=int, default=7, help="rounds, the engines in turn (default 7)")
     ap.add_argument("--passes", type=int, default=15, help="forward passes timed a round (default 15)")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     if args.rounds < 1 or args.passes < 1:
         ap.error("--rounds and --passes must be at least 1")
     if not all(hasattr(cv2.dnn, e) for e in ENGINES):

@@ -148,17 +148,20 @@ CROP_ENGINE: Final = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
 def _net(path: str, *, engine: int | None = None) -> Any:
     """The network in ``path``, loaded once per thread: a ``cv2.dnn`` net holds its input and buffers,
     so one net run from two threads at once (the camera's reader and a teach from the page) breaks.
-    ``engine``: the ``cv2.dnn`` engine to load it on (``CROP_ENGINE``); None, ``readNet``'s choice. A path
-    is always loaded by the same reader, so by the same engine."""
-    nets: dict[str, Any] = _LOCAL.__dict__.setdefault("nets", {})
-    if path not in nets:
-        nets[path] = cv2.dnn.readNet(path) if engine is None else cv2.dnn.readNetFromONNX(path, engine=engine)
-    return nets[path]
+    ``engine``: the ``cv2.dnn`` engine to load it on (``CROP_ENGINE``); None, ``readNet``'s choice. Kept per
+    path and engine, so a net loaded on one engine is never handed to a caller that asked for the other."""
+    nets: dict[tuple[str, int | None], Any] = _LOCAL.__dict__.setdefault("nets", {})
+    if (path, engine) not in nets:
+        nets[path, engine] = (cv2.dnn.readNet(path) if engine is None
+                              else cv2.dnn.readNetFromONNX(path, engine=engine))
+    return nets[path, engine]
 
 
 def _forget_net(path: str) -> None:
-    """Load ``path`` again on this thread's next ``_net(path)``: its file was written anew."""
-    _LOCAL.__dict__.get("nets", {}).pop(path, None)
+    """Load ``path`` again on this thread's next ``_net(path)``, on any engine: its file was written anew."""
+    nets = _LOCAL.__dict__.get("nets", {})
+    for key in [k for k in nets if k[0] == path]:
+        del nets[key]
 
 
 def blob(images: list[np.ndarray]) -> np.ndarray:

@@ -142,7 +142,7 @@ def _read_counting(monkeypatch, img, found):
 
     monkeypatch.setattr(finder, "_forward", counted)
     got = faces.read_faces(img, found, screen=learned.SCREEN)
-    return got, passes[id(finder._net(str(finder.model_path("faces"))))]
+    return got, passes[id(finder._net(str(finder.model_path("faces")), engine=finder.CROP_ENGINE))]
 
 
 def test_the_screens_look_is_the_first_turn_read_once(monkeypatch):
