@@ -35,6 +35,8 @@ import numpy as np
 from vision.finder import Found, model_card, model_path, turned_outputs
 
 CLASSES = ("none", "1", "2", "3", "4", "5", "6", "emblem", "numeral", "token")
+#: the pip values' places in ``CLASSES``
+PIPS = slice(1, 7)
 #: the reader's input: a CROP x CROP square around the object, CROP_SCALE times the found box's long side
 CROP = 40
 CROP_SCALE = 1.25
@@ -53,6 +55,13 @@ NUMERAL_ALONE = 0.8
 #: 13% of a polyhedral die's time (docs/vision-poly.md, twenty-seventh session; 0.8 cost aws and nell three
 #: pip dice read right, 0.95 one)
 NUMERAL_ONE_TURN = 0.95
+#: nor is a crop whose one look reads one pip value at this or more: its reading stays that look, by the first
+#: reader alone (one network pass instead of eight), and the pip counter still checks it when it is sure. The
+#: eight passes were a quarter of a one-die 640x480 frame's time. 0.95: ``NUMERAL_ONE_TURN``'s bar and
+#: ``vision.poly.ONE_TURN``'s, chosen before measuring; measured after on the four sets left out
+#: (fifty-fifth session, docs/vision.md): the same dice found and read right and the same sure mistakes on
+#: each, one phantom more on nell (asked at 0.3-0.5); the 640x480 frame 34.0 -> 26.9 ms (turn about)
+PIP_ONE_TURN = 0.95
 #: with a ``stop`` (a frame's time budget, ``vision.learned.FRAME_SECONDS``), crops are read this many at a
 #: time and ``stop`` is asked before each step: 16 crops are 48 to 64 crops through a network, 40-60 ms of one
 #: core, the most a frame can overrun its budget here (cv2.dnn reads a crop the same, bit for bit, in a batch
@@ -247,8 +256,9 @@ def read_faces(frame: np.ndarray, found: list[Found], *, model: str = "faces", t
     """One ``FaceReading`` per found object of ``frame`` (BGR uint8 (H, W, 3)), in the same order.
 
     ``screen``: read every crop once first (by the first reader of an ensemble alone), and at ``turns``
-    quarter turns only those whose ``none`` probability is under ``screen`` and whose ``numeral`` probability
-    is under ``NUMERAL_ONE_TURN`` (the others keep their one-turn reading): a frame of carpet or mesh with a
+    quarter turns only those whose ``none`` probability is under ``screen``, whose ``numeral`` probability
+    is under ``NUMERAL_ONE_TURN`` and whose likeliest pip value's is under ``PIP_ONE_TURN`` (the others keep
+    their one-turn reading): a frame of carpet or mesh with a
     hundred candidates costs a hundred crops, not four hundred times the readers. ``most`` (with
     ``screen``): of those, at most this many, the least likely "none" first; the rest keep their one-turn
     reading marked ``whole=False`` (a frame of a hundred and fifty dice costs at most ``most`` crops at
@@ -277,7 +287,8 @@ def read_faces(frame: np.ndarray, found: list[Found], *, model: str = "faces", t
             crops += step
         unturned = np.concatenate(parts)
     first = read_crops(crops, model=model, turns=1, ensemble=False, known=unturned)
-    keep = [i for i, r in enumerate(first) if r.p("none") < screen and r.p("numeral") < NUMERAL_ONE_TURN]
+    keep = [i for i, r in enumerate(first) if r.p("none") < screen and r.p("numeral") < NUMERAL_ONE_TURN
+            and float(r.probabilities[PIPS].max()) < PIP_ONE_TURN]
     unseen = FaceReading(np.full(len(CLASSES), 1 / len(CLASSES)), np.zeros(EMBEDDING), False, seen=False)
     out = first + [unseen] * (len(found) - len(crops))
     if most is not None and len(keep) > most:

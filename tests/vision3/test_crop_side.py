@@ -91,9 +91,10 @@ def test_the_readers_of_an_ensemble_each_read_their_own_side(tmp_path):
     assert float(np.abs(wrong - mean).max()) > 1e-4
 
 
-def test_the_screened_read_cuts_the_second_readers_squares_from_the_frame(tmp_path):
+def test_the_screened_read_cuts_the_second_readers_squares_from_the_frame(tmp_path, monkeypatch):
     """``read_faces(screen=...)`` reads a subset of the objects at every turn: the second reader's squares
     are cut for those objects, not for the first ones of the list."""
+    monkeypatch.setattr(faces, "PIP_ONE_TURN", 1.01)    # every die read at every turn, as ``plain`` is
     first = _reader(tmp_path, "a", crop=56, ensemble=["b.onnx"])
     _reader(tmp_path, "b")
     frame, found = _frame_and_dice()

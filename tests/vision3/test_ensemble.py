@@ -145,6 +145,14 @@ def _read_counting(monkeypatch, img, found):
     return got, passes[id(finder._net(str(finder.model_path("faces")), engine=finder.CROP_ENGINE))]
 
 
+def _turned(screen: list[faces.FaceReading]) -> list[int]:
+    """The crops ``read_faces`` reads at every turn after the screen's one look ``screen``: not likely
+    "none", not surely a numeral, no pip value at ``PIP_ONE_TURN``."""
+    return [i for i, r in enumerate(screen)
+            if r.p("none") < learned.SCREEN and r.p("numeral") < faces.NUMERAL_ONE_TURN
+            and float(r.probabilities[faces.PIPS].max()) < faces.PIP_ONE_TURN]
+
+
 def test_the_screens_look_is_the_first_turn_read_once(monkeypatch):
     """``read_faces`` with a screen reads each candidate unturned once, and that look is the first of the
     four turns of those it keeps: the same readings as reading them again, one network pass fewer each."""
@@ -156,8 +164,7 @@ def test_the_screens_look_is_the_first_turn_read_once(monkeypatch):
     got, first_reader = _read_counting(monkeypatch, img, found)
     crops = [faces.crop(img, f, size=faces.crop_side()) for f in found]
     screen = faces.read_crops(crops, turns=1, ensemble=False)
-    keep = [i for i, r in enumerate(screen)
-            if r.p("none") < learned.SCREEN and r.p("numeral") < faces.NUMERAL_ONE_TURN]
+    keep = _turned(screen)
     assert keep
     assert first_reader == len(found) + 3 * len(keep)
     again = faces.read_crops([crops[i] for i in keep],     # the second reader's squares cut at its side
@@ -166,26 +173,36 @@ def test_the_screens_look_is_the_first_turn_read_once(monkeypatch):
         np.testing.assert_allclose(got[i].probabilities, r.probabilities, atol=1e-6)
 
 
-def test_a_die_the_screen_calls_a_numeral_is_not_turned_and_still_read(monkeypatch):
+def test_a_die_the_screen_is_sure_of_is_not_turned_and_still_read(monkeypatch):
     """A crop whose one look is "numeral" at ``NUMERAL_ONE_TURN`` or more keeps that look (Vision II's type
-    and numeral readers read it at four turns); pip dice beside it are still read at every turn."""
+    and numeral readers read it at four turns), and so does a pip die whose one look reads its value at
+    ``PIP_ONE_TURN`` or more; a pip die the look is unsure of is read at every turn, by both readers."""
     from vision.poly.synth import scene
 
     sc = scene(np.random.default_rng(919191), count=10, profile="table")
     img = sc.image.copy()
-    synth.draw_die(img, 60, 60, 48, 5, angle=10.0)
+    synth.draw_die(img, 60, 60, 48, 5, angle=10.0)      # plain and big: a sure look
+    synth.draw_die(img, 320, 440, 26, 3, angle=30.0)    # small and turned: an unsure one
     found = finder.find_objects(img, model="finder")
     crops = [faces.crop(img, f, size=faces.crop_side()) for f in found]
     screen = faces.read_crops(crops, turns=1, ensemble=False)
     sure = [i for i, r in enumerate(screen) if r.p("numeral") >= faces.NUMERAL_ONE_TURN]
-    turned = [i for i, r in enumerate(screen)
-              if r.p("none") < learned.SCREEN and r.p("numeral") < faces.NUMERAL_ONE_TURN]
-    assert len(sure) >= 5 and turned
+    five = [i for i, f in enumerate(found) if abs(f.cx - 60) < 24 and abs(f.cy - 60) < 24]
+    three = [i for i, f in enumerate(found) if abs(f.cx - 320) < 20 and abs(f.cy - 440) < 20]
+    turned = _turned(screen)
+    assert len(sure) >= 5 and len(five) == 1 and len(three) == 1
+    assert screen[five[0]].label == "5" and screen[five[0]].p("5") >= faces.PIP_ONE_TURN
+    assert three == [i for i in turned if i in three]
     got, first_reader = _read_counting(monkeypatch, img, found)
     assert first_reader == len(found) + 3 * len(turned)
-    for i in sure:
+    for i in [*sure, *five]:
         np.testing.assert_allclose(got[i].probabilities, screen[i].probabilities, atol=1e-6)
         assert got[i].whole
+    # the unsure die's reading is both readers' at four turns, not its one look
+    both = faces.read_crops([crops[three[0]]], cut=faces.cutter(img, [found[three[0]]]))[0]
+    np.testing.assert_allclose(got[three[0]].probabilities, both.probabilities, atol=1e-6)
+    assert got[three[0]].label == "3"
+    assert float(np.abs(both.probabilities - screen[three[0]].probabilities).max()) > 0.05
     # and the dice are read where the renders put them, their types right (a d100 is a d10 read as tens)
     monkeypatch.undo()
     dice, _ = learned.read_view(img)
@@ -201,3 +218,26 @@ def test_known_outputs_must_match_the_crops():
     crops = _crops()
     with pytest.raises(ValueError, match="known holds 2 outputs for 4 crops"):
         turned_outputs(crops, "faces", turns=4, batch=8, known=np.zeros((2, 74)))
+
+
+def test_on_a_real_photo_sure_pip_faces_are_read_once_and_the_rest_at_every_turn(monkeypatch):
+    """nell-byler's coloured dice (a photo the shipped readers trained on): the faces whose one look reads a
+    value at ``PIP_ONE_TURN`` cost one network pass, the others four of the first reader and the second
+    reader's; both kinds are on the photo."""
+    from vision.data import photo_set
+
+    img = photo_set("nell")[5].load()
+    found = finder.find_objects(img)
+    crops = [faces.crop(img, f, size=faces.crop_side()) for f in found]
+    screen = faces.read_crops(crops, turns=1, ensemble=False)
+    turned = _turned(screen)
+    once = [i for i, r in enumerate(screen) if i not in turned and r.p("none") < learned.SCREEN
+            and float(r.probabilities[faces.PIPS].max()) >= faces.PIP_ONE_TURN]
+    assert len(once) >= 5 and len(turned) >= 2
+    got, first_reader = _read_counting(monkeypatch, img, found)
+    assert first_reader == len(found) + 3 * len(turned)
+    for i in once:
+        np.testing.assert_allclose(got[i].probabilities, screen[i].probabilities, atol=1e-6)
+    again = faces.read_crops([crops[i] for i in turned], cut=faces.cutter(img, [found[i] for i in turned]))
+    for i, r in zip(turned, again, strict=True):
+        np.testing.assert_allclose(got[i].probabilities, r.probabilities, atol=1e-6)
