@@ -4,8 +4,9 @@ only lower a d6's confidence, never raise it.
 
 Images are BGR uint8 arrays of shape (H, W, 3); they are never modified. The work per frame is bounded by
 the frame's size and by counts, never by what the frame shows: at most ``finder.MAX_OBJECTS`` objects,
-``MAX_POLY`` numeral dice read by Vision II and ``MAX_SECOND_OPINIONS`` pip counts; objects beyond those
-counts are returned with at most ``OVER_BUDGET`` confidence (the players are asked). Counts bound the work
+``MAX_POLY`` numeral dice read by Vision II and ``MAX_SECOND_OPINIONS`` pip counts (``MAX_TIMED_OPINIONS``
+by the clock); objects beyond those counts are returned with at most ``OVER_BUDGET`` confidence (the
+players are asked). Counts bound the work
 on one machine; a caller that gives ``read_view`` the share of the frame's time ``used`` (the live table
 and ``scan``: ``FRAME_SECONDS`` by the clock, ``vision.read_table(clock=)``) also has what the frame's time
 left undone returned that way, on a slower or busier machine than the counts were set on. The pip counter
@@ -116,6 +117,14 @@ MAX_POLY = 30
 #: (aws 99.06 -> 99.04%, nell 99.31 -> 99.30: a few more sure values in crowded frames left unchecked and
 #: asked); see docs/vision.md
 MAX_SECOND_OPINIONS = 16
+#: ... and at most this many when the frame is read by the clock (``read_view(used=)``: the live table and
+#: ``scan``), whose time bounds them too. Since a sure pip face's reading costs one network pass, not eight
+#: (``vision.faces.PIP_ONE_TURN``), a crowded frame has the time: the 84-dice aws frame read with 32 reports
+#: 26 sure dice instead of 12 in 589 ms instead of 476, and the nested worst frame by the clock stays at
+#: 0.80 s median, 0.83 s p95; without a clock 32 took that frame to 0.93 s median, too near the 1 s bound
+#: for counts alone. Left out (read with 32 checks, fifty-fifth session): aws 9 and nell 25 more dice sure,
+#: no more sure mistakes (96 checks added one on aws); docs/vision.md
+MAX_TIMED_OPINIONS = 32
 #: confidence cap of what the budget left unchecked
 OVER_BUDGET = 0.5
 #: a frame's reading by the clock, when the caller gives one (``vision.read_table(clock=)``): past this many
@@ -441,7 +450,7 @@ def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
 
     poly = _poly_reader(percentile)
     polys = counts = 0   # pip counts spent on emblems and numeral d6s (``MAX_EMBLEMS_COUNTED``)
-    checked = _second_opinions(readings)
+    checked = _second_opinions(readings, MAX_SECOND_OPINIONS if used is None else MAX_TIMED_OPINIONS)
     near = taught_cosine(models[1], TAUGHT_COSINE)
     asked: set[int] = set()     # indexes in ``dice`` of emblems nobody taught
     # boxes of taught faces: their confidence is a cosine (one die a place, so a box names one die)
@@ -613,13 +622,13 @@ def _emblems_die_sized(dice: list[FoundDie], asked: set[int], sure_sides: list[f
             if i not in asked or 1 / EMBLEM_SIZE <= _side(d) / median <= EMBLEM_SIZE]
 
 
-def _second_opinions(readings: list[FaceReading]) -> set[int]:
+def _second_opinions(readings: list[FaceReading], most: int) -> set[int]:
     """Which readings the pip counter checks: the d6 values read at ``SURE`` or more, least sure first
-    (the face reader's wrong values lie mostly at its lower probabilities), ``MAX_SECOND_OPINIONS`` at
-    most. A value under ``SURE`` is put to the players whatever the counter says; checking it would
-    change no answer, only spend time."""
+    (the face reader's wrong values lie mostly at its lower probabilities), ``most`` at most
+    (``MAX_SECOND_OPINIONS``, or ``MAX_TIMED_OPINIONS`` by the clock). A value under ``SURE`` is put to
+    the players whatever the counter says; checking it would change no answer, only spend time."""
     sure = [(r.p(_label(r)), i) for i, r in enumerate(readings) if _sure_d6(r) and r.whole]
-    return {i for _, i in sorted(sure)[:MAX_SECOND_OPINIONS]}
+    return {i for _, i in sorted(sure)[:most]}
 
 
 def _sure_d6(r: FaceReading) -> bool:

@@ -81,11 +81,14 @@ def _readings(probabilities):
     return out
 
 
-def test_the_worst_frame_gives_the_pip_counter_a_bounded_number_of_crops(monkeypatch):
+@pytest.mark.parametrize("timed", [False, True], ids=["counts", "by the clock"])
+def test_the_worst_frame_gives_the_pip_counter_a_bounded_number_of_crops(monkeypatch, timed):
     """The worst case for the second opinion: the finder's full ``MAX_OBJECTS``, every one a d6 read at
     ``SURE`` or more, large and crowded. The counter reads ``MAX_SECOND_OPINIONS`` crops of ``PIP_WORK``
-    px, no more, the least sure ones; readings under ``SURE`` (asked anyway) never reach it; the rest
-    of the sure ones are capped at ``OVER_BUDGET``."""
+    px (``MAX_TIMED_OPINIONS`` when the frame is read by a clock, here one whose time never runs out), no
+    more, the least sure ones; readings under ``SURE`` (asked anyway) never reach it; the rest of the sure
+    ones are capped at ``OVER_BUDGET``."""
+    most = learned.MAX_TIMED_OPINIONS if timed else learned.MAX_SECOND_OPINIONS
     frame = synth.tray(4000, 3000, kind="wood")
     found = [Found(60 + 300 * (i % 13), 60 + 260 * (i // 13), 250, 250, 0.9) for i in range(MAX_OBJECTS)]
     rng = np.random.default_rng(5)
@@ -100,11 +103,12 @@ def test_the_worst_frame_gives_the_pip_counter_a_bounded_number_of_crops(monkeyp
     real_count = learned.pip_count
     monkeypatch.setattr(learned, "pip_count", lambda frame, f: counted.append(found.index(f))
                         or real_count(frame, f))
-    dice, _ = learned.read_view(frame)
-    assert len(counted) == len(crops) == learned.MAX_SECOND_OPINIONS
+    dice, _ = learned.read_view(frame, used=(lambda: 0.0) if timed else None)
+    assert len(counted) == len(crops) == most
     assert all(c.shape == (learned.PIP_WORK, learned.PIP_WORK, 3) for c in crops)
     sure = sorted((p, i) for i, p in enumerate(probabilities) if p >= learned.SURE)
-    assert sorted(counted) == sorted(i for _, i in sure[: learned.MAX_SECOND_OPINIONS])
+    assert len(sure) > most
+    assert sorted(counted) == sorted(i for _, i in sure[:most])
     assert all(probabilities[i] >= learned.SURE for i in counted)
     by_place = {d[0]: d[3] for d in dice}
     for i, f in enumerate(found):
