@@ -258,8 +258,8 @@ def read_faces(frame: np.ndarray, found: list[Found], *, model: str = "faces", t
     ``screen``: read every crop once first (by the first reader of an ensemble alone), and at ``turns``
     quarter turns only those whose ``none`` probability is under ``screen``, whose ``numeral`` probability
     is under ``NUMERAL_ONE_TURN`` and whose likeliest pip value's is under ``PIP_ONE_TURN`` (the others keep
-    their one-turn reading): a frame of carpet or mesh with a
-    hundred candidates costs a hundred crops, not four hundred times the readers. ``most`` (with
+    their one-turn reading): a frame of carpet or mesh with a hundred candidates costs a hundred crops, not
+    four hundred times the readers. ``most`` (with
     ``screen``): of those, at most this many, the least likely "none" first; the rest keep their one-turn
     reading marked ``whole=False`` (a frame of a hundred and fifty dice costs at most ``most`` crops at
     every turn). ``stop`` (with ``screen``): the frame's time budget for the turned reads, asked before every

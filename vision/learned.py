@@ -6,12 +6,12 @@ Images are BGR uint8 arrays of shape (H, W, 3); they are never modified. The wor
 the frame's size and by counts, never by what the frame shows: at most ``finder.MAX_OBJECTS`` objects,
 ``MAX_POLY`` numeral dice read by Vision II and ``MAX_SECOND_OPINIONS`` pip counts (``MAX_TIMED_OPINIONS``
 by the clock); objects beyond those counts are returned with at most ``OVER_BUDGET`` confidence (the
-players are asked). Counts bound the work
-on one machine; a caller that gives ``read_view`` the share of the frame's time ``used`` (the live table
-and ``scan``: ``FRAME_SECONDS`` by the clock, ``vision.read_table(clock=)``) also has what the frame's time
-left undone returned that way, on a slower or busier machine than the counts were set on. The pip counter
-reads only the d6s the face reader is sure of (``SURE``), least sure first: below ``SURE`` the players are
-asked anyway, so a count there could change no answer.
+players are asked). Counts bound the work on one machine; a caller that gives ``read_view`` the share of
+the frame's time ``used`` (the live table and ``scan``: ``FRAME_SECONDS`` by the clock,
+``vision.read_table(clock=)``) also has what the frame's time left undone returned that way, on a slower
+or busier machine than the counts were set on. The pip counter reads only the d6s the face reader is sure
+of (``SURE``), least sure first: below ``SURE`` the players are asked anyway, so a count there could change
+no answer.
 
 "Sure" is the face reader's card's: every confidence is reported through its cross-fitted bar
 (``_reported``, ``KEPT_BELOW``), so that a die reported at 0.8 or more is as right as the card promises.
@@ -119,11 +119,11 @@ MAX_POLY = 30
 MAX_SECOND_OPINIONS = 16
 #: ... and at most this many when the frame is read by the clock (``read_view(used=)``: the live table and
 #: ``scan``), whose time bounds them too. Since a sure pip face's reading costs one network pass, not eight
-#: (``vision.faces.PIP_ONE_TURN``), a crowded frame has the time: the 84-dice aws frame read with 32 reports
-#: 26 sure dice instead of 12 in 589 ms instead of 476, and the nested worst frame by the clock stays at
-#: 0.80 s median, 0.83 s p95; without a clock 32 took that frame to 0.93 s median, too near the 1 s bound
-#: for counts alone. Left out (read with 32 checks, fifty-fifth session): aws 9 and nell 25 more dice sure,
-#: no more sure mistakes (96 checks added one on aws); docs/vision.md
+#: (``vision.faces.PIP_ONE_TURN``), a crowded frame has the time: the 84-dice aws frame read by the clock
+#: reports 26 sure dice in 556 ms (by counts alone 12 in 477 ms), and the nested worst frame by the clock
+#: stays at 0.79 s median, 0.85 s p95; without a clock 32 took that frame to 0.93 s median, too near the
+#: 1 s bound for counts alone. Left out (read with 32 checks, fifty-fifth session): aws 9 and nell 25 more
+#: dice sure, no more sure mistakes (96 checks added one on aws); docs/vision.md
 MAX_TIMED_OPINIONS = 32
 #: confidence cap of what the budget left unchecked
 OVER_BUDGET = 0.5
