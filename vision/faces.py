@@ -60,7 +60,8 @@ NUMERAL_ONE_TURN = 0.95
 #: eight passes were a quarter of a one-die 640x480 frame's time. 0.95: ``NUMERAL_ONE_TURN``'s bar and
 #: ``vision.poly.ONE_TURN``'s, chosen before measuring; measured after on the four sets left out
 #: (fifty-fifth session, docs/vision.md): the same dice found and read right and the same sure mistakes on
-#: each, one phantom more on nell (asked at 0.3-0.5); the 640x480 frame 34.0 -> 26.9 ms (turn about)
+#: each, one phantom more on nell (a real die its labels left out, asked); the 640x480 frame 34.0 -> 26.9
+#: ms (turn about)
 PIP_ONE_TURN = 0.95
 #: with a ``stop`` (a frame's time budget, ``vision.learned.FRAME_SECONDS``), crops are read this many at a
 #: time and ``stop`` is asked before each step: 16 crops are 48 to 64 crops through a network, 40-60 ms of one
