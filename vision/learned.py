@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
-from vision.faces import CLASSES, FaceReading, crop, read_faces, reader_id, sure_from, taught_cosine
+from vision.faces import CLASSES, PIPS, FaceReading, crop, read_faces, reader_id, sure_from, taught_cosine
 from vision.finder import FIRST_KEPT, Found, find_objects
 from vision.pips import Face, find_pips, group_faces
 from vision.types import SIDES, read_types
@@ -218,7 +218,7 @@ BELIEVED = 0.5
 KEPT_BELOW = 0.5
 
 #: the face reader's classes that are a pip d6's value
-D6_VALUES = ("1", "2", "3", "4", "5", "6")
+D6_VALUES = CLASSES[PIPS]
 
 FoundDie = tuple[tuple[int, int, int, int], int | None, int | None, float, bool]
 FoundToken = tuple[tuple[int, int, int, int], str | None, float]
