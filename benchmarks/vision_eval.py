@@ -104,6 +104,15 @@ def labelled(name: str, errata: bool) -> list[LabelledPhoto]:
     return with_errata(name, photos) if errata else photos
 
 
+def half(photos: list[LabelledPhoto], which: str) -> list[LabelledPhoto]:
+    """The first or second half of a set's photos, in the set's order (``"all"``: every photo): one half
+    adapts a reader on its unlabelled crops (``tools/adabn_study.py``), the other measures it."""
+    if which not in ("all", "first", "second"):
+        raise ValueError(f"half must be all, first or second, not {which!r}")
+    cut = len(photos) // 2
+    return photos if which == "all" else photos[:cut] if which == "first" else photos[cut:]
+
+
 def evaluate(name: str, photos: list[LabelledPhoto], read: Callable[[np.ndarray], Any] = read_table
              ) -> dict[str, Any]:
     stats = {"frames": 0, "labelled": 0, "found": 0, "missed": 0, "phantom": 0, "right": 0, "wrong": 0,
@@ -451,6 +460,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--calibration", action="store_true",
                     help="print the reliability table (confidence bins against accuracy) per set")
     ap.add_argument("--sample", type=int, default=0, help="every Nth photo only (speed)")
+    ap.add_argument("--half", default="all", choices=["all", "first", "second"],
+                    help="with --leave-out: the first or second half of the set's photos only (the other "
+                         "half adapted a candidate: tools/adabn_study.py)")
     ap.add_argument("--failures", type=int, default=0, help="print the first N failures")
     ap.add_argument("--errors", action="store_true",
                     help="list every wrong, missed and phantom die (file, label, read, boxes)")
@@ -515,7 +527,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.leave_out:
         names = LEAVE_OUT if args.set == "all" else [args.set]
         for name in names:
-            chosen = labelled(name, args.errata)
+            chosen = half(labelled(name, args.errata), args.half)
             if args.sample > 1:
                 chosen = chosen[:: args.sample]
             models = leave_out_models(name, args.candidates)

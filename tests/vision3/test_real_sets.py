@@ -112,3 +112,16 @@ def test_label_errata_correct_only_the_dice_they_name(photos, tmp_path):
     bad.write_text('{"nell": [{"photo": "nope.jpg", "bbox": [1, 2, 3, 4], "value": 4}]}')
     with pytest.raises(ValueError, match=r"has no photo 'nope\.jpg'"):
         vision_eval.with_errata("nell", nell, bad)
+
+
+def test_the_halves_of_a_set_part_it_without_overlap(photos):
+    aws = photo_set("aws")
+    first, second = vision_eval.half(aws, "first"), vision_eval.half(aws, "second")
+    assert first + second == aws and len(first) == len(aws) // 2     # in the set's order, none twice
+    assert vision_eval.half(aws, "all") == aws
+    odd = aws[:5]
+    assert [len(vision_eval.half(odd, h)) for h in ("first", "second")] == [2, 3]
+    with pytest.raises(ValueError, match="half must be all, first or second, not 'third'"):
+        vision_eval.half(aws, "third")
+    with pytest.raises(SystemExit):     # argparse refuses a half it does not know
+        vision_eval.main(["--leave-out", "--set", "aws", "--half", "third"])
