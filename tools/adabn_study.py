@@ -83,16 +83,18 @@ class Export(torch.nn.Module):
 
 
 def adapt(onnx_path: Path, source: list[np.ndarray], target: list[np.ndarray], side: int, out: Path,
-          rng: np.random.Generator) -> float:
+          rng: np.random.Generator, layers: int = 0) -> float:
     """Write to ``out`` the reader ``onnx_path`` whose batch norms map ``target``'s statistics onto
-    ``source``'s. Returns the load's largest difference from the ONNX graph."""
+    ``source``'s (``layers``: only the first so many, the others kept; 0: all). Returns the load's largest
+    difference from the ONNX graph."""
     model = Net()
     diff = load_fused_onnx(model, str(onnx_path), to_tensor(turned(source, rng)))
-    for bn in model.modules():
-        if isinstance(bn, torch.nn.BatchNorm2d):
-            bn.reset_running_stats()
-            bn.momentum = None     # a running mean over the target's chunks
-    model.train()                  # each layer normalised by the target's statistics as the next is set
+    model.eval()
+    bns = [m for m in model.modules() if isinstance(m, torch.nn.BatchNorm2d)]
+    for bn in bns[: layers or len(bns)]:
+        bn.reset_running_stats()
+        bn.momentum = None     # a running mean over the target's chunks
+        bn.train()             # each layer normalised by the target's statistics as the next is set
     t = turned(target, rng)
     order = rng.permutation(len(t))
     with torch.no_grad():
@@ -113,6 +115,7 @@ def main() -> None:
     ap.add_argument("--half", required=True, choices=["first", "second"], help="the half adapted on")
     ap.add_argument("--out", required=True, type=Path)
     ap.add_argument("--only-first", action="store_true", help="the second reader kept as installed")
+    ap.add_argument("--layers", type=int, default=0, help="adapt only the first N batch norms (0: all)")
     ap.add_argument("--source-photos", type=int, default=40)
     ap.add_argument("--seed", type=int, default=20265601)
     a = ap.parse_args()
@@ -141,11 +144,11 @@ def main() -> None:
         src = source[side]
         if len(src) > MOST_SOURCE:
             src = [src[i] for i in rng.choice(len(src), MOST_SOURCE, replace=False)]
-        diff = adapt(path, src, target[side], side, a.out / path.name, rng)
+        diff = adapt(path, src, target[side], side, a.out / path.name, rng, a.layers)
         card = json.loads(path.with_suffix(".json").read_text())
         card["adabn"] = {"command": "python3 tools/adabn_study.py " + " ".join(sys.argv[1:]), "seed": a.seed,
-                         "half": a.half, "target_crops": len(target[side]), "source_crops": len(src),
-                         "load_difference": diff}
+                         "half": a.half, "layers": a.layers or "all", "target_crops": len(target[side]),
+                         "source_crops": len(src), "load_difference": diff}
         card.pop("sha256", None)
         card.pop("bytes", None)
         card_out.write_text(json.dumps(card, indent=1))
