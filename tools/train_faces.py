@@ -19,6 +19,7 @@ import math
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -131,6 +132,28 @@ def to_tensor(imgs: list[np.ndarray]) -> torch.Tensor:
     return torch.from_numpy(np.stack([i.transpose(2, 0, 1) for i in imgs])).float() / 255
 
 
+def mixstyle_hooks(model: FaceNet, p: float, gen: torch.Generator, alpha: float = 0.1) -> list[Any]:
+    """MixStyle (Zhou et al., ICLR 2021), training only: with probability ``p`` a batch's features after
+    the reader's first two stages (its first two poolings) keep their content but take each channel's mean
+    and spread mixed with another crop's of the batch (weights drawn from Beta(``alpha``, ``alpha``)), so
+    that the reader learns to read a die whatever the light, cloth and camera make of those statistics
+    (a table's shift that the fifty-sixth session's AdaBN study measured). In eval mode, and so in the
+    exported graph, it does nothing. Returns the hooks (remove them before export)."""
+    beta = torch.distributions.Beta(alpha, alpha)
+
+    def mix(module: torch.nn.Module, _inputs: Any, x: torch.Tensor) -> torch.Tensor | None:
+        if not module.training or x.shape[0] < 2 or float(torch.rand(1, generator=gen)) >= p:
+            return None
+        mu = x.mean((2, 3), keepdim=True).detach()
+        sig = (x.var((2, 3), keepdim=True) + 1e-6).sqrt().detach()
+        lam = beta.sample((x.shape[0], 1, 1, 1))
+        perm = torch.randperm(x.shape[0], generator=gen)
+        return (x - mu) / sig * (lam * sig + (1 - lam) * sig[perm]) + lam * mu + (1 - lam) * mu[perm]
+
+    pools = [m for m in model.f if isinstance(m, torch.nn.MaxPool2d)][:2]
+    return [m.register_forward_hook(mix) for m in pools]
+
+
 class Net(FaceNet):
     def __init__(self, w: tuple[int, ...] = (16, 32, 64, 128)) -> None:
         super().__init__(len(CLASSES), w=w)
@@ -209,6 +232,9 @@ def main() -> None:
     ap.add_argument("--resume", type=Path, default=None, help="continue from these weights (.pt, or the "
                     ".onnx export when the .pt is lost: v3_train.load_fused_onnx)")
     ap.add_argument("--lr", type=float, default=2e-3)
+    ap.add_argument("--mixstyle", type=float, default=0.0, metavar="P",
+                    help="mix the feature statistics of the batch's crops after the first two stages with "
+                         "probability P (mixstyle_hooks; training only, the export is unchanged)")
     ap.add_argument("--tag", default="", help="file name stem (default faces or faces-no-SOURCE)")
     ap.add_argument("--reboxed", action="append", default=[], metavar="SOURCE=FILE",
                     help="a diagnostic: SOURCE's dice cropped from the boxes in FILE (tools/rebox.py: as a "
@@ -297,6 +323,8 @@ def main() -> None:
             model = Net(widths)
         model.load_state_dict(torch.load(args.resume))
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    mixing = mixstyle_hooks(model, args.mixstyle, torch.Generator().manual_seed(args.seed)) \
+        if args.mixstyle > 0 else []
     args.out.mkdir(parents=True, exist_ok=True)
     tag = args.tag or f"faces{'-no-' + args.leave_out if args.leave_out else ''}"
     t0 = time.time()
@@ -323,6 +351,8 @@ def main() -> None:
             print(f"{tag} step {step + 1} {elapsed:.0f}s loss {np.mean(losses[-100:]):.3f}", flush=True)
         if (step + 1) % 2000 == 0:   # a checkpoint: a cut-off session keeps what was trained
             torch.save(model.state_dict(), args.out / f"{tag}.ckpt.pt")
+    for h in mixing:
+        h.remove()
     model.eval()
     # temperature on the kept-aside photos of the training sources (quarter-turn averaged, as read)
     with torch.no_grad():
@@ -353,6 +383,7 @@ def main() -> None:
         "command": "python3 tools/train_faces.py " + " ".join(sys.argv[1:]), "seed": args.seed,
         "steps": len(losses),
         **({"crop": args.crop} if args.crop != CROP else {}),
+        **({"mixstyle": args.mixstyle} if args.mixstyle > 0 else {}),
         "batch": args.batch, "minutes": round((time.time() - t0) / 60, 1), "left_out": args.leave_out,
         "temperature": round(best[0], 3), "val_accuracy": round(acc, 4), "val_crops": len(va),
         "train_crops": {CLASSES[k]: len(v) for k, v in sorted(by_class.items())}, "torch": torch.__version__},
