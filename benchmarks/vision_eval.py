@@ -484,6 +484,8 @@ def main(argv: list[str] | None = None) -> int:
                          "(an upper bound: they were found among the reader's sure mistakes)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
+    if args.half != "all" and not args.leave_out:
+        ap.error("--half measures half of a set left out: give --leave-out too")
     if args.candidates is not None and not args.candidates.is_dir():
         ap.error(f"--candidates {args.candidates}: no such folder")
     if args.leave_out and args.models and not args.candidates:

@@ -31,8 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
-from train_faces import Net, to_tensor
-from v3_models import FaceNet
+from train_faces import Net, export, to_tensor
 from v3_train import load_fused_onnx
 from vision_eval import LEAVE_OUT, half, labelled, leave_out_models
 
@@ -73,15 +72,6 @@ def turned(crops: list[np.ndarray], rng: np.random.Generator) -> list[np.ndarray
     return [np.ascontiguousarray(np.rot90(c, int(rng.integers(4)))) for c in crops]
 
 
-class Export(torch.nn.Module):
-    def __init__(self, m: FaceNet) -> None:
-        super().__init__()
-        self.m = m
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return FaceNet.forward(self.m, x)
-
-
 def adapt(onnx_path: Path, source: list[np.ndarray], target: list[np.ndarray], side: int, out: Path,
           rng: np.random.Generator, layers: int = 0) -> float:
     """Write to ``out`` the reader ``onnx_path`` whose batch norms map ``target``'s statistics onto
@@ -103,9 +93,7 @@ def adapt(onnx_path: Path, source: list[np.ndarray], target: list[np.ndarray], s
             if len(chunk) >= 64 or i == 0:
                 model(to_tensor(chunk))
     model.eval()
-    torch.onnx.export(Export(model), torch.zeros(1, 3, side, side), str(out), opset_version=17,
-                      dynamo=False, input_names=["crops"], output_names=["out"],
-                      dynamic_axes={"crops": {0: "n"}, "out": {0: "n"}})
+    export(model, side, out)
     return diff
 
 

@@ -154,6 +154,25 @@ def mixstyle_hooks(model: FaceNet, p: float, gen: torch.Generator, alpha: float 
     return [m.register_forward_hook(mix) for m in pools]
 
 
+class Export(torch.nn.Module):
+    """A face reader as exported: ``FaceNet``'s forward only (no training prototypes)."""
+
+    def __init__(self, m: FaceNet) -> None:
+        super().__init__()
+        self.m = m
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return FaceNet.forward(self.m, x)
+
+
+def export(model: FaceNet, side: int, path: Path) -> None:
+    """Write ``model`` (eval mode) to ``path`` as the product reads it: ONNX opset 17, ``dynamo=False``, a
+    batch of ``side`` px crops in."""
+    torch.onnx.export(Export(model), torch.zeros(1, 3, side, side), str(path), opset_version=17, dynamo=False,
+                      input_names=["crops"], output_names=["out"],
+                      dynamic_axes={"crops": {0: "n"}, "out": {0: "n"}})
+
+
 class Net(FaceNet):
     def __init__(self, w: tuple[int, ...] = (16, 32, 64, 128)) -> None:
         super().__init__(len(CLASSES), w=w)
@@ -368,17 +387,7 @@ def main() -> None:
         acc = (logits.argmax(1) == vy).float().mean().item()
     torch.save(model.state_dict(), args.out / f"{tag}.pt")
 
-    class Export(torch.nn.Module):
-        def __init__(self, m: FaceNet) -> None:
-            super().__init__()
-            self.m = m
-
-        def forward(self, x: torch.Tensor) -> torch.Tensor:
-            return FaceNet.forward(self.m, x)
-
-    torch.onnx.export(Export(model), torch.zeros(1, 3, args.crop, args.crop), str(args.out / f"{tag}.onnx"),
-                      opset_version=17, dynamo=False, input_names=["crops"], output_names=["out"],
-                      dynamic_axes={"crops": {0: "n"}, "out": {0: "n"}})
+    export(model, args.crop, args.out / f"{tag}.onnx")
     (args.out / f"{tag}.train.json").write_text(json.dumps({
         "command": "python3 tools/train_faces.py " + " ".join(sys.argv[1:]), "seed": args.seed,
         "steps": len(losses),

@@ -125,3 +125,5 @@ def test_the_halves_of_a_set_part_it_without_overlap(photos):
         vision_eval.half(aws, "third")
     with pytest.raises(SystemExit):     # argparse refuses a half it does not know
         vision_eval.main(["--leave-out", "--set", "aws", "--half", "third"])
+    with pytest.raises(SystemExit):     # a half of a set is measured only as a set left out
+        vision_eval.main(["--set", "aws", "--half", "first"])
