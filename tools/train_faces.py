@@ -371,7 +371,7 @@ def main() -> None:
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     mixing = mixstyle_hooks(model, args.mixstyle, torch.Generator().manual_seed(args.seed)) \
         if args.mixstyle > 0 else []
-    shuffling = torch.Generator().manual_seed(args.seed + 1)   # randconv's draws
+    randconv_draws = torch.Generator().manual_seed(args.seed + 1)   # randconv's own generator
     args.out.mkdir(parents=True, exist_ok=True)
     tag = args.tag or f"faces{'-no-' + args.leave_out if args.leave_out else ''}"
     t0 = time.time()
@@ -386,7 +386,7 @@ def main() -> None:
                             size=args.crop)
                        for it in batch])
         if args.randconv > 0:
-            x = randconv(x, args.randconv, shuffling)
+            x = randconv(x, args.randconv, randconv_draws)
         y = torch.tensor([it[4] for it in batch])
         out = model(x)
         logits, emb = out[:, : len(CLASSES)], out[:, len(CLASSES):]
