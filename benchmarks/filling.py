@@ -71,18 +71,18 @@ def crops(photos: list[LabelledPhoto], n: int, seed: int) -> list[tuple[np.ndarr
     """Up to ``n`` (crop, value) pairs: the set's valued dice in an order drawn from ``seed``, each cut
     (``cut``) at a margin and side drawn from ``MARGINS`` and ``SIDES``; dice ``cut`` refuses are skipped."""
     rng = np.random.default_rng(seed)
-    dice = [(i, d) for i, p in enumerate(photos) for d in p.dice
+    dice = [(i, d.bbox, d.value) for i, p in enumerate(photos) for d in p.dice
             if d.bbox is not None and d.value is not None]
     out: list[tuple[np.ndarray, int]] = []
     loaded: dict[int, np.ndarray] = {}
     for j in rng.permutation(len(dice)).tolist():
-        i, d = dice[j]
+        i, bbox, value = dice[j]
         margin, side = rng.uniform(*MARGINS), rng.uniform(*SIDES)
         if i not in loaded:
             loaded = {i: photos[i].load()}      # one photo in memory at a time
-        got = cut(loaded[i], d.bbox, margin, side) if d.bbox is not None else None
-        if got is not None and d.value is not None:
-            out.append((got, d.value))
+        got = cut(loaded[i], bbox, margin, side)
+        if got is not None:
+            out.append((got, value))
             if len(out) >= n:
                 break
     return out
