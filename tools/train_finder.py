@@ -114,6 +114,9 @@ def main() -> None:
     ap.add_argument("--dotted", action="store_true", help="half the renders on polka-dot cloths whose dots "
                     "are pips in size and spacing or up to a die apart (v3_data.render(dotted=True)): the "
                     "finder must find the dice on them and no group of dots")
+    ap.add_argument("--printed", action="store_true", help="half the renders get one to four keys, labels "
+                    "and bits of print that are no die (v3_data.render(printed=True)): the finder must leave "
+                    "them out, as the face reader's --printed reads them 'none'")
     ap.add_argument("--render-weight", type=float, default=0.25, help="how often each render pool is drawn "
                     "against one real source")
     ap.add_argument("--batch", type=int, default=16)
@@ -145,7 +148,7 @@ def main() -> None:
     reboxed([s for pool in pools.values() for s in pool], args.reboxed)
     if not args.table_only:
         pools["render"] = [render(args.seed * 10_000 + i, patterned=args.patterned, decoys=args.decoys,
-                                  dotted=args.dotted)
+                                  dotted=args.dotted, printed=args.printed)
                            for i in range(args.renders)]
     if args.poly_renders:
         pools["polyrender"] = [poly_render(i) for i in range(args.poly_renders)]
