@@ -17,9 +17,10 @@ ROOT = Path(__file__).resolve().parents[2]
 CHASE_LEFT_OUT = ("finder", str(ROOT / "benchmarks" / "models" / "faces-no-chase.onnx"), "types")
 RINGED_ONES = ("DJI_20241005232059_0129_D_detection_2.jpg", "DJI_20241005233330_0160_D_detection_2.jpg",
                "DJI_20241005231541_0119_D_detection_2.jpg")
-#: ringed ones the face readers read as a "1" themselves, not as an emblem: the twentieth session's (0.53),
-#: and since the twenty-fourth (the swirl-vein stage) the first at 0.42 too
-READ_AS_ONES = {"DJI_20241005233330_0160_D_detection_2.jpg", "DJI_20241005232059_0129_D_detection_2.jpg"}
+#: ringed ones the face readers read as a "1" themselves, not as an emblem: the twentieth session's (0.53;
+#: 0.68 to the RandConv reader of the fifty-eighth session). The first was read "1" from the twenty-fourth
+#: session (the swirl-vein stage) to the fifty-seventh; the RandConv reader calls it an emblem again (0.41)
+READ_AS_ONES = {"DJI_20241005233330_0160_D_detection_2.jpg"}
 
 
 @pytest.mark.parametrize("name", RINGED_ONES)

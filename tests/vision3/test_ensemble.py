@@ -182,27 +182,28 @@ def test_a_die_the_screen_is_sure_of_is_not_turned_and_still_read(monkeypatch):
     sc = scene(np.random.default_rng(919191), count=10, profile="table")
     img = sc.image.copy()
     synth.draw_die(img, 60, 60, 48, 5, angle=10.0)      # plain and big: a sure look
-    synth.draw_die(img, 320, 440, 26, 3, angle=30.0)    # small and turned: an unsure one
+    synth.draw_die(img, 320, 440, 26, 2, angle=30.0)    # small and turned: an unsure one (a "3" until the
+    # RandConv reader of the fifty-eighth session, which is surer of it: its four turns moved no class 0.05)
     found = finder.find_objects(img, model="finder")
     crops = [faces.crop(img, f, size=faces.crop_side()) for f in found]
     screen = faces.read_crops(crops, turns=1, ensemble=False)
     sure = [i for i, r in enumerate(screen) if r.p("numeral") >= faces.NUMERAL_ONE_TURN]
     five = [i for i, f in enumerate(found) if abs(f.cx - 60) < 24 and abs(f.cy - 60) < 24]
-    three = [i for i, f in enumerate(found) if abs(f.cx - 320) < 20 and abs(f.cy - 440) < 20]
+    small = [i for i, f in enumerate(found) if abs(f.cx - 320) < 20 and abs(f.cy - 440) < 20]
     turned = _turned(screen)
-    assert len(sure) >= 5 and len(five) == 1 and len(three) == 1
+    assert len(sure) >= 5 and len(five) == 1 and len(small) == 1
     assert screen[five[0]].label == "5" and screen[five[0]].p("5") >= faces.PIP_ONE_TURN
-    assert three == [i for i in turned if i in three]
+    assert small == [i for i in turned if i in small]
     got, first_reader = _read_counting(monkeypatch, img, found)
     assert first_reader == len(found) + 3 * len(turned)
     for i in [*sure, *five]:
         np.testing.assert_allclose(got[i].probabilities, screen[i].probabilities, atol=1e-6)
         assert got[i].whole
     # the unsure die's reading is both readers' at four turns, not its one look
-    both = faces.read_crops([crops[three[0]]], cut=faces.cutter(img, [found[three[0]]]))[0]
-    np.testing.assert_allclose(got[three[0]].probabilities, both.probabilities, atol=1e-6)
-    assert got[three[0]].label == "3"
-    assert float(np.abs(both.probabilities - screen[three[0]].probabilities).max()) > 0.05
+    both = faces.read_crops([crops[small[0]]], cut=faces.cutter(img, [found[small[0]]]))[0]
+    np.testing.assert_allclose(got[small[0]].probabilities, both.probabilities, atol=1e-6)
+    assert got[small[0]].label == "2"
+    assert float(np.abs(both.probabilities - screen[small[0]].probabilities).max()) > 0.05
     # and the dice are read where the renders put them, their types right (a d100 is a d10 read as tens)
     monkeypatch.undo()
     dice, _ = learned.read_view(img)

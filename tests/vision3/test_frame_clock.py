@@ -303,7 +303,11 @@ def test_a_board_too_slow_for_its_setting_is_told_in_the_log(polyhedral, monkeyp
 def test_the_face_reader_leaves_time_for_what_makes_dice_sure(crowded, monkeypatch):
     """Past ``FACES_SHARE`` of the frame's time the face readers stop; the pip counter's second opinions
     still run in the rest, so a crowded frame on a slow machine keeps some dice sure (reading faces until
-    the time was out, the 84-dice frame by a clock running twice as fast reported none sure)."""
+    the time was out, the 84-dice frame by a clock running twice as fast reported none sure). Every look of
+    the screen is taken as unsure, so that all 84 objects are read at four turns, several steps of each
+    reader: the readers of the fifty-eighth session are sure at one look of all but 12 of them (one step)."""
+    monkeypatch.setattr(faces, "PIP_ONE_TURN", 1.01)
+    monkeypatch.setattr(faces, "NUMERAL_ONE_TURN", 1.01)
     full = read_table(crowded)
     now = [0.0]
     real_faces, real_count = faces.turned_outputs, learned.pip_count

@@ -17,8 +17,9 @@ AWS_LEFT_OUT = (str(ROOT / "benchmarks" / "models" / "finder-no-aws.onnx"),
 
 
 def test_an_aws_carpet_photo_whose_flecks_are_numerals_reports_none_of_them(photos):
-    """Image_88 (aws, a dark striped carpet), read by the models trained without aws: 5 flecks far smaller
-    than its three sure dice are read as numeral dice. (Until the twenty-fourth session the photo was
+    """Image_88 (aws, a dark striped carpet), read by the models trained without aws: flecks far smaller
+    than its three sure dice are read as numeral dice (5 until the fifty-seventh session, 2 to the RandConv
+    reader of the fifty-eighth). (Until the twenty-fourth session the photo was
     Image_83, a shag carpet: 16 such flecks on 2026-11-26, 3 once the aws finder of 2026-11-27 learnt natural
     trays, none once the face reader had the swirl-vein stage.)"""
     photo = next(p for p in photo_set("aws") if p.path.name == "Image_88.jpg")
@@ -30,7 +31,7 @@ def test_an_aws_carpet_photo_whose_flecks_are_numerals_reports_none_of_them(phot
     assert sure, "no sure die in the photo: the rule has nothing to compare with"
     least = NUMERAL_LEAST * float(np.median(sure))
     small = [f for f, r in kept if _label(r) == "numeral" and f.side < least]
-    assert len(small) >= 3, "the flecks are no longer read as numerals: this test has nothing to check"
+    assert len(small) >= 2, "the flecks are no longer read as numerals: this test has nothing to check"
     dice = read_table(image, models=AWS_LEFT_OUT).dice
     numerals = [d for d in dice if d.sides != 6]
     assert all(max(d.bbox[2], d.bbox[3]) >= least - 2 for d in numerals)
