@@ -10,10 +10,14 @@ box the finder gives, as ``vision.types`` cuts it. Training crops come from
 - burks (87 photos of one die on a black tray, boxed the same way),
 - renders of ``vision.poly.synth`` (every type, a tetrahedral and a barrel d4, percentile d10s as d10s),
 
-drawn 45%, 15% and 40% of the time, and within each source every type equally often. Crops are cut at a
-random context (1.2 .. 2 times the box), turned to any angle, flipped, shrunk to 14 .. 64 px and back,
-with any hue, channel order, grey or inverted (each Lurig video is one die of one colour: colour must not
-tell the type), and colour, blur, noise and JPEG jitter.
+drawn 45%, 15% and 40% of the time, and within each source every type equally often. ``--none SHARE``
+(fifty-ninth session) adds a seventh class, "none" (``NONE``): printed things that are no die, the keys,
+labels and print of ``v3_data.render``, drawn that share of the time, and the dice of the same trays as often
+(``none_items``). A printed label the face reader calls a numeral reaches this reader, which without the class
+had to give it a die's type (matteop65's cable tag "C12.0", typed a d4 on one photo in two).
+Crops are cut at a random context (1.2 .. 2 times the box), turned to any angle, flipped, shrunk to
+14 .. 64 px and back, with any hue, channel order, grey or inverted (each Lurig video is one die of one
+colour: colour must not tell the type), and colour, blur, noise and JPEG jitter.
 
 Held-out folds (``--hold-out``): Lurig's photos are frames of a few videos per type, so folds hold out
 whole videos, grouped by what they show (``vision.data.lurig_fold``): ``wood`` (every type's video on a
@@ -39,7 +43,7 @@ from torch import nn
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from v3_data import Sample, _iou, load_source
+from v3_data import Sample, _draw_printed, _iou, _scatter, _texture, load_source
 from v3_models import cbr
 from v3_train import best_temperature, budgeted_steps, load_fused_onnx
 
@@ -57,6 +61,11 @@ FOLDS = (*LURIG_FOLDS, "burks")
 #: the finder's box is the crop's when it overlaps the segmented die at least this much (IoU; the finder
 #: boxes a die at about 0.85 of its outline, IoU about 0.7)
 FINDER_AGREES = 0.3
+#: the class ``--none`` adds after ``TYPES``: an object that is no die (``vision.types.NONE``)
+NONE = "none"
+#: seed of the renders ``none_items`` cuts its crops from (render i is ``NONE_SEED + i``; no other
+#: training draws it)
+NONE_SEED = 20265900
 
 
 def fold_of(source: str, name: str) -> str:
@@ -152,6 +161,94 @@ def render_items(n: int, seed: int, brands: float = 0.0, oblique: float = 0.0) -
     return out
 
 
+def none_items(n: int) -> tuple[list[Item], list[Item]]:
+    """Up to ``n`` stored crops of printed things that are no die (class ``NONE``: the keys, labels and print
+    of ``v3_data._draw_printed``), and the crops of the dice of the same frames with their types: one to
+    three dice of ``vision.poly.synth`` ("table" or "brands") and up to four printed things on a tray of 512 x
+    384, plain (synth's) or, one in two, textured (``v3_data._texture``: wood, felt, granite, mesh, carpet,
+    printed boards, ...). The dice of the same trays keep the tray from telling the class: printed things
+    drawn on textured trays alone taught the first reader (fifty-ninth session) that Lurig's wooden table
+    was no die (33 of its 822 photos' dice, held out). Frames are drawn from ``NONE_SEED``, at most
+    ``20 * n``."""
+    from vision.poly import synth
+
+    nones: list[Item] = []
+    dice: list[Item] = []
+    kinds = sorted(RENDER_KIND)
+    for i in range(20 * n):
+        if len(nones) >= n:
+            break
+        rng = np.random.default_rng([NONE_SEED, i])
+        h, w = 384, 512
+        tray = (_texture(rng, h, w, natural=True).astype(np.float32) / 255 if i % 2
+                else synth._background(rng, w)[:h, :w].astype(np.float32))
+        frame = (tray * 255).astype(np.float32)
+        profile = "brands" if rng.random() < 0.5 else "table"
+        placed: list[tuple[float, float, float]] = []
+        boxed: list[tuple[tuple[float, float, float], int]] = []   # each die's (cx, cy, side) and type
+        for _ in range(int(rng.integers(1, 4))):
+            size = int(rng.integers(56, 150))
+            x, y = int(rng.integers(0, w - size)), int(rng.integers(0, h - size))
+            if any(abs(x + size / 2 - px) < (size + ps) / 2 and abs(y + size / 2 - py) < (size + ps) / 2
+                   for px, py, ps in placed):
+                continue
+            r = synth.render(rng, size=size, profile=profile, tray=tray[y:y + size, x:x + size],
+                             kind=kinds[int(rng.integers(len(kinds)))])
+            keep = cv2.GaussianBlur(cv2.dilate(r.mask, np.ones((5, 5), np.uint8)), (0, 0), 2
+                                    ).astype(np.float32)[..., None] / 255
+            frame[y:y + size, x:x + size] = frame[y:y + size, x:x + size] * (1 - keep) + r.image * keep
+            bx, by, bw, bh = r.bbox
+            placed.append((x + size / 2, y + size / 2, float(size)))
+            boxed.append(((x + bx + bw / 2, y + by + bh / 2, float(max(bw, bh))),
+                          TYPES.index(RENDER_KIND[r.kind])))
+        fakes: list[tuple[float, float, float]] = []
+        die = float(np.median([b[0][2] for b in boxed])) if boxed else 80.0
+        _scatter(frame, rng, _draw_printed, int(rng.integers(1, 4)) * 3, 4, die, placed, fakes)
+        if rng.random() < 0.5:
+            frame = cv2.GaussianBlur(frame, (0, 0), float(rng.uniform(0.3, 1.2)))
+        frame += rng.normal(0, rng.uniform(0, 6), frame.shape).astype(np.float32)
+        image = cv2.imdecode(cv2.imencode(".jpg", np.clip(frame, 0, 255).astype(np.uint8),
+                                          [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(50, 95))])[1],
+                             cv2.IMREAD_COLOR)
+        dice += [(stored(image, *box), k, "none-trays", "render") for box, k in boxed]
+        for cx, cy, side in fakes[:n - len(nones)]:
+            nones.append((stored(image, cx, cy, side), len(TYPES), "none", "render"))
+    return nones, dice
+
+
+def resumed(path: Path, classes: int, calibration: torch.Tensor) -> TypeNet:
+    """The weights of ``path`` (.pt, or the .onnx export: ``v3_train.load_fused_onnx``) in a ``TypeNet`` of
+    ``classes`` outputs. A reader of fewer classes (the six types, resumed with ``--none``) keeps its own
+    outputs; each class it lacks starts at a weight of zero and a bias under every type's, so the resumed
+    reader reads as before until training moves it."""
+    if path.suffix == ".onnx":
+        import onnx
+        from onnx import numpy_helper
+        had = {i.name: numpy_helper.to_array(i) for i in onnx.load(str(path)).graph.initializer}
+        n = int(had["cls.bias"].shape[0])
+    else:
+        state = torch.load(path)
+        n = int(state["cls.bias"].shape[0])
+    base = TypeNet(n)
+    if path.suffix == ".onnx":
+        print("resumed from", path, "largest difference from the ONNX graph",
+              load_fused_onnx(base, str(path), calibration), flush=True)
+    else:
+        base.load_state_dict(state)
+    if n == classes:
+        return base
+    if n > classes:
+        raise ValueError(f"{path} reads {n} classes, more than the {classes} trained")
+    model = TypeNet(classes)
+    model.f.load_state_dict(base.f.state_dict())
+    with torch.no_grad():
+        model.cls.weight.zero_()
+        model.cls.weight[:n] = base.cls.weight
+        model.cls.bias[:] = base.cls.bias.min() - 2.0
+        model.cls.bias[:n] = base.cls.bias
+    return model
+
+
 def augment(item: Item, rng: np.random.Generator) -> np.ndarray:
     img = item[0]
     box = STORE / STORE_CONTEXT
@@ -192,9 +289,9 @@ def to_tensor(imgs: list[np.ndarray]) -> torch.Tensor:
     return torch.from_numpy(np.stack([i.transpose(2, 0, 1) for i in imgs])).float() / 255
 
 
-def logits_of(model: nn.Module, crops: list[np.ndarray]) -> torch.Tensor:
+def logits_of(model: TypeNet, crops: list[np.ndarray]) -> torch.Tensor:
     """Quarter-turn averaged logits, as ``vision.types`` reads."""
-    total = torch.zeros(len(crops), len(TYPES))
+    total = torch.zeros(len(crops), model.cls.out_features)
     with torch.no_grad():
         for k in range(4):
             turned = [np.ascontiguousarray(np.rot90(c, k)) for c in crops]
@@ -213,6 +310,9 @@ def main() -> None:
                     help="share of the renders drawn as dice of many makers (vision.poly.synth 'brands')")
     ap.add_argument("--oblique", type=float, default=0.0,
                     help="share of the renders seen from a camera 15-50 degrees off the vertical")
+    ap.add_argument("--none", type=float, default=0.0,
+                    help="share of the crops drawn from things that are no die (a seventh class, 'none')")
+    ap.add_argument("--none-crops", type=int, default=3000, help="with --none: how many such crops")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--batch", type=int, default=48)
     ap.add_argument("--lr", type=float, default=2e-3)
@@ -240,26 +340,27 @@ def main() -> None:
     val = kept[::10]
     train = [it for i, it in enumerate(kept) if i % 10] + render_items(args.renders, args.seed, args.brands,
                                                                                 args.oblique)
+    classes = (*TYPES, NONE) if args.none > 0 else TYPES
+    nones, trays = none_items(args.none_crops) if args.none > 0 else ([], [])
+    val_none = nones[::10]
+    train += [it for i, it in enumerate(nones) if i % 10] + trays
     pools: dict[str, dict[int, list[Item]]] = {}
     for it in train:
         pools.setdefault(it[2], {}).setdefault(it[1], []).append(it)
-    share = {"lurig": 0.45, "render": 0.4, "burks": 0.15}
+    share = {"lurig": 0.45, "render": 0.4, "burks": 0.15, "none": args.none, "none-trays": args.none}
     pool_names = sorted(pools)
     weights = np.array([share[k] for k in pool_names]) / sum(share[k] for k in pool_names)
-    print({k: {TYPES[t]: len(v) for t, v in sorted(p.items())} for k, p in pools.items()}, "held", len(held),
-          flush=True)
-    model = TypeNet()
-    if args.resume is not None and args.resume.suffix == ".onnx":
-        # the BatchNorms are set on training crops drawn by their own generator: the training's draws
-        # stay those a .pt resume makes
+    print({k: {classes[t]: len(v) for t, v in sorted(p.items())} for k, p in pools.items()}, "held",
+          len(held), flush=True)
+    model = TypeNet(len(classes))
+    if args.resume is not None:
+        # the BatchNorms of an .onnx resume are set on training crops drawn by their own generator: the
+        # training's draws stay those a .pt resume makes
         crng = np.random.default_rng([args.seed, 3])
         calib = [train[int(i)] for i in crng.choice(len(train), size=min(384, len(train)), replace=False)]
-        x = to_tensor([augment(it, crng) for it in calib])
-        print("resumed from", args.resume, "largest difference from the ONNX graph",
-              load_fused_onnx(model, str(args.resume), x), flush=True)
+        x = to_tensor([augment(it, crng) for it in calib]) if args.resume.suffix == ".onnx" else None
+        model = resumed(args.resume, len(classes), x)
         model.train()
-    elif args.resume is not None:
-        model.load_state_dict(torch.load(args.resume))
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     tag = args.tag or f"types{'-no-' + args.hold_out if args.hold_out else ''}"
     losses: list[float] = []
@@ -285,6 +386,11 @@ def main() -> None:
     vy = torch.tensor([it[1] for it in val])
     best = best_temperature(vl, vy)
     report: dict[str, object] = {"val_accuracy": round((vl.argmax(1) == vy).float().mean().item(), 4)}
+    if val_none:
+        nl = logits_of(model, [plain(it) for it in val_none])
+        report.update(val_none=len(val_none), val_none_read_none=round(
+            (nl.argmax(1) == len(TYPES)).float().mean().item(), 4),
+            val_dice_read_none=round((vl.argmax(1) == len(TYPES)).float().mean().item(), 4))
     if held:
         hl = logits_of(model, [plain(it) for it in held])
         hy = torch.tensor([it[1] for it in held])
@@ -301,9 +407,10 @@ def main() -> None:
         "command": "python3 tools/train_types.py " + " ".join(sys.argv[1:]), "seed": args.seed,
         "steps": step + 1,
         "batch": args.batch, "minutes": round((time.time() - t0) / 60, 1), "held_out": args.hold_out,
-        "temperature": round(best[0], 3), "classes": list(TYPES), "renders": args.renders,
-        "brands": args.brands, "oblique": args.oblique,
-        "train_crops": {k: {TYPES[t]: len(v) for t, v in sorted(p.items())} for k, p in pools.items()},
+        "temperature": round(best[0], 3), "classes": list(classes), "renders": args.renders,
+        "brands": args.brands, "oblique": args.oblique, "none": args.none,
+        "none_crops": len(nones), "none_tray_dice": len(trays), "none_seed": NONE_SEED if nones else None,
+        "train_crops": {k: {classes[t]: len(v) for t, v in sorted(p.items())} for k, p in pools.items()},
         **report, "torch": torch.__version__}, indent=1))
     print("done", tag, step + 1, "T", best, report, flush=True)
 

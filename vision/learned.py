@@ -26,16 +26,16 @@ pip die.)
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
 from vision.faces import CLASSES, PIPS, FaceReading, crop, read_faces, reader_id, sure_from, taught_cosine
-from vision.finder import FIRST_KEPT, Found, find_objects
+from vision.finder import FIRST_KEPT, Found, find_objects, model_card
 from vision.pips import Face, find_pips, group_faces
-from vision.types import SIDES, read_types
+from vision.types import SIDES, no_die, read_types
 
 if TYPE_CHECKING:
     from vision.teach import Calibration
@@ -403,8 +403,43 @@ def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
               models: tuple[str, ...] = MODELS, percentile: bool = True,
               used: Callable[[], float] | None = None) -> tuple[list[FoundDie], list[FoundToken]]:
     """Dice as (box, sides, value, confidence, percentile) and tokens as (box, face, confidence), boxes
-    (x, y, w, h) in ``frame`` pixels. ``models``: the finder's, the face reader's and (optional) the type
-    reader's names; without a type reader, ``vision.poly`` reads the type too (Vision II).
+    (x, y, w, h) in ``frame`` pixels: ``raw_view``'s, each die's confidence reported through its bar
+    (``_reported``): a polyhedral reading's the type reader's card's ``sure_from``, any other the face
+    reader's (``bars``); a taught face's is kept (a cosine to what the players taught)."""
+    raw = raw_view(frame, calibration, models=models, percentile=percentile, used=used)
+    bar, poly_bar = bars(models)
+    return [(b, s, v, c if b in raw.taught else _reported(c, poly_bar if b in raw.polyhedral else bar), pc)
+            for b, s, v, c, pc in raw.dice], raw.tokens
+
+
+def bars(models: tuple[str, ...]) -> tuple[float, float]:
+    """The confidences reported as ``SURE``: the face reader's card's ``sure_from``, and the type reader's
+    for polyhedral readings (their confidence is the type's times the value's, not the face reader's:
+    fifty-ninth session), which is the face reader's where the type reader's card names none or there is no
+    type reader (Vision II reads the type)."""
+    bar = sure_from(models[1], SURE)
+    if len(models) < 3 or "sure_from" not in model_card(models[2]):
+        return bar, bar
+    return bar, sure_from(models[2], SURE)
+
+
+@dataclass(frozen=True)
+class RawView:
+    """What ``raw_view`` read: dice and tokens at the readers' own confidences after every rule, before the
+    bars (``read_view``); the boxes of taught faces and of polyhedral readings (the type reader and
+    ``vision.poly``) among the dice."""
+    dice: list[FoundDie]
+    tokens: list[FoundToken]
+    taught: frozenset[tuple[int, int, int, int]]
+    polyhedral: frozenset[tuple[int, int, int, int]]
+
+
+def raw_view(frame: np.ndarray, calibration: Calibration | None = None, *,
+             models: tuple[str, ...] = MODELS, percentile: bool = True,
+             used: Callable[[], float] | None = None) -> RawView:
+    """The dice and tokens of ``frame`` as ``read_view`` reports them, at the readers' own confidences.
+    ``models``: the finder's, the face reader's and (optional) the type reader's names; without a type
+    reader, ``vision.poly`` reads the type too (Vision II).
     ``percentile=False``: no percentile d10 on the table (``vision.read_table``).
     ``used``: the share of the frame's time spent so far (``FRAME_SECONDS``); asked before each piece of work
     that can be left undone (the face reader's turned reads past ``FACES_SHARE``, its screen and the rest past
@@ -455,6 +490,8 @@ def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
     asked: set[int] = set()     # indexes in ``dice`` of emblems nobody taught
     # boxes of taught faces: their confidence is a cosine (one die a place, so a box names one die)
     taught_boxes: set[tuple[int, int, int, int]] = set()
+    # boxes of polyhedral readings (type times value): reported through their own bar (``bars``)
+    poly_boxes: set[tuple[int, int, int, int]] = set()
     # each box's finder score, and the face reader's probability of "emblem" where it names one
     beliefs: dict[tuple[int, int, int, int], tuple[float, float]] = {}
     for i, (f, r) in enumerate(zip(found, readings, strict=True)):
@@ -516,6 +553,8 @@ def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
                 continue
             square = _poly_square(frame, f)
             p_type = types.get(i)
+            if p_type is not None and float(no_die(p_type)) >= NONE_DROP:
+                continue   # the type reader holds it no die (a printed label, a key, a coin): not reported
             if p_type is None:
                 got = poly(square)
                 type_conf = float(got.sides_confidence)
@@ -547,6 +586,7 @@ def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
                     conf = min(conf, OVER_BUDGET)
                 elif pip_count(frame, f) is not None:
                     conf = min(conf, DISAGREE)   # pips under the numeral: asked (MAX_EMBLEMS_COUNTED)
+            poly_boxes.add(box)
             dice.append((box, int(got.sides), int(got.value), conf, bool(got.percentile)))
             continue
         value = int(label)
@@ -572,10 +612,8 @@ def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
     # a die the finder holds less likely than not to be an object is never sure (``WEAKLY_FOUND``)
     dice = [(b, s, v, c if b in taught_boxes or beliefs[b][0] >= FIRST_KEPT else min(c, WEAKLY_FOUND), pc)
             for b, s, v, c, pc in dice]
-    # every rule above was measured on the readers' own confidences; only what is reported moves, and not a
-    # taught face's (its confidence is the cosine to what the players taught, not the readers' probability)
-    bar = sure_from(models[1], SURE)
-    return [(b, s, v, c if b in taught_boxes else _reported(c, bar), pc) for b, s, v, c, pc in dice], tokens
+    # every rule above was measured on the readers' own confidences; only what ``read_view`` reports moves
+    return RawView(dice, tokens, frozenset(taught_boxes), frozenset(poly_boxes))
 
 
 def _reported(p: float, bar: float) -> float:

@@ -8,7 +8,9 @@ of ``TYPES``. The type is read from the die's outline and face
 shapes, which the whole crop shows; the value is then read by ``vision.poly`` among that type's faces only.
 
 Probabilities are the softmax of the logits divided by the temperature in the model card, fitted on photos
-of the training sources kept aside.
+of the training sources kept aside. A reader whose card lists a seventh class, ``NONE`` (``classes``; trained
+with ``tools/train_types.py --none``), also says how likely the object is no die at all (a printed label, a
+key, a coin): the types' probabilities are then their share of the whole, and ``no_die`` is the rest.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from vision.faces import _softmax, crop
 from vision.finder import Found, model_card, turned_outputs
 
 TYPES = ("d4", "d6", "d8", "d10", "d12", "d20")
+#: the class after ``TYPES`` of a reader trained to say that an object is no die
+NONE = "none"
 SIDES = DIE_SIDES
 CROP = 64
 CROP_SCALE = 1.6
@@ -38,6 +42,22 @@ ONE_TURN = 0.99
 @cache
 def temperature(model: str = "types") -> float:
     return float(model_card(model).get("temperature", 1.0))
+
+
+def classes(model: str = "types") -> tuple[str, ...]:
+    """What the reader's outputs are, in order (its card's ``classes``): ``TYPES``, then ``NONE`` or not."""
+    got = tuple(model_card(model).get("classes", TYPES))
+    if got not in (TYPES, (*TYPES, NONE)):
+        raise ValueError(f"type reader {model!r}: classes {list(got)} are neither {list(TYPES)} nor those "
+                         f"and {NONE!r}")
+    return got
+
+
+def no_die(p_types: np.ndarray) -> np.ndarray:
+    """How likely each object read by ``read_type_crops`` (rows of ``p_types``) is no die: what the types'
+    probabilities leave (0 for a reader without ``NONE``)."""
+    rest: np.ndarray = np.clip(1.0 - np.asarray(p_types, np.float64).sum(axis=-1), 0.0, 1.0)
+    return rest
 
 
 def dihedral_outputs(crops: list[np.ndarray], model: str = "types", *, known: np.ndarray | None = None
@@ -57,7 +77,8 @@ def dihedral_outputs(crops: list[np.ndarray], model: str = "types", *, known: np
 def read_type_crops(crops: list[np.ndarray], *, model: str = "types", turns: int = 4) -> np.ndarray:
     """(N, len(TYPES)) probabilities of ``CROP`` x ``CROP`` BGR crops: the eight looks of
     ``dihedral_outputs`` averaged (``turns=1``: the crop as it is only), but for the crops whose first look
-    reads a type at ``ONE_TURN`` or more, which keep that look."""
+    reads a class at ``ONE_TURN`` or more, which keep that look. With a ``NONE`` class the rows sum to one
+    less the probability that the object is no die (``no_die``)."""
     if turns not in (1, 4):
         raise ValueError(f"turns must be 1 or 4, not {turns}")
     if not crops:
@@ -69,12 +90,16 @@ def read_type_crops(crops: list[np.ndarray], *, model: str = "types", turns: int
         if len(unsure):
             logits = dihedral_outputs([crops[i] for i in unsure], model, known=first[unsure])
             p[unsure] = _probabilities(logits, model)
-    return p
+    return p[:, :len(TYPES)]
 
 
 def _probabilities(logits: np.ndarray, model: str) -> np.ndarray:
-    """Softmax of raw outputs (N, K) over the model's temperature."""
-    return _softmax(np.asarray(logits, np.float64) / temperature(model))
+    """Softmax of raw outputs (N, K) over the model's temperature; K must be its card's ``classes``."""
+    logits = np.asarray(logits, np.float64)
+    if logits.shape[-1] != len(classes(model)):
+        raise ValueError(f"type reader {model!r} gives {logits.shape[-1]} outputs, its card names "
+                         f"{len(classes(model))} classes")
+    return _softmax(logits / temperature(model))
 
 
 def read_types(frame: np.ndarray, found: list[Found], *, model: str = "types") -> np.ndarray:
