@@ -41,15 +41,11 @@ def lowest_bar(rel: list[tuple[float, bool]]) -> float:
 
 
 def write_bar(card: Path, bar: float, fitted_on: list[str]) -> None:
-    """Put ``bar`` in the model card ``card`` as ``sure_from``, saying what it was fitted on. A card with a
-    ``sure_from_floor`` (the shipped reader's since the fifty-eighth session: its bar also decides where a
-    polyhedral reading is sure, which the d6 sets cannot fit; ``sure_from_floor_why``) keeps its bar at that
-    floor at least; the bar fitted here is then kept beside it as ``sure_from_fitted_bar``."""
+    """Put ``bar`` in the model card ``card`` as ``sure_from``, saying what it was fitted on. (Polyhedral
+    readings have their own bar since the fifty-ninth session, on the type reader's card:
+    ``benchmarks/poly_sure.py``.)"""
     got = json.loads(card.read_text(encoding="utf-8"))
     got["sure_from"] = bar
-    if "sure_from_floor" in got:
-        got["sure_from"] = max(bar, float(got["sure_from_floor"]))
-        got["sure_from_fitted_bar"] = bar
     got["sure_from_fitted"] = ("the lowest bar (0.80, 0.81, ...) from which the readings of "
                                f"{', '.join(fitted_on)}, each read by its left-out readers, were right "
                                "99.5% of the time, phantoms counted wrong (benchmarks/sure_study.py)")

@@ -115,12 +115,3 @@ def test_the_study_fits_the_lowest_bar_the_other_sets_allow_and_writes_it(tmp_pa
     assert faces.sure_from(model) == pytest.approx(0.86)
     card = json.loads(Path(model).with_suffix(".json").read_text(encoding="utf-8"))
     assert "aws, nell" in card["sure_from_fitted"] and card["ensemble"] == ["faces2.onnx"]
-    # a card with a floor (the shipped reader's: its bar also makes polyhedral readings sure) keeps it
-    card["sure_from_floor"] = 0.9
-    Path(model).with_suffix(".json").write_text(json.dumps(card), encoding="utf-8")
-    study.write_bar(Path(model).with_suffix(".json"), 0.86, ["aws", "nell"])
-    assert faces.sure_from(model) == pytest.approx(0.9)
-    card = json.loads(Path(model).with_suffix(".json").read_text(encoding="utf-8"))
-    assert card["sure_from_fitted_bar"] == pytest.approx(0.86)
-    study.write_bar(Path(model).with_suffix(".json"), 0.93, ["aws", "nell"])
-    assert faces.sure_from(model) == pytest.approx(0.93)          # a higher fit still wins
