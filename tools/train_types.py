@@ -12,9 +12,9 @@ box the finder gives, as ``vision.types`` cuts it. Training crops come from
 
 drawn 45%, 15% and 40% of the time, and within each source every type equally often. ``--none SHARE``
 (fifty-ninth session) adds a seventh class, "none" (``NONE``): printed things that are no die, the keys,
-labels and print of ``v3_data.render``, drawn that share of the time, and the dice of the same trays as often
-(``none_items``). A printed label the face reader calls a numeral reaches this reader, which without the class
-had to give it a die's type (matteop65's cable tag "C12.0", typed a d4 on one photo in two).
+labels and print of ``v3_data._draw_printed``, drawn that share of the time, and the dice of the same trays as
+often (``none_items``). A printed label the face reader calls a numeral reaches this reader, which without the
+class had to give it a die's type (matteop65's cable tag "C12.0", typed a d4 on 56 of its 396 photos).
 Crops are cut at a random context (1.2 .. 2 times the box), turned to any angle, flipped, shrunk to
 14 .. 64 px and back, with any hue, channel order, grey or inverted (each Lurig video is one die of one
 colour: colour must not tell the type), and colour, blur, noise and JPEG jitter.
@@ -63,8 +63,7 @@ FOLDS = (*LURIG_FOLDS, "burks")
 FINDER_AGREES = 0.3
 #: the class ``--none`` adds after ``TYPES``: an object that is no die (``vision.types.NONE``)
 NONE = "none"
-#: seed of the renders ``none_items`` cuts its crops from (render i is ``NONE_SEED + i``; no other
-#: training draws it)
+#: seed of the trays ``none_items`` draws (tray i from ``(NONE_SEED, i)``; no other training draws it)
 NONE_SEED = 20265900
 
 
@@ -216,8 +215,9 @@ def none_items(n: int) -> tuple[list[Item], list[Item]]:
     return nones, dice
 
 
-def resumed(path: Path, classes: int, calibration: torch.Tensor) -> TypeNet:
-    """The weights of ``path`` (.pt, or the .onnx export: ``v3_train.load_fused_onnx``) in a ``TypeNet`` of
+def resumed(path: Path, classes: int, calibration: torch.Tensor | None) -> TypeNet:
+    """The weights of ``path`` (.pt, or the .onnx export: ``v3_train.load_fused_onnx``, whose BatchNorms are
+    set on ``calibration``, training crops) in a ``TypeNet`` of
     ``classes`` outputs. A reader of fewer classes (the six types, resumed with ``--none``) keeps its own
     outputs; each class it lacks starts at a weight of zero and a bias under every type's, so the resumed
     reader reads as before until training moves it."""
@@ -231,6 +231,8 @@ def resumed(path: Path, classes: int, calibration: torch.Tensor) -> TypeNet:
         n = int(state["cls.bias"].shape[0])
     base = TypeNet(n)
     if path.suffix == ".onnx":
+        if calibration is None:
+            raise ValueError(f"{path}: resuming from an ONNX export needs calibration crops")
         print("resumed from", path, "largest difference from the ONNX graph",
               load_fused_onnx(base, str(path), calibration), flush=True)
     else:
