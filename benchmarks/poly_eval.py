@@ -28,6 +28,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -416,6 +417,15 @@ SCENE_SEED = 919191
 20261125 and 20261126)."""
 
 
+def rendered_right(truth: Any, sides: int | None, value: int | None, percentile: bool) -> tuple[bool, bool]:
+    """(type right, type and value right) of a reading of the rendered die ``truth`` (a
+    ``vision.poly.synth`` render: its d10 face "0" counts as 10, a d100 must be read as a percentile die);
+    also ``benchmarks/poly_sure.py``'s."""
+    value_true = 10 if (truth.kind, truth.value) == ("d10", 0) else truth.value
+    type_ok = sides == KIND_SIDES[truth.kind]
+    return type_ok, type_ok and value == value_true and percentile == (truth.kind == "d100")
+
+
 def match_die(box: tuple[float, float, float, float], dice: list, used: set[int]) -> int | None:
     """Index of the read die not in ``used`` whose box centre lies inside ``box`` (x, y, w, h), nearest its
     centre (also ``benchmarks/pair_confusions.py``'s)."""
@@ -467,9 +477,7 @@ def evaluate_scenes(n: int = 100, seed: int = SCENE_SEED, count: int = 10, width
         for f, truth, p_type in zip(boxes, s.dice, p_types, strict=True):
             square = crop(s.image, f, scale=POLY_CROP, size=max(32, min(256, round(POLY_CROP * f.side))))
             got = read_polyhedral(square, sides=SIDES[int(np.argmax(p_type))])
-            value = 10 if (truth.kind, truth.value) == ("d10", 0) else truth.value
-            ok_type = got.sides == KIND_SIDES[truth.kind]
-            ok = ok_type and got.value == value and got.percentile == (truth.kind == "d100")
+            ok_type, ok = rendered_right(truth, got.sides, got.value, got.percentile)
             conf = min(float(np.max(p_type)), float(got.value_confidence))
             box_typed += ok_type
             box_valued += ok
@@ -478,7 +486,7 @@ def evaluate_scenes(n: int = 100, seed: int = SCENE_SEED, count: int = 10, width
         box_ms += (time.process_time() - t0) * 1000
         for truth in s.dice:
             dice += 1
-            kind, value = truth.kind, (10 if (truth.kind, truth.value) == ("d10", 0) else truth.value)
+            kind = truth.kind
             counts = per_kind.setdefault(kind, [0, 0, 0])
             counts[2] += 1
             i = match_die(truth.bbox, read, used)
@@ -488,8 +496,7 @@ def evaluate_scenes(n: int = 100, seed: int = SCENE_SEED, count: int = 10, width
             used.add(i)
             d = read[i]
             found += 1
-            type_ok = d.sides == KIND_SIDES[kind]
-            ok = type_ok and d.value == value and d.percentile == (kind == "d100")
+            type_ok, ok = rendered_right(truth, d.sides, d.value, d.percentile)
             typed += type_ok
             valued += ok
             counts[0] += type_ok

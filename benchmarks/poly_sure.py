@@ -70,9 +70,7 @@ def reliability(frames: int, seed: int, types: str) -> list[tuple[float, bool]]:
                 continue
             used.add(j)
             _, sides, value, conf, percentile = read[j]
-            v = 10 if (t.kind, t.value) == ("d10", 0) else t.value
-            right = sides == pe.KIND_SIDES[t.kind] and value == v and percentile == (t.kind == "d100")
-            rel.append((conf, right))
+            rel.append((conf, pe.rendered_right(t, sides, value, percentile)[1]))
         rel += [(read[j][3], False) for j in range(len(read)) if j not in used]
     return rel
 

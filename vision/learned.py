@@ -547,14 +547,14 @@ def raw_view(frame: np.ndarray, calibration: Calibration | None = None, *,
         if label == "numeral":
             if f.side < least:
                 continue   # far smaller than the frame's sure d6s: no polyhedral die is
+            p_type = types.get(i)
+            if p_type is not None and float(no_die(p_type)) >= NONE_DROP:
+                continue   # the type reader holds it no die (a printed label, a key): not reported, not read
             polys += 1
             if poly is None or polys > MAX_POLY or spent():
                 dice.append((box, None, None, min(OVER_BUDGET, r.p("numeral")) * 0.2, False))
                 continue
             square = _poly_square(frame, f)
-            p_type = types.get(i)
-            if p_type is not None and float(no_die(p_type)) >= NONE_DROP:
-                continue   # the type reader holds it no die (a printed label, a key, a coin): not reported
             if p_type is None:
                 got = poly(square)
                 type_conf = float(got.sides_confidence)
