@@ -119,6 +119,9 @@ def main() -> None:
                     "them out, as the face reader's --printed reads them 'none'")
     ap.add_argument("--touching", action="store_true", help="half the renders lay their dice in touching "
                     "clusters (v3_data.render(touching=True)): a die against a die, not half a die apart")
+    ap.add_argument("--sides", action="store_true", help="three renders in four seen by a tilted camera, "
+                    "the dice's side faces pipped and boxed with the top (v3_data.render(sides=True)): "
+                    "one die, not two touching")
     ap.add_argument("--render-weight", type=float, default=0.25, help="how often each render pool is drawn "
                     "against one real source")
     ap.add_argument("--batch", type=int, default=16)
@@ -150,7 +153,8 @@ def main() -> None:
     reboxed([s for pool in pools.values() for s in pool], args.reboxed)
     if not args.table_only:
         pools["render"] = [render(args.seed * 10_000 + i, patterned=args.patterned, decoys=args.decoys,
-                                  dotted=args.dotted, printed=args.printed, touching=args.touching)
+                                  dotted=args.dotted, printed=args.printed, touching=args.touching,
+                                  sides=args.sides)
                            for i in range(args.renders)]
     if args.poly_renders:
         pools["polyrender"] = [poly_render(i) for i in range(args.poly_renders)]
