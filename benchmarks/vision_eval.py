@@ -5,7 +5,9 @@
     python3 benchmarks/vision_eval.py --time-only     # time per frame at 640x480, 2028x1520 and 12 MP, and
                                                       # the finder's forward pass alone (this machine's speed)
 
-Per photo set it prints: dice found / missed / phantom, values right / wrong, a confusion table of faces,
+Per photo set it prints: dice found / missed / phantom, what the missed dice of whole photos are
+(``miss_kinds``: cut by the frame's edge, inside a box matched to another die, elsewhere), values right /
+wrong, a confusion table of faces,
 and median and 95th-percentile milliseconds per frame (one OpenCV thread, ``cv2.setNumThreads(1)``;
 decoding the JPEG is not counted, as the camera delivers decoded frames), both wall-clock and CPU time
 (the process's CPU time is the fairer figure on a machine shared with other jobs).
@@ -113,10 +115,39 @@ def half(photos: list[LabelledPhoto], which: str) -> list[LabelledPhoto]:
     return photos if which == "all" else photos[:cut] if which == "first" else photos[cut:]
 
 
+#: a labelled box this close to the frame's edge (px) is a die the photo cuts
+EDGE = 2.0
+#: the kinds of missed dice ``miss_kinds`` counts, in the order it tests them
+MISS_KINDS = ("cut by the frame's edge", "inside a box matched to another die", "elsewhere")
+
+
+def miss_kinds(labels: list[tuple[float, float, float, float]], dice: list[Die], pairs: list[tuple[int, int]],
+               shape: tuple[int, ...]) -> list[str]:
+    """What each label missed in a whole photo is (``MISS_KINDS``): a die the photo's edge cuts (its box
+    within ``EDGE`` px of it), else one whose centre lies inside the box of a reported die matched to another
+    label (one box drawn round two dice lying together: sixtieth session), else elsewhere."""
+    h, w = shape[:2]
+    matched = {i for i, _ in pairs}
+    shared = [dice[j].bbox for _, j in pairs]
+    out = []
+    for i, (x, y, bw, bh) in enumerate(labels):
+        if i in matched:
+            continue
+        cx, cy = x + bw / 2, y + bh / 2
+        if x <= EDGE or y <= EDGE or x + bw >= w - EDGE or y + bh >= h - EDGE:
+            out.append(MISS_KINDS[0])
+        elif any(dx <= cx <= dx + dw and dy <= cy <= dy + dh for dx, dy, dw, dh in shared):
+            out.append(MISS_KINDS[1])
+        else:
+            out.append(MISS_KINDS[2])
+    return out
+
+
 def evaluate(name: str, photos: list[LabelledPhoto], read: Callable[[np.ndarray], Any] = read_table
              ) -> dict[str, Any]:
     stats = {"frames": 0, "labelled": 0, "found": 0, "missed": 0, "phantom": 0, "right": 0, "wrong": 0,
              "wrong_sure": 0, "unclear": 0}
+    misses: dict[str, int] = {}
     #: (confidence, right) of every die reported: matched dice with a known value, and phantoms (wrong)
     reliability: list[tuple[float, bool]] = []
     confusion: dict[str, dict[str, int]] = {}
@@ -181,6 +212,8 @@ def evaluate(name: str, photos: list[LabelledPhoto], read: Callable[[np.ndarray]
         stats["missed"] += len(labels) - len(pairs)
         stats["phantom"] += len(dice) - len(pairs)
         matched_l = {i for i, _ in pairs}
+        for kind in miss_kinds(labels, dice, pairs, image.shape):
+            misses[kind] = misses.get(kind, 0) + 1
         for i, j in pairs:
             truth, got = photo.dice[i].value, dice[j].value
             if truth is None:   # the labeller could not tell: found, value not scored
@@ -224,7 +257,7 @@ def evaluate(name: str, photos: list[LabelledPhoto], read: Callable[[np.ndarray]
             "ms_p95": round(percentile(ms, 95), 2),
             "cpu_ms_median": round(statistics.median(cpu), 2) if cpu else None,
             "cpu_ms_p95": round(percentile(cpu, 95), 2),
-            "confusion": confusion, "failures": failures, "crops": crops}
+            "confusion": confusion, "failures": failures, "crops": crops, "misses": misses}
 
 
 def burks_truth(photo: LabelledPhoto) -> tuple[str, int, int]:
@@ -375,6 +408,8 @@ def print_report(r: dict[str, Any], split: str, show_failures: int) -> None:
     print(f"== {r['set']} ({split}): {r['frames']} frames, {r['labelled']} labelled dice")
     print(f"   found {r['found']} ({r['found_pct']}%), missed {r['missed']}, phantom {r['phantom']} "
           f"({r['phantom_per_100']} per 100 frames)")
+    if r.get("misses"):
+        print("   missed: " + ", ".join(f"{r['misses'].get(k, 0)} {k}" for k in MISS_KINDS))
     print(f"   values right {r['right']} ({r['right_pct']}% of labelled with a value), wrong {r['wrong']} "
           f"({r['wrong_sure']} of them with confidence >= {SURE})")
     print(f"   ms per frame: median {r['ms_median']}, p95 {r['ms_p95']} (wall clock); "
