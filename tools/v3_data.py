@@ -767,19 +767,23 @@ def _draw_printed(img: np.ndarray, rng: np.random.Generator, cx: float, cy: floa
     img[:] = img * (1 - alpha) + drawn * alpha
 
 
+#: no two things a render draws (dice, decoys, print) have centres closer than this times their summed sizes
+APART = 0.75
+
+
 def _scatter(img: np.ndarray, rng: np.random.Generator, draw: Callable[..., None], tries: int, most: int,
              die: float, placed: list[tuple[float, float, float]], fakes: list[tuple[float, float, float]]
              ) -> None:
     """Things that are no die (``draw(img, rng, cx, cy, size)``), 0.8-1.3 times ``die``, at ``tries`` places
-    drawn at random, each kept off everything ``placed`` (0.75 of their summed sizes), until ``fakes`` holds
-    ``most``; each drawn one is added to both (its box 1.2 times its size, as a die's)."""
+    drawn at random, each kept off everything ``placed`` (``APART`` of their summed sizes), until ``fakes``
+    holds ``most``; each drawn one is added to both (its box 1.2 times its size, as a die's)."""
     h, w = img.shape[:2]
     for _ in range(tries):
         if len(fakes) >= most:
             break
         sz = die * rng.uniform(0.8, 1.3)
         cx, cy = rng.uniform(sz * 0.5, w - sz * 0.5), rng.uniform(sz * 0.5, h - sz * 0.5)
-        if any(math.hypot(cx - x, cy - y) < 0.75 * (sz + s2) for x, y, s2 in placed):
+        if any(math.hypot(cx - x, cy - y) < APART * (sz + s2) for x, y, s2 in placed):
             continue
         draw(img, rng, cx, cy, sz)
         placed.append((cx, cy, sz))
@@ -814,7 +818,8 @@ def _dotted_cloth(rng: np.random.Generator, h: int, w: int, die: float) -> np.nd
 
 
 #: on a packed tray (``render(touching=True)``), no two dice's centres closer than this times their summed
-#: sizes (a die apart when both are the same size: two squares side by side touch), against 0.75 elsewhere
+#: sizes (a die apart when both are the same size: two squares side by side touch), against ``APART``
+#: elsewhere
 PACKED_APART = 0.5
 #: ...and each die after the first is put against one already placed this often
 PACKED_NEXT = 0.75
@@ -881,7 +886,7 @@ def render(seed: int, size: tuple[int, int] = (512, 384), patterned: bool = Fals
     placed: list[tuple[float, float, float]] = []
     trng = np.random.default_rng([seed, 6])
     packed = touching and trng.random() < 0.5
-    apart = PACKED_APART if packed else 0.75
+    apart = PACKED_APART if packed else APART
     for _ in range(n * 3):
         if len(objs) >= n:
             break
