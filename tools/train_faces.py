@@ -35,6 +35,7 @@ from v3_data import (
     NONE,
     Sample,
     load_source,
+    lone_parts,
     numeral_d6_render,
     pip3d_render,
     pip_transplant,
@@ -51,10 +52,13 @@ from vision.windows import jitter
 Item = tuple[Sample, float, float, float, int]   # sample, cx, cy, size, class
 
 
-def items(samples: list[Sample], rng: np.random.Generator, specks: int = 0) -> list[Item]:
+def items(samples: list[Sample], rng: np.random.Generator, specks: int = 0,
+          parts: bool = False) -> list[Item]:
     """Labelled dice, and ``none`` crops: the tray away from every die at a die's size (and ``specks`` more
     at 0.2-0.6 of it: a fleck of granite or carpet, which the finder proposes at small scales), and half a
-    die at a crop's edge."""
+    die at a crop's edge. ``parts``: a render's pipped side faces boxed alone (``Sample.parts``), the box a
+    finder that splits touching dice drew round an oblique die's side, whose pips the reader read as the
+    die's value (sixtieth session; ``v3_data.lone_parts``)."""
     out: list[Item] = []
     for s in samples:
         sizes = [max(o[2], o[3]) for o in s.objects]
@@ -62,6 +66,7 @@ def items(samples: list[Sample], rng: np.random.Generator, specks: int = 0) -> l
             if lab >= 0:
                 out.append((s, cx, cy, max(w, h), lab))
         out += [(s, cx, cy, size, NONE) for cx, cy, size in s.decoys]
+        out += [(s, cx, cy, size, NONE) for cx, cy, size in (lone_parts(s) if parts else [])]
         if s.crop_only or (not sizes and s.source != "burks"):
             continue
         med = float(np.median(sizes)) if sizes else 150.0
@@ -233,6 +238,9 @@ def main() -> None:
                     "bodies and drilled pips (v3_data.render)")
     ap.add_argument("--sides", action="store_true", help="renders seen by a tilted camera more often and "
                     "more steeply, the pip dice's side faces with pips and boxed whole (v3_data.render)")
+    ap.add_argument("--side-parts", action="store_true",
+                    help="with --sides: each rendered die's pipped side faces, boxed alone, as 'none' crops "
+                         "(train_faces.items)")
     ap.add_argument("--decoys", action="store_true", help="renders with die-sized round things that are no "
                     "die (wells, coins, holes, rings: v3_data.render) as 'none' crops")
     ap.add_argument("--printed", action="store_true", help="renders with keys, labels and bits of print that "
@@ -330,12 +338,14 @@ def main() -> None:
     pip3d = [pip3d_render(i) for i in range(args.pip3d)]
     train += pip3d[: args.pip3d * 9 // 10]
     val += pip3d[args.pip3d * 9 // 10:]
-    tr = items(train, rng, args.specks)
+    if args.side_parts and not args.sides:
+        ap.error("--side-parts takes the side faces of --sides renders")
+    tr = items(train, rng, args.specks, args.side_parts)
     if args.hard:
         hard = hard_negatives(train, args.hard, rng)
         print("hard negatives", len(hard), flush=True)
         tr += hard
-    va = items(val, np.random.default_rng(1))
+    va = items(val, np.random.default_rng(1), parts=args.side_parts)
     by_class: dict[int, list[Item]] = {}
     for it in tr:
         by_class.setdefault(it[4], []).append(it)

@@ -49,6 +49,9 @@ class Sample:
     group: str = ""             # what must be held out together (a Lurig video)
     #: die-sized round things that are no die (``render(decoys=True)``): (cx, cy, size), read as "none"
     decoys: list[tuple[float, float, float]] = field(default_factory=list)
+    #: a pipped side face of a tilted render's die (``render(sides=True)``), boxed alone: (cx, cy, size, the
+    #: index in ``objects`` of the die it belongs to). A box round it is no die of its own
+    parts: list[tuple[float, float, float, int]] = field(default_factory=list)
 
 
 def _segment_one(image: np.ndarray, dark_tray: bool) -> tuple[float, float, float, float] | None:
@@ -457,7 +460,8 @@ def _printed_token(img: np.ndarray, rng: np.random.Generator, cx: float, cy: flo
 def _draw_object(img: np.ndarray, rng: np.random.Generator, cx: float, cy: float, size: float,
                  tilt: tuple[float, float], patterned: bool = False,
                  sides: tuple[np.random.Generator, tuple[float, float]] | None = None,
-                 faint: np.random.Generator | None = None, plain_emblems: bool = False) -> int:
+                 faint: np.random.Generator | None = None, plain_emblems: bool = False,
+                 parts: list[tuple[float, float, float]] | None = None) -> int:
     """Draw one die (top face, and side faces when the camera is tilted) or token; return its class.
     ``patterned``: half the pip d6s get a marbled, speckled or translucent body (``_patterned_body``), half
     drilled pips (an emblem on a marbled body taught the face reader that a textured square is an emblem,
@@ -465,7 +469,7 @@ def _draw_object(img: np.ndarray, rng: np.random.Generator, cx: float, cy: float
     is drawn as without it) and the tilt the sides are seen at, which replaces ``tilt``; the side faces
     then carry pips (``_side_faces``). ``faint``: a generator of its own, from which the ink is drawn near
     the body (``_faint_ink``). ``plain_emblems``: an emblem's letter is never one that looks like a digit
-    (``UNLIKE_DIGITS``)."""
+    (``UNLIKE_DIGITS``). ``parts``: where the side faces drawn with pips are boxed alone (``_side_faces``)."""
     kind = rng.choice(["d6", "d6", "d6", "d6", "emblem", "token", "numeral"])
     ang = rng.uniform(0, 2 * math.pi)
     c, s = math.cos(ang), math.sin(ang)
@@ -542,7 +546,7 @@ def _draw_object(img: np.ndarray, rng: np.random.Generator, cx: float, cy: float
             cv2.circle(img, (round(px * 16), round(py * 16)), round(r * (0.85 if drilled else 1) * 16),
                        ink.tolist(), -1, cv2.LINE_AA, 4)
         if sides is not None and abs(dx) + abs(dy) > 1:
-            _side_faces(img, sides[0], top, np.array([dx, dy]), body, ink, value)
+            _side_faces(img, sides[0], top, np.array([dx, dy]), body, ink, value, parts)
         return value
     if kind == "emblem":
         for _ in range(int(rng.integers(1, 4))):
@@ -563,7 +567,7 @@ def _draw_object(img: np.ndarray, rng: np.random.Generator, cx: float, cy: float
                 cv2.putText(img, letter, at, int(rng.integers(0, 7)), size / 40,
                             ink.tolist(), max(1, int(size / 15)), cv2.LINE_AA)
         if sides is not None and abs(dx) + abs(dy) > 1:
-            _side_faces(img, sides[0], top, np.array([dx, dy]), body, ink, 6)
+            _side_faces(img, sides[0], top, np.array([dx, dy]), body, ink, 6, parts)
         return EMBLEM
     txt = str(int(rng.integers(1, 21)))
     scale = size / 45 / max(1, len(txt) * 0.8)
@@ -597,13 +601,15 @@ def _faint_ink(rng: np.random.Generator, body: np.ndarray) -> np.ndarray:
 
 
 def _side_faces(img: np.ndarray, rng: np.random.Generator, top: np.ndarray, d: np.ndarray, body: np.ndarray,
-                ink: np.ndarray, value: int) -> None:
+                ink: np.ndarray, value: int, parts: list[tuple[float, float, float]] | None = None) -> None:
     """Paint the side faces of a d6 whose top face is the square ``top`` (4 corners) seen by a camera tilted
     so that the sides stick out by ``d`` (px): each visible side in its own shade of ``body`` with the pips
     of a value next to ``value`` on a real die (not it, not its opposite), foreshortened along ``d``. Only
     what lies outside the top face is painted: the top stays the face that is up (the label). A phone photo
     at an angle shows these sides, larger than the top when the tilt is steep (aws), and the face reader read
-    them for the top."""
+    them for the top. Each side painted is added to ``parts`` as the square box round it (centre, side): a
+    finder that splits touching dice boxed such a side alone, and the face reader read its pips (sixtieth
+    session)."""
     centre = top.mean(0)
     size = float(np.linalg.norm(top[1] - top[0]))
     depth = float(np.linalg.norm(d))
@@ -622,6 +628,9 @@ def _side_faces(img: np.ndarray, rng: np.random.Generator, top: np.ndarray, d: n
         cv2.fillConvexPoly(layer, np.round(quad * 16).astype(np.int32), (body * shade).tolist(),
                            cv2.LINE_AA, 4)
         cv2.fillConvexPoly(faces, np.round(quad).astype(np.int32), 255)
+        if parts is not None:
+            lo, hi = quad.min(0), quad.max(0)
+            parts.append((float(lo[0] + hi[0]) / 2, float(lo[1] + hi[1]) / 2, float(max(hi - lo))))
         v = int(rng.choice(free))
         free = [x for x in free if x not in (v, 7 - v)]
         e = q - p
@@ -883,6 +892,7 @@ def render(seed: int, size: tuple[int, int] = (512, 384), patterned: bool = Fals
         k = srng.uniform(1.0, 2.0)
         steep = (steep[0] * k, steep[1] * k)
     objs: list[tuple[float, float, float, float, int]] = []
+    parts: list[tuple[float, float, float, int]] = []
     placed: list[tuple[float, float, float]] = []
     trng = np.random.default_rng([seed, 6])
     packed = touching and trng.random() < 0.5
@@ -898,8 +908,10 @@ def render(seed: int, size: tuple[int, int] = (512, 384), patterned: bool = Fals
                 continue
         if any(math.hypot(cx - x, cy - y) < apart * (sz + s2) for x, y, s2 in placed):
             continue
+        sides_of: list[tuple[float, float, float]] = []
         label = _draw_object(img, rng, cx, cy, sz, tilt, patterned, None if srng is None else (srng, steep),
-                             frng, plain_emblems)
+                             frng, plain_emblems, sides_of)
+        parts += [(x, y, s, len(objs)) for x, y, s in sides_of]
         placed.append((cx, cy, sz))
         if srng is not None and label != TOKEN:
             dx, dy = steep[0] * sz, steep[1] * sz
@@ -928,7 +940,15 @@ def render(seed: int, size: tuple[int, int] = (512, 384), patterned: bool = Fals
         out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.3, 1.5))
     q = int(rng.integers(35, 95))
     out = cv2.imdecode(cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, q])[1], cv2.IMREAD_COLOR)
-    return Sample("render", f"render-{seed}", out, objs, decoys=fakes)
+    return Sample("render", f"render-{seed}", out, objs, decoys=fakes, parts=parts)
+
+
+def lone_parts(s: Sample) -> list[tuple[float, float, float]]:
+    """``s``'s side faces boxed alone (``Sample.parts``: centre, side) that are no die: none whose centre is
+    nearer another die's centre than 0.6 of that die's box, where a crop would be that die's."""
+    return [(cx, cy, size) for cx, cy, size, own in s.parts
+            if all(math.hypot(cx - o[0], cy - o[1]) > 0.6 * max(o[2], o[3])
+                   for i, o in enumerate(s.objects) if i != own)]
 
 
 #: seed of ``pasted``'s trays (tray i from (PASTE_SEED, i))

@@ -3,6 +3,8 @@ sides, with pips of other values than the top's; the label stays the top. Traini
 the promise the trainer relies on."""
 
 
+import math
+
 import cv2
 import numpy as np
 
@@ -47,3 +49,29 @@ def test_a_side_face_carries_the_pips_of_another_value_and_the_top_stays():
     pips, _ = cv2.findContours(ink, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     assert 2 <= len(pips) <= 5, len(pips)   # not 1 (the top's value) nor 6 (its opposite)
     assert (img[:58] == 90).all() and (img[:, :58] == 90).all(), "the far sides are not seen"
+
+
+def test_each_side_face_boxed_alone_lies_off_its_die_top_inside_its_whole_box():
+    found = 0
+    for seed in SEEDS:
+        plain, sided = v3_data.render(seed), v3_data.render(seed, sides=True)
+        assert plain.parts == []
+        for cx, cy, size, own in sided.parts:
+            found += 1
+            x, y, w, h, label = sided.objects[own]
+            assert label != v3_data.TOKEN
+            assert abs(cx - x) <= w / 2 and abs(cy - y) <= h / 2, (seed, own)
+            tx, ty, tw, _, _ = plain.objects[own]   # the top face, boxed 1.2 times its side
+            assert math.hypot(cx - tx, cy - ty) >= 0.45 * tw / 1.2, (seed, own)
+            assert 0.3 * tw / 1.2 <= size <= 2.5 * tw / 1.2
+    assert found > 50
+
+
+def test_a_side_face_at_another_die_is_no_lone_part():
+    die = (100.0, 100.0, 60.0, 60.0, 3)
+    other = (170.0, 100.0, 60.0, 60.0, 5)
+    s = v3_data.Sample("render", "t", np.zeros((200, 300, 3), np.uint8), [die, other],
+                       parts=[(100.0, 140.0, 50.0, 0), (145.0, 100.0, 50.0, 0)])
+    assert v3_data.lone_parts(s) == [(100.0, 140.0, 50.0)]   # the second's centre is 25 px from the other
+    s.objects = [die]
+    assert len(v3_data.lone_parts(s)) == 2
