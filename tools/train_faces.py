@@ -238,6 +238,8 @@ def main() -> None:
                     "bodies and drilled pips (v3_data.render)")
     ap.add_argument("--sides", action="store_true", help="renders seen by a tilted camera more often and "
                     "more steeply, the pip dice's side faces with pips and boxed whole (v3_data.render)")
+    ap.add_argument("--ringed", action="store_true",
+                    help="half the rendered 1s with a ring round their pip (v3_data.render(ringed=True))")
     ap.add_argument("--side-parts", action="store_true",
                     help="with --sides: each rendered die's pipped side faces, boxed alone, as 'none' crops "
                          "(train_faces.items)")
@@ -307,7 +309,7 @@ def main() -> None:
     reboxed(train + val, args.reboxed)
     renders = [render(args.seed * 10_000 + 7 + i, patterned=args.patterned, decoys=args.decoys,
                       sides=args.sides, plain_emblems=args.plain_emblems, printed=args.printed,
-                      dotted=args.dotted)
+                      dotted=args.dotted, ringed=args.ringed)
                for i in range(args.renders)]
     train += renders[: args.renders * 9 // 10]
     val += renders[args.renders * 9 // 10:]

@@ -461,7 +461,8 @@ def _draw_object(img: np.ndarray, rng: np.random.Generator, cx: float, cy: float
                  tilt: tuple[float, float], patterned: bool = False,
                  sides: tuple[np.random.Generator, tuple[float, float]] | None = None,
                  faint: np.random.Generator | None = None, plain_emblems: bool = False,
-                 parts: list[tuple[float, float, float]] | None = None) -> int:
+                 parts: list[tuple[float, float, float]] | None = None,
+                 ringed: np.random.Generator | None = None) -> int:
     """Draw one die (top face, and side faces when the camera is tilted) or token; return its class.
     ``patterned``: half the pip d6s get a marbled, speckled or translucent body (``_patterned_body``), half
     drilled pips (an emblem on a marbled body taught the face reader that a textured square is an emblem,
@@ -469,7 +470,8 @@ def _draw_object(img: np.ndarray, rng: np.random.Generator, cx: float, cy: float
     is drawn as without it) and the tilt the sides are seen at, which replaces ``tilt``; the side faces
     then carry pips (``_side_faces``). ``faint``: a generator of its own, from which the ink is drawn near
     the body (``_faint_ink``). ``plain_emblems``: an emblem's letter is never one that looks like a digit
-    (``UNLIKE_DIGITS``). ``parts``: where the side faces drawn with pips are boxed alone (``_side_faces``)."""
+    (``UNLIKE_DIGITS``). ``parts``: where the side faces drawn with pips are boxed alone (``_side_faces``).
+    ``ringed``: a generator of its own, from which half the 1s get a ring round their pip (``_ring``)."""
     kind = rng.choice(["d6", "d6", "d6", "d6", "emblem", "token", "numeral"])
     ang = rng.uniform(0, 2 * math.pi)
     c, s = math.cos(ang), math.sin(ang)
@@ -545,6 +547,8 @@ def _draw_object(img: np.ndarray, rng: np.random.Generator, cx: float, cy: float
                 cv2.circle(img, centre, round(r * 16), wall, -1, cv2.LINE_AA, 4)
             cv2.circle(img, (round(px * 16), round(py * 16)), round(r * (0.85 if drilled else 1) * 16),
                        ink.tolist(), -1, cv2.LINE_AA, 4)
+        if ringed is not None and value == 1 and ringed.random() < 0.5:
+            _ring(img, ringed, cx, cy, r, ink)
         if sides is not None and abs(dx) + abs(dy) > 1:
             _side_faces(img, sides[0], top, np.array([dx, dy]), body, ink, value, parts)
         return value
@@ -586,6 +590,22 @@ UNLIKE_DIGITS = "CEFHKMNPRUVWXY"
 #: dark dice with red pips show (pips (34, 31, 94) on a body of (46, 51, 59): 67) to the 120 every other
 #: render keeps at least
 FAINT_CONTRAST = (45.0, 120.0)
+
+
+def _ring(img: np.ndarray, rng: np.random.Generator, cx: float, cy: float, r: float, ink: np.ndarray) -> None:
+    """A ring round the lone pip of a 1 at (``cx``, ``cy``) (pip radius ``r``): closed or open (an arc of
+    200-360 degrees), 1.5-2.6 pip radii out, a quarter to half a pip radius thick, near white on three in
+    four, else the pips' ink. Brands mark the 1 so (a swirl or a circle round the pip); nell-byler's dice
+    with red pips on dark, blue, pink and purple bodies carry a white arc round it, and the face reader,
+    which had only seen rings on emblems, read 27 of them as emblems or other values left out, none
+    sure (sixty-first session)."""
+    colour = np.array([rng.uniform(200, 255)] * 3) if rng.random() < 0.75 else ink
+    radius = r * rng.uniform(1.5, 2.6)
+    start = rng.uniform(0, 360)
+    span = 360.0 if rng.random() < 0.3 else rng.uniform(200, 330)
+    axes = (round(radius * 16), round(radius * 16))
+    cv2.ellipse(img, (round(cx * 16), round(cy * 16)), axes, 0, start, start + span, colour.tolist(),
+                max(1, round(r * rng.uniform(0.25, 0.5))), cv2.LINE_AA, 4)
 
 
 def _faint_ink(rng: np.random.Generator, body: np.ndarray) -> np.ndarray:
@@ -848,7 +868,8 @@ def _packed_at(rng: np.random.Generator, cx: float, cy: float, size: float,
 
 def render(seed: int, size: tuple[int, int] = (512, 384), patterned: bool = False,
            decoys: bool = False, sides: bool = False, faint: bool = False, plain_emblems: bool = False,
-           printed: bool = False, dotted: bool = False, touching: bool = False) -> Sample:
+           printed: bool = False, dotted: bool = False, touching: bool = False,
+           ringed: bool = False) -> Sample:
     """One randomised tray photo with dice, emblems, numeral dice and tokens at known places.
     ``patterned`` (since 2026-11-26's sixth session; off, a seed draws the tray it always drew): half the
     trays natural (``_natural``), pip dice's bodies marbled, speckled or translucent, pips drilled.
@@ -873,7 +894,9 @@ def render(seed: int, size: tuple[int, int] = (512, 384), patterned: bool = Fals
     Without it no two rendered dice came within half a die of each other, and the finders trained on these
     renders drew one box round two or three touching dice of aws left out (46 of its 173 missed dice lie in
     a box holding two labelled dice or more). The places come from a generator of their own, so the other
-    half of the trays are drawn as without it."""
+    half of the trays are drawn as without it.
+    ``ringed`` (sixty-first session): half the 1s get a ring round their pip (``_ring``), from a generator of
+    its own."""
     rng = np.random.default_rng(seed)
     w, h = size
     img = _texture(rng, h, w, natural=patterned)
@@ -895,6 +918,7 @@ def render(seed: int, size: tuple[int, int] = (512, 384), patterned: bool = Fals
     parts: list[tuple[float, float, float, int]] = []
     placed: list[tuple[float, float, float]] = []
     trng = np.random.default_rng([seed, 6])
+    rrng = np.random.default_rng([seed, 7]) if ringed else None
     packed = touching and trng.random() < 0.5
     apart = PACKED_APART if packed else APART
     for _ in range(n * 3):
@@ -910,7 +934,7 @@ def render(seed: int, size: tuple[int, int] = (512, 384), patterned: bool = Fals
             continue
         sides_of: list[tuple[float, float, float]] = []
         label = _draw_object(img, rng, cx, cy, sz, tilt, patterned, None if srng is None else (srng, steep),
-                             frng, plain_emblems, sides_of)
+                             frng, plain_emblems, sides_of, rrng)
         parts += [(x, y, s, len(objs)) for x, y, s in sides_of]
         placed.append((cx, cy, sz))
         if srng is not None and label != TOKEN:
