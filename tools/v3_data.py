@@ -593,12 +593,12 @@ FAINT_CONTRAST = (45.0, 120.0)
 
 
 def _ring(img: np.ndarray, rng: np.random.Generator, cx: float, cy: float, r: float, ink: np.ndarray) -> None:
-    """A ring round the lone pip of a 1 at (``cx``, ``cy``) (pip radius ``r``): closed or open (an arc of
-    200-360 degrees), 1.5-2.6 pip radii out, a quarter to half a pip radius thick, near white on three in
-    four, else the pips' ink. Brands mark the 1 so (a swirl or a circle round the pip); nell-byler's dice
-    with red pips on dark, blue, pink and purple bodies carry a white arc round it, and the face reader,
-    which had only seen rings on emblems, read 27 of them as emblems or other values left out, none
-    sure (sixty-first session)."""
+    """A ring round the lone pip of a 1 at (``cx``, ``cy``) (pip radius ``r``): closed on three in ten,
+    else an arc of 200-330 degrees, 1.5-2.6 pip radii out, a quarter to half a pip radius thick, near
+    white on three in four, else the pips' ink. Brands mark the 1 so (a swirl or a circle round the pip);
+    nell-byler's dice with red pips on dark, blue, pink and purple bodies carry a white arc round it, and
+    the face reader, which had only seen rings on emblems, read 27 of them as emblems or other values left
+    out, none sure (sixty-first session)."""
     colour = np.array([rng.uniform(200, 255)] * 3) if rng.random() < 0.75 else ink
     radius = r * rng.uniform(1.5, 2.6)
     start = rng.uniform(0, 360)
