@@ -1,16 +1,10 @@
 """What a missed die is (benchmarks/vision_eval.miss_kinds, sixtieth session): cut by the frame's edge, inside
 a box the reader matched to another die (one box round two dice lying together), or elsewhere."""
 
-import importlib.util
-from pathlib import Path
-
+from tests.helpers import benchmark
 from vision.reading import Die
 
-_spec = importlib.util.spec_from_file_location(
-    "vision_eval", Path(__file__).resolve().parents[2] / "benchmarks" / "vision_eval.py")
-assert _spec is not None and _spec.loader is not None
-vision_eval = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(vision_eval)
+vision_eval = benchmark("vision_eval")
 
 SHAPE = (384, 512, 3)
 
