@@ -37,6 +37,7 @@ from v3_data import (
     load_source,
     lone_parts,
     numeral_d6_render,
+    off_other_dice,
     pip3d_render,
     pip_transplant,
     poly_render,
@@ -81,7 +82,7 @@ def items(samples: list[Sample], rng: np.random.Generator, specks: int = 0,
             d = max(o[2], o[3]) * rng.uniform(0.75, 1.0)
             x, y = o[0] + d * math.cos(ang), o[1] + d * math.sin(ang)
             sz = max(o[2], o[3])
-            if all(math.hypot(x - p[0], y - p[1]) > 0.6 * max(p[2], p[3]) for p in s.objects):
+            if off_other_dice(s, x, y):
                 out.append((s, x, y, sz, NONE))
     return out
 

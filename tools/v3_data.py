@@ -967,12 +967,17 @@ def render(seed: int, size: tuple[int, int] = (512, 384), patterned: bool = Fals
     return Sample("render", f"render-{seed}", out, objs, decoys=fakes, parts=parts)
 
 
+def off_other_dice(s: Sample, x: float, y: float, skip: int = -1) -> bool:
+    """Whether (x, y) is farther from the centre of each of ``s``'s dice but the ``skip``-th than 0.6 of
+    that die's box: a crop centred there would not be that die's, so it may be read as ``none``."""
+    return all(math.hypot(x - o[0], y - o[1]) > 0.6 * max(o[2], o[3])
+               for i, o in enumerate(s.objects) if i != skip)
+
+
 def lone_parts(s: Sample) -> list[tuple[float, float, float]]:
-    """``s``'s side faces boxed alone (``Sample.parts``: centre, side) that are no die: none whose centre is
-    nearer another die's centre than 0.6 of that die's box, where a crop would be that die's."""
-    return [(cx, cy, size) for cx, cy, size, own in s.parts
-            if all(math.hypot(cx - o[0], cy - o[1]) > 0.6 * max(o[2], o[3])
-                   for i, o in enumerate(s.objects) if i != own)]
+    """``s``'s side faces boxed alone (``Sample.parts``: centre, side) that are no die: none off its own
+    die whose crop would be another die's (``off_other_dice``)."""
+    return [(cx, cy, size) for cx, cy, size, own in s.parts if off_other_dice(s, cx, cy, own)]
 
 
 #: seed of ``pasted``'s trays (tray i from (PASTE_SEED, i))

@@ -75,3 +75,16 @@ def test_a_side_face_at_another_die_is_no_lone_part():
     assert v3_data.lone_parts(s) == [(100.0, 140.0, 50.0)]   # the second's centre is 25 px from the other
     s.objects = [die]
     assert len(v3_data.lone_parts(s)) == 2
+
+
+def test_off_other_dice_measures_each_die_but_the_skipped_by_its_own_box():
+    small = (100.0, 100.0, 20.0, 20.0, 1)      # 0.6 of its box: 12 px
+    large = (200.0, 100.0, 80.0, 40.0, 2)      # 0.6 of its longer side: 48 px
+    s = v3_data.Sample("render", "t", np.zeros((200, 300, 3), np.uint8), [small, large])
+    assert not v3_data.off_other_dice(s, 111.0, 100.0)
+    assert v3_data.off_other_dice(s, 113.0, 100.0)
+    assert not v3_data.off_other_dice(s, 153.0, 100.0)        # 47 px from the large die
+    assert v3_data.off_other_dice(s, 151.0, 100.0)            # 49 px
+    assert not v3_data.off_other_dice(s, 170.0, 100.0)
+    assert v3_data.off_other_dice(s, 170.0, 100.0, skip=1)    # the large die is its own
+    assert not v3_data.off_other_dice(s, 100.0, 100.0, skip=1)
