@@ -98,14 +98,9 @@ def test_a_taught_face_keeps_its_cosine(tmp_path):
 def test_the_study_fits_the_lowest_bar_the_other_sets_allow_and_writes_it(tmp_path):
     """benchmarks/sure_study.py: the lowest bar from which readings are 99.5% right, written into a card
     that the reader then takes (``--write``)."""
-    import importlib.util
-    import sys
+    from tests.helpers import benchmark
 
-    bench = ROOT / "benchmarks"
-    sys.path.insert(0, str(bench))
-    spec = importlib.util.spec_from_file_location("sure_study", bench / "sure_study.py")
-    study = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(study)
+    study = benchmark("sure_study")
     # 1000 right readings at 0.95, and 10 wrong ones at 0.85: right 99.0% from 0.8, 100% from 0.86
     rel = [(0.95, True)] * 1000 + [(0.85, False)] * 10
     assert study.lowest_bar(rel) == pytest.approx(0.86)
@@ -115,3 +110,18 @@ def test_the_study_fits_the_lowest_bar_the_other_sets_allow_and_writes_it(tmp_pa
     assert faces.sure_from(model) == pytest.approx(0.86)
     card = json.loads(Path(model).with_suffix(".json").read_text(encoding="utf-8"))
     assert "aws, nell" in card["sure_from_fitted"] and card["ensemble"] == ["faces2.onnx"]
+
+
+def test_the_study_fits_the_face_readers_bar_without_polyhedral_readings():
+    """Polyhedral readings have a bar of their own (the type reader's card): a d8 sure and wrong must not
+    raise the face reader's bar, and a d6, an emblem or an untyped object must still count."""
+    from companion.reading import Die, TableReading
+    from tests.helpers import benchmark
+
+    study = benchmark("sure_study")
+    dice = (Die((0, 0, 9, 9), 8, 3, 0.9, None), Die((20, 0, 9, 9), 6, 4, 0.9, None),
+            Die((40, 0, 9, 9), 6, None, 0.3, None), Die((60, 0, 9, 9), None, None, 0.2, None),
+            Die((80, 0, 9, 9), 20, 17, 0.95, None))
+    got = study.not_polyhedral([TableReading(100, 10, dice)])
+    assert [d.bbox[0] for d in got[0].dice] == [20, 40, 60]
+    assert (got[0].width, got[0].height) == (100, 10)
