@@ -975,8 +975,8 @@ def off_other_dice(s: Sample, x: float, y: float, skip: int = -1) -> bool:
 
 
 def lone_parts(s: Sample) -> list[tuple[float, float, float]]:
-    """``s``'s side faces boxed alone (``Sample.parts``: centre, side) that are no die: none off its own
-    die whose crop would be another die's (``off_other_dice``)."""
+    """``s``'s side faces boxed alone (``Sample.parts``: centre, side) that are no die: those whose crop
+    would not be another die's (``off_other_dice``, their own die skipped)."""
     return [(cx, cy, size) for cx, cy, size, own in s.parts if off_other_dice(s, cx, cy, own)]
 
 

@@ -29,8 +29,8 @@ def test_a_polyhedral_die_the_face_reader_calls_an_emblem_is_read_by_its_type(mo
     (Frame 26 of seed 717171, a d4 "2", was the case until the ringed reader of the sixty-second session,
     which calls it a numeral outright, as the 56 px readers of the fifty-third did frame 7's d10 "0". Of the
     first 240 frames of seed 717171 that reader called two non-d6s emblems with "numeral" at
-    ``EMBLEM_NUMERAL`` or more, and the type reader held neither at ``EMBLEM_TYPED``; the frames of seeds
-    7171700-7171832, one each, gave this one.)"""
+    ``EMBLEM_NUMERAL`` or more, and the rule typed neither; the frames of seeds 7171700-7171832, one each,
+    gave this one.)"""
     s = _frame(seed)
     (truth,) = [d for d in s.dice if (d.kind, d.value, d.bbox[:2]) == (kind, value, corner)]
     tx, ty = truth.bbox[0] + truth.bbox[2] / 2, truth.bbox[1] + truth.bbox[3] / 2
