@@ -669,7 +669,8 @@ def test_the_tables_own_finder_from_the_settings_page(table: Table, phone: Page,
     phone.click("#finder-compare")
     expect(phone.locator("#finder-compared")).to_have_text(
         "Sulle ultime 10 foto confermate (80 dadi) questo cercatore ha perso 0 dadi e ne ha inventati 0; "
-        "quello di serie ne avrebbe persi 0 e inventati 2. Su queste foto i due cercatori si equivalgono.")
+        "quello di serie ne avrebbe persi 0 e inventati 2. Su queste foto i due cercatori si equivalgono.",
+        timeout=30_000)   # twenty frames read by two finders: over 5 s on a loaded two-core runner
     expect(phone.locator("#finder-compared")).to_have_class("teach-result ok")
     # a comparison that found it missing dice (as judge gives it) says to go back, in red
     from companion.tablefinder import judge
