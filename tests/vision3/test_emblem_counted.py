@@ -23,8 +23,8 @@ RINGED_ONES = ("DJI_20241005232059_0129_D_detection_2.jpg", "DJI_20241005233330_
 #: reader called it an emblem again (0.41), the reader trained on ringed 1s (sixty-second session) a "1" (0.59
 #: alone, sure with its ensemble member: right, so sure is allowed). The third is the emblem case.
 READ_AS_ONES = {"DJI_20241005233330_0160_D_detection_2.jpg", "DJI_20241005232059_0129_D_detection_2.jpg"}
-#: the third's box as the finder shipped until the sixty-second session drew it (finder7: centre, size,
-#: score). finder8 (sixty-third session) boxes the ring alone, (18, 11, 32, 34) at 0.36, where the counter
+#: the third's box as the finder shipped until the sixty-second session drew it (finder8: centre, size,
+#: score). finder9 (sixty-third session) boxes the ring alone, (18, 11, 32, 34) at 0.36, where the counter
 #: finds no pip face, and no casino "1" of chase then reaches the counter as an emblem: the die is asked with
 #: no value (0.3). The rule is kept for the box the finder drew before, which a table's own finder can draw
 EMBLEM_BOX = Found(33.75, 27.27, 42.51, 44.43, 0.43)
