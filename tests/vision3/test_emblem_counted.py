@@ -10,7 +10,7 @@ import pytest
 
 from vision import read_table
 from vision.faces import read_faces
-from vision.finder import find_objects
+from vision.finder import Found
 from vision.learned import EMBLEM_COUNTED, SURE, pip_count
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -23,13 +23,22 @@ RINGED_ONES = ("DJI_20241005232059_0129_D_detection_2.jpg", "DJI_20241005233330_
 #: reader called it an emblem again (0.41), the reader trained on ringed 1s (sixty-second session) a "1" (0.59
 #: alone, sure with its ensemble member: right, so sure is allowed). The third is the emblem case.
 READ_AS_ONES = {"DJI_20241005233330_0160_D_detection_2.jpg", "DJI_20241005232059_0129_D_detection_2.jpg"}
+#: the third's box as the finder shipped until the sixty-second session drew it (finder8: centre, size,
+#: score). finder9 (sixty-third session) boxes the ring alone, (18, 11, 32, 34) at 0.36, where the counter
+#: finds no pip face, and no casino "1" of chase then reaches the counter as an emblem: the die is asked with
+#: no value (0.3). The rule is kept for the box the finder drew before, which a table's own finder can draw
+EMBLEM_BOX = Found(33.75, 27.27, 42.51, 44.43, 0.43)
 
 
 @pytest.mark.parametrize("name", RINGED_ONES)
-def test_a_casino_one_read_as_an_emblem_is_a_one_to_confirm(photos, name):
+def test_a_casino_one_read_as_an_emblem_is_a_one_to_confirm(photos, name, monkeypatch):
+    from vision import learned
+
     path = next((photos / "chaseelliottpatterson__dice-reader").rglob(name))
     frame = cv2.imread(str(path))
-    found = find_objects(frame, model=CHASE_LEFT_OUT[0])
+    if name not in READ_AS_ONES:
+        monkeypatch.setattr(learned, "find_objects", lambda *_a, **_k: [EMBLEM_BOX])
+    found = learned.find_objects(frame, model=CHASE_LEFT_OUT[0])
     readings = read_faces(frame, found, model=CHASE_LEFT_OUT[1])
     emblems = [f for f, r in zip(found, readings, strict=True) if r.label == "emblem"]
     dice = read_table(frame, models=CHASE_LEFT_OUT).dice

@@ -65,25 +65,27 @@ def test_real_dice_boxed_by_the_finder_keep_their_boxes(photos):
 
 
 def test_a_d6_the_finder_boxed_at_its_numeral_is_read_as_a_d6():
-    """A rendered numeral d6 of 69 px whose "1" the shipped finder boxes at 29 px (tuning seed 818181, frame
-    21): read at the box, a d4 (the type reader sees a flat face with a stroke); at its outline, a d6 "1"."""
+    """A rendered numeral d6 of 64 px whose "3" the shipped finder boxes far inside it (tuning seed 818181,
+    frame 64): at its outline, a d6 "3". (Frame 21's "1" of 69 px, boxed at 29 px and read a d4 at the box,
+    was the case until the sixty-third session's finder, whose box there is read a d6 "1" but not grown.)"""
     rng = np.random.default_rng(818181)
-    for _ in range(22):
+    for _ in range(65):
         s = scene(rng, count=10, width=1280, height=960, profile="table")
-    (truth,) = [d for d in s.dice if d.kind == "d6" and d.value == 1]
+    (truth,) = [d for d in s.dice if d.kind == "d6" and d.value == 3 and d.bbox[:2] == (404, 149)]
     tx, ty = _centre(truth.bbox)
     (f,) = [f for f in find_objects(s.image) if abs(f.cx - tx) < 20 and abs(f.cy - ty) < 20]
     assert f.side * OUTLINE_GROWS < max(truth.bbox[2], truth.bbox[3]), "the premise: the finder cut the die"
     (die,) = [d for d in read_table(s.image).dice if abs(_centre(d.bbox)[0] - tx) < 20
               and abs(_centre(d.bbox)[1] - ty) < 20]
-    assert (die.sides, die.value) == (6, 1)
+    assert (die.sides, die.value) == (6, 3)
     assert die.bbox[2] > 0.85 * truth.bbox[2]
 
 
-@pytest.mark.parametrize(("index", "value", "x"), [(10, 2, 424), (13, 3, 490)])
+@pytest.mark.parametrize(("index", "value", "x"), [(14, 2, 41), (21, 1, 71)])
 def test_a_tetrahedral_d4_the_finder_boxed_at_its_middle_is_read_at_its_outline(monkeypatch, index, value, x):
-    """Tuning seed 818181: tetrahedral d4s the finder boxed at 0.7 of their size, whose corners (where the
-    value is printed) the crop cut: read "4" and "2" at the box, their own value at the outline."""
+    """Tuning seed 818181: tetrahedral d4s the finder boxed inside their corners (where the value is
+    printed): read another value at the box, their own at the outline. (Frames 10 and 13's d4s, boxed at 0.7
+    of their size, were the cases until the sixty-third session's finder, which boxes them whole.)"""
     import vision.learned as learned
 
     rng = np.random.default_rng(818181)

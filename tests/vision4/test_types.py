@@ -38,11 +38,13 @@ def test_type_reader_gives_probabilities_over_the_types():
 
 def test_a_type_read_surely_at_the_first_look_is_not_turned(photos):
     """``types.ONE_TURN``: crops of burks and Lurig photos whose unturned look reads a type at 0.99 or more
-    keep that look; the others are the mean of the eight looks of ``types.dihedral_outputs``."""
+    keep that look; the others are the mean of the eight looks of ``types.dihedral_outputs``. (Every thirtieth
+    Lurig photo: at the boxes of the sixty-third session's finder every crop of every hundredth
+    was sure at one look, 35 of 35; of every thirtieth, 80 of 82.)"""
     from vision.faces import crop
 
     crops = []
-    for photo in [p for p in photo_set("burks") if p.dice][::6] + photo_set("lurig")[::100]:
+    for photo in [p for p in photo_set("burks") if p.dice][::6] + photo_set("lurig")[::30]:
         image = photo.load()
         crops += [crop(image, f, scale=types.CROP_SCALE, size=types.CROP)
                   for f in finder.find_objects(image)[:1]]
