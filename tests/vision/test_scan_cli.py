@@ -131,8 +131,8 @@ def test_a_phones_48_mp_photo_is_read_smaller_and_told_in_its_own_pixels(tmp_pat
         assert turned["value"] == d["value"]
         assert abs(centre(turned)[0] - (3000 - cy * k)) < 0.2 * d["bbox"][3] * k
     # sizes in the photo's own pixels, not the half's (a box told at the size read would be at 0.5). Die by
-    # die the boxes may differ: the sixty-third session's finder boxes the low camera's "3" by its top at
-    # this scale (0.57 of its width in the small photo), the other seven at 0.9-1.05
+    # die the boxes may differ: the sixty-third session's finder boxes the low camera's "3" narrower at this
+    # scale (0.57 of its width in the small photo, its full height), the other seven at 0.9-1.05
     assert 0.8 < float(np.median(widths)) < 1.25, widths
 
 
