@@ -49,11 +49,24 @@ def focal(pred: torch.Tensor, gt: torch.Tensor) -> torch.Tensor:
     return -(pl.sum() + nl.sum()) / n
 
 
+#: the pools whose boxes hold the whole die, from which ``--filling`` draws its windows (matteop65's boxes
+#: hold the top's pips; burks and Lurig are one die a photo already, drawn up to 150 px by ``window``)
+FILLING_POOLS = ("aws", "nell", "render")
+
+
 def batch(pools: dict[str, list[Sample]], rng: np.random.Generator, n: int,
-          colour: float = 0.0, render_weight: float = 0.25, harsh: float = 0.0) -> tuple[torch.Tensor, ...]:
+          colour: float = 0.0, render_weight: float = 0.25, harsh: float = 0.0,
+          filling: float = 0.0) -> tuple[torch.Tensor, ...]:
     """``n`` windows: each real source drawn as often as any other, each render pool ``render_weight``
-    times as often as a real source."""
+    times as often as a real source; a ``filling`` share of them filled by one die of ``FILLING_POOLS``
+    (``vision.windows.filling_window``), each of those pools drawn equally often."""
     names = list(pools)
+    fillable = [k for k in FILLING_POOLS if pools.get(k)]
+
+    def pick_filled() -> Sample:
+        pool = pools[fillable[int(rng.integers(len(fillable)))]]
+        return pool[int(rng.integers(len(pool)))]
+
     p = np.array([render_weight if k in ("render", "polyrender", "pip3d") else 1.0 for k in names])
     p /= p.sum()
 
@@ -61,7 +74,8 @@ def batch(pools: dict[str, list[Sample]], rng: np.random.Generator, n: int,
         pool = pools[names[int(rng.choice(len(names), p=p))]]
         return pool[int(rng.integers(len(pool)))]
 
-    return tuple(torch.from_numpy(a) for a in windows_batch(pick, rng, n, colour, harsh))
+    return tuple(torch.from_numpy(a) for a in windows_batch(pick, rng, n, colour, harsh, filling,
+                                                            pick_filled if fillable else None))
 
 
 def export(model: Finder, path: Path) -> None:
@@ -124,6 +138,8 @@ def main() -> None:
                     "one die, not two touching")
     ap.add_argument("--render-weight", type=float, default=0.25, help="how often each render pool is drawn "
                     "against one real source")
+    ap.add_argument("--filling", type=float, default=0.0, metavar="P", help="share of windows that one "
+                    "die fills, seen at a small crop's resolution and enlarged (a die filling the frame)")
     ap.add_argument("--batch", type=int, default=16)
     ap.add_argument("--colour", type=float, default=0.0, help="share of windows recoloured (hue turned "
                     "anywhere, channels swapped, grey, or light and dark swapped)")
@@ -173,8 +189,8 @@ def main() -> None:
         ap.error("--widen needs --resume")
     model = Finder() if args.widen else Finder(widths, head)
     if args.resume is not None and args.resume.suffix == ".onnx":
-        x = torch.cat([batch(pools, rng, args.batch, args.colour, args.render_weight, args.camera)[0]
-                       for _ in range(4)])
+        x = torch.cat([batch(pools, rng, args.batch, args.colour, args.render_weight, args.camera,
+                             args.filling)[0] for _ in range(4)])
         print("resumed from", args.resume, "largest difference from the ONNX graph",
               load_fused_onnx(model, str(args.resume), x), flush=True)
         model.train()
@@ -201,7 +217,8 @@ def main() -> None:
     step = 0
     losses: list[float] = []
     for step, elapsed in budgeted_steps(opt, args.minutes, args.lr):
-        x, hm, box, mask = batch(pools, rng, args.batch, args.colour, args.render_weight, args.camera)
+        x, hm, box, mask = batch(pools, rng, args.batch, args.colour, args.render_weight, args.camera,
+                                 args.filling)
         out = model(x)
         l_hm = focal(out[:, :1], hm)
         n = mask.sum().clamp(min=1)

@@ -127,6 +127,56 @@ def window(s: Photo, rng: np.random.Generator, colour: float = 0.0,
     return jitter(img, rng, colour, harsh), o
 
 
+#: a filling window's die measures this share of the window (long side): chase's crops hold a die with a
+#: margin of 4-20% of its side on each side, 0.71-0.93 of the crop, which the finder's coarse look
+#: (``vision.finder.FIRST_SIDES``) brings to the window's size; wider on both sides
+FILL_SHARE = (0.55, 0.95)
+#: ... and the die was first seen at this many px (long side), as a small crop's die is before the coarse
+#: look enlarges it: the enlargement's blur is part of what the finder must read through
+FILL_SEEN = (36.0, 80.0)
+
+
+def filling_window(s: Photo, rng: np.random.Generator, colour: float = 0.0,
+                   harsh: float = 0.0) -> tuple[np.ndarray, np.ndarray] | None:
+    """A training window that one of ``s``'s dice fills (``FILL_SHARE``), seen at a small crop's
+    resolution (``FILL_SEEN``) and enlarged, as the finder's coarse look sees a die filling a small
+    frame; its objects as ``window`` gives them. None when ``s`` has no die of at least 16 px. A die's pips
+    are then as big as the dice of an ordinary window: the finder must learn they are not dice."""
+    dice = [o for o in s.objects if max(o[2], o[3]) >= 16]
+    if not dice:
+        return None
+    ox, oy, ow, oh, _ = dice[int(rng.integers(len(dice)))]
+    long = max(ow, oh)
+    share = float(rng.uniform(*FILL_SHARE))
+    f = share * WIN / long
+    side = WIN / f
+    room = (1 - share) / 2 * side
+    cx, cy = ox + rng.uniform(-room, room), oy + rng.uniform(-room, room)
+    x0, y0 = cx - side / 2, cy - side / 2
+    seen = float(rng.uniform(*FILL_SEEN))
+    low = max(8, min(WIN, round(WIN * seen / (share * WIN))))   # the small crop's side, px
+    fl = low / side
+    m = np.array([[fl, 0, -x0 * fl], [0, fl, -y0 * fl]], np.float32)
+    small = cv2.warpAffine(s.image, m, (low, low), flags=cv2.INTER_AREA if fl < 1 else cv2.INTER_LINEAR,
+                           borderMode=cv2.BORDER_REPLICATE)
+    img = cv2.resize(small, (WIN, WIN), interpolation=cv2.INTER_LINEAR)
+    objs = []
+    for px, py, pw, ph, _ in s.objects:
+        nx, ny = (px - x0) * f, (py - y0) * f
+        if 0 <= nx < WIN and 0 <= ny < WIN:
+            objs.append((nx, ny, pw * f, ph * f))
+    k = int(rng.integers(4))
+    img = np.ascontiguousarray(np.rot90(img, k))
+    o = np.array(objs, np.float32).reshape(-1, 4)
+    for _ in range(k):
+        o = np.stack([o[:, 1], WIN - o[:, 0], o[:, 3], o[:, 2]], 1) if len(o) else o
+    if rng.random() < 0.5:
+        img = np.ascontiguousarray(img[:, ::-1])
+        if len(o):
+            o[:, 0] = WIN - o[:, 0]
+    return jitter(img, rng, colour, harsh), o
+
+
 def targets(objs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     g = WIN // STRIDE
     hm = np.zeros((g, g), np.float32)
@@ -144,13 +194,18 @@ def targets(objs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def batch(pick: Callable[[], Photo], rng: np.random.Generator, n: int, colour: float = 0.0,
-          harsh: float = 0.0) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+          harsh: float = 0.0, filling: float = 0.0, pick_filled: Callable[[], Photo] | None = None
+          ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """``n`` windows of the photos ``pick`` draws (it draws from ``rng`` before each window), stacked as the
     finder takes them: images (n, 3, WIN, WIN) float32 in 0..1, heatmaps (n, 1, g, g), boxes (n, 4, g, g)
-    and box masks (n, 1, g, g), g = WIN / STRIDE."""
+    and box masks (n, 1, g, g), g = WIN / STRIDE. A ``filling`` share of them are ``filling_window``s of
+    the photos ``pick_filled`` draws (photos whose boxes hold the whole die)."""
     xs, hms, boxes, masks = [], [], [], []
     for _ in range(n):
-        img, objs = window(pick(), rng, colour, harsh)
+        got = None
+        if pick_filled is not None and rng.random() < filling:
+            got = filling_window(pick_filled(), rng, colour, harsh)
+        img, objs = got if got is not None else window(pick(), rng, colour, harsh)
         hm, box, mask = targets(objs)
         xs.append(img.transpose(2, 0, 1))
         hms.append(hm)
