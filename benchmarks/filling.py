@@ -1,6 +1,6 @@
 """A die filling the frame, on tables other than chase's: chase-like crops cut from the labelled sets.
 
-    python3 benchmarks/filling.py [--set aws|nell|all] [--crops N] [--seed S] [--json]
+    python3 benchmarks/filling.py [--set aws|nell|all] [--crops N] [--seed S] [--candidates DIR] [--json]
 
 Issue 15 asks the finder to find a die "from about 16 px across to a die filling the frame"; the only real
 set of such frames is chase's (single-die crops of 51-81 px, the die most of the frame), and it is also a
@@ -111,13 +111,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--set", choices=(*SETS, "all"), default="all")
     ap.add_argument("--crops", type=int, default=300, help="crops a set (at most)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--candidates", type=Path, default=None,
+                    help="a folder whose finder-no-SET / faces-no-SET models replace the installed ones")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     if args.crops < 1:
         ap.error("--crops must be at least 1")
     rows = []
     for name in SETS if args.set == "all" else (args.set,):
-        row = {"set": name, **score(crops(photo_set(name), args.crops, args.seed), ve.leave_out_models(name))}
+        models = ve.leave_out_models(name, args.candidates)
+        row = {"set": name, **score(crops(photo_set(name), args.crops, args.seed), models)}
         rows.append(row)
         if not args.json:
             print(f"{name:10} {row['crops']:4} crops  found {row['found_pct']:6.2f}%  "
