@@ -203,8 +203,8 @@ def batch(pick: Callable[[], Photo], rng: np.random.Generator, n: int, colour: f
     xs, hms, boxes, masks = [], [], [], []
     for _ in range(n):
         got = None
-        if pick_filled is not None and rng.random() < filling:
-            got = filling_window(pick_filled(), rng, colour, harsh)
+        if filling and pick_filled is not None and rng.random() < filling:   # none drawn at 0: old recipes
+            got = filling_window(pick_filled(), rng, colour, harsh)          # replay as they were
         img, objs = got if got is not None else window(pick(), rng, colour, harsh)
         hm, box, mask = targets(objs)
         xs.append(img.transpose(2, 0, 1))
