@@ -115,6 +115,12 @@ def window(s: Photo, rng: np.random.Generator, colour: float = 0.0,
     if border == cv2.BORDER_REFLECT and (x0 < 0 or y0 < 0 or x0 + side > w or y0 + side > h):
         # reflected dice are real-looking dice with no label: use a constant border instead
         img = cv2.warpAffine(s.image, m, (WIN, WIN), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return _turned(img, objs, rng, colour, harsh)
+
+
+def _turned(img: np.ndarray, objs: list[tuple[float, float, float, float]], rng: np.random.Generator,
+            colour: float, harsh: float) -> tuple[np.ndarray, np.ndarray]:
+    """A window and its objects turned a random number of quarter turns, flipped half the time, jittered."""
     k = int(rng.integers(4))
     img = np.ascontiguousarray(np.rot90(img, k))
     o = np.array(objs, np.float32).reshape(-1, 4)
@@ -165,16 +171,7 @@ def filling_window(s: Photo, rng: np.random.Generator, colour: float = 0.0,
         nx, ny = (px - x0) * f, (py - y0) * f
         if 0 <= nx < WIN and 0 <= ny < WIN:
             objs.append((nx, ny, pw * f, ph * f))
-    k = int(rng.integers(4))
-    img = np.ascontiguousarray(np.rot90(img, k))
-    o = np.array(objs, np.float32).reshape(-1, 4)
-    for _ in range(k):
-        o = np.stack([o[:, 1], WIN - o[:, 0], o[:, 3], o[:, 2]], 1) if len(o) else o
-    if rng.random() < 0.5:
-        img = np.ascontiguousarray(img[:, ::-1])
-        if len(o):
-            o[:, 0] = WIN - o[:, 0]
-    return jitter(img, rng, colour, harsh), o
+    return _turned(img, objs, rng, colour, harsh)
 
 
 def targets(objs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
