@@ -107,15 +107,21 @@ def window(s: Photo, rng: np.random.Generator, colour: float = 0.0,
     border = cv2.BORDER_REFLECT if rng.random() < 0.5 else cv2.BORDER_CONSTANT
     img = cv2.warpAffine(s.image, m, (WIN, WIN), flags=cv2.INTER_AREA if f < 1 else cv2.INTER_LINEAR,
                          borderMode=border, borderValue=tuple(int(v) for v in rng.integers(0, 256, 3)))
+    objs = _placed(s, x0, y0, f)
+    if border == cv2.BORDER_REFLECT and (x0 < 0 or y0 < 0 or x0 + side > w or y0 + side > h):
+        # reflected dice are real-looking dice with no label: use a constant border instead
+        img = cv2.warpAffine(s.image, m, (WIN, WIN), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return _turned(img, objs, rng, colour, harsh)
+
+
+def _placed(s: Photo, x0: float, y0: float, f: float) -> list[tuple[float, float, float, float]]:
+    """``s``'s objects whose centre falls in the window at (``x0``, ``y0``) scaled by ``f``, in window px."""
     objs = []
     for ox, oy, ow, oh, _ in s.objects:
         nx, ny = (ox - x0) * f, (oy - y0) * f
         if 0 <= nx < WIN and 0 <= ny < WIN:
             objs.append((nx, ny, ow * f, oh * f))
-    if border == cv2.BORDER_REFLECT and (x0 < 0 or y0 < 0 or x0 + side > w or y0 + side > h):
-        # reflected dice are real-looking dice with no label: use a constant border instead
-        img = cv2.warpAffine(s.image, m, (WIN, WIN), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    return _turned(img, objs, rng, colour, harsh)
+    return objs
 
 
 def _turned(img: np.ndarray, objs: list[tuple[float, float, float, float]], rng: np.random.Generator,
@@ -160,18 +166,13 @@ def filling_window(s: Photo, rng: np.random.Generator, colour: float = 0.0,
     cx, cy = ox + rng.uniform(-room, room), oy + rng.uniform(-room, room)
     x0, y0 = cx - side / 2, cy - side / 2
     seen = float(rng.uniform(*FILL_SEEN))
-    low = max(8, min(WIN, round(WIN * seen / (share * WIN))))   # the small crop's side, px
+    low = max(8, min(WIN, round(seen / share)))   # the small crop's side, px
     fl = low / side
     m = np.array([[fl, 0, -x0 * fl], [0, fl, -y0 * fl]], np.float32)
     small = cv2.warpAffine(s.image, m, (low, low), flags=cv2.INTER_AREA if fl < 1 else cv2.INTER_LINEAR,
                            borderMode=cv2.BORDER_REPLICATE)
     img = cv2.resize(small, (WIN, WIN), interpolation=cv2.INTER_LINEAR)
-    objs = []
-    for px, py, pw, ph, _ in s.objects:
-        nx, ny = (px - x0) * f, (py - y0) * f
-        if 0 <= nx < WIN and 0 <= ny < WIN:
-            objs.append((nx, ny, pw * f, ph * f))
-    return _turned(img, objs, rng, colour, harsh)
+    return _turned(img, _placed(s, x0, y0, f), rng, colour, harsh)
 
 
 def targets(objs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
