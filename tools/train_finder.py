@@ -138,6 +138,8 @@ def main() -> None:
                     "one die, not two touching")
     ap.add_argument("--render-weight", type=float, default=0.25, help="how often each render pool is drawn "
                     "against one real source")
+    ap.add_argument("--rims", action="store_true", help="a third of the renders get bars of a tray's rim "
+                    "with a dark screw hole near an end (v3_data.render(rims=True))")
     ap.add_argument("--filling", type=float, default=0.0, metavar="P", help="share of windows that one "
                     "die fills, seen at a small crop's resolution and enlarged (a die filling the frame)")
     ap.add_argument("--batch", type=int, default=16)
@@ -170,7 +172,7 @@ def main() -> None:
     if not args.table_only:
         pools["render"] = [render(args.seed * 10_000 + i, patterned=args.patterned, decoys=args.decoys,
                                   dotted=args.dotted, printed=args.printed, touching=args.touching,
-                                  sides=args.sides)
+                                  sides=args.sides, rims=args.rims)
                            for i in range(args.renders)]
     if args.poly_renders:
         pools["polyrender"] = [poly_render(i) for i in range(args.poly_renders)]

@@ -706,6 +706,72 @@ def _draw_decoy(img: np.ndarray, rng: np.random.Generator, cx: float, cy: float,
         cv2.circle(img, c, round(r * 16), ink, max(1, round(r * rng.uniform(0.05, 0.2))), cv2.LINE_AA, 4)
 
 
+
+def _rounded_bar(cx: float, cy: float, length: float, width: float, angle: float, corner: float
+                 ) -> np.ndarray:
+    """The outline of a rounded rectangle (``length`` along ``angle``, ``width`` across, corners of radius
+    ``corner``) as int32 points in sixteenths of a pixel, for ``cv2.fillPoly(..., shift=4)``."""
+    hl, hw = length / 2 - corner, width / 2 - corner
+    pts = []
+    for (sx, sy), a0 in (((1, 1), 0.0), ((-1, 1), 90.0), ((-1, -1), 180.0), ((1, -1), 270.0)):
+        for a in np.radians(np.linspace(a0, a0 + 90, 7)):
+            pts.append((sx * hl + corner * math.cos(a), sy * hw + corner * math.sin(a)))
+    c, s = math.cos(angle), math.sin(angle)
+    out = [(cx + x * c - y * s, cy + x * s + y * c) for x, y in pts]
+    return np.array(np.rint(np.array(out) * 16), np.int32)
+
+
+def _from_bar(x: float, y: float, cx: float, cy: float, ux: float, uy: float, length: float) -> float:
+    """How far (``x``, ``y``) lies from the segment of ``length`` centred on (``cx``, ``cy``) along the unit
+    direction (``ux``, ``uy``)."""
+    along = max(-length / 2, min(length / 2, (x - cx) * ux + (y - cy) * uy))
+    return math.hypot(x - cx - along * ux, y - cy - along * uy)
+
+
+def _draw_rims(img: np.ndarray, rng: np.random.Generator, die: float,
+               placed: list[tuple[float, float, float]], fakes: list[tuple[float, float, float]]) -> None:
+    """One or two bars of a tray's rim or handle, each with a dark screw hole near one end or both: a
+    light rounded bar about a die wide, 2-6 dice long, with one round dark dot, is a "1" without its die.
+    The sixty-fourth session's finders that saw dice filling their window read the screw hole in
+    nell-byler's tray rim as a "1" (24 photos of 250, against 8 for the installed finder). Each bar is
+    tried at six places and drawn only where it passes every die in ``placed`` by half a die; each hole
+    is kept in ``fakes`` (read as "none"), and each bar's ends in ``placed``."""
+    h, w = img.shape[:2]
+    for _ in range(int(rng.integers(1, 3))):
+        width = die * rng.uniform(0.8, 1.4)
+        length = die * rng.uniform(2.0, 6.0)
+        angle = float(rng.choice([0.0, math.pi / 2])) + rng.uniform(-0.25, 0.25)
+        ux, uy = math.cos(angle), math.sin(angle)
+        for _ in range(6):
+            cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+            ends = [(cx + ux * (length / 2 - width * 0.6) * k, cy + uy * (length / 2 - width * 0.6) * k)
+                    for k in (1, -1)]
+            if all(_from_bar(x, y, cx, cy, ux, uy, length) > width / 2 + s2 * 0.5 + die * 0.5
+                   for x, y, s2 in placed):
+                break
+        else:
+            continue
+        under = img[int(np.clip(cy, 0, h - 1)), int(np.clip(cx, 0, w - 1))].astype(float)
+        body = np.clip(under * rng.uniform(0.9, 1.25) + rng.uniform(-10, 30), 0, 255)
+        corner = width * rng.uniform(0.15, 0.5)
+        # a shadow on one side, the bar, and a lit edge on the other
+        sh = rng.uniform(0.03, 0.1) * width
+        cv2.fillPoly(img, [_rounded_bar(cx + sh, cy + sh, length, width, angle, corner)],
+                     (under * rng.uniform(0.5, 0.8)).tolist(), cv2.LINE_AA, 4)
+        cv2.fillPoly(img, [_rounded_bar(cx, cy, length, width, angle, corner)], body.tolist(), cv2.LINE_AA, 4)
+        if rng.random() < 0.6:
+            cv2.polylines(img, [_rounded_bar(cx, cy, length, width, angle, corner)], True,
+                          np.clip(body * rng.uniform(0.7, 1.15), 0, 255).tolist(),
+                          max(1, round(width * 0.04)), cv2.LINE_AA, 4)
+        r = width * rng.uniform(0.12, 0.3)
+        dark = np.clip(body * rng.uniform(0.15, 0.55), 0, 255).tolist()
+        for k, (x, y) in enumerate(ends):
+            if k and rng.random() < 0.5:
+                continue
+            cv2.circle(img, (round(x * 16), round(y * 16)), round(r * 16), dark, -1, cv2.LINE_AA, 4)
+            fakes.append((x, y, width * 1.2))
+            placed.append((x, y, width))
+
 #: what ``_draw_printed`` writes: keys' legends, and labels', cards' and boards' short strings. Never one
 #: digit alone: a digit on a square is a numeral die, which the face reader must keep reading
 KEY_LEGENDS = ("fn", "alt", "ctrl", "esc", "tab", "shift", "Q", "W", "E", "R", "T", "Y", "A", "S", "D", "F",
@@ -869,7 +935,7 @@ def _packed_at(rng: np.random.Generator, cx: float, cy: float, size: float,
 def render(seed: int, size: tuple[int, int] = (512, 384), patterned: bool = False,
            decoys: bool = False, sides: bool = False, faint: bool = False, plain_emblems: bool = False,
            printed: bool = False, dotted: bool = False, touching: bool = False,
-           ringed: bool = False) -> Sample:
+           ringed: bool = False, rims: bool = False) -> Sample:
     """One randomised tray photo with dice, emblems, numeral dice and tokens at known places.
     ``patterned`` (since 2026-11-26's sixth session; off, a seed draws the tray it always drew): half the
     trays natural (``_natural``), pip dice's bodies marbled, speckled or translucent, pips drilled.
@@ -896,7 +962,9 @@ def render(seed: int, size: tuple[int, int] = (512, 384), patterned: bool = Fals
     a box holding two labelled dice or more). The places come from a generator of their own, so the other
     half of the trays are drawn as without it.
     ``ringed`` (sixty-first session): half the 1s get a ring round their pip (``_ring``), from a generator of
-    its own."""
+    its own.
+    ``rims`` (sixty-fifth session): a third of the trays get one or two bars of a tray's rim with a dark
+    screw hole near an end (``_draw_rims``), from a generator of their own, kept in ``Sample.decoys``."""
     rng = np.random.default_rng(seed)
     w, h = size
     img = _texture(rng, h, w, natural=patterned)
@@ -949,6 +1017,9 @@ def render(seed: int, size: tuple[int, int] = (512, 384), patterned: bool = Fals
     prng = np.random.default_rng([seed, 4])
     if printed and prng.random() < 0.5:
         _scatter(img, prng, _draw_printed, int(prng.integers(1, 5)) * 3, 10, die, placed, fakes)
+    mrng = np.random.default_rng([seed, 8])
+    if rims and mrng.random() < 1 / 3:
+        _draw_rims(img, mrng, die, placed, fakes)
     # one lamp: a gradient and a glare spot
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     img = img.astype(np.float32)
