@@ -706,7 +706,6 @@ def _draw_decoy(img: np.ndarray, rng: np.random.Generator, cx: float, cy: float,
         cv2.circle(img, c, round(r * 16), ink, max(1, round(r * rng.uniform(0.05, 0.2))), cv2.LINE_AA, 4)
 
 
-
 def _rounded_bar(cx: float, cy: float, length: float, width: float, angle: float, corner: float
                  ) -> np.ndarray:
     """The outline of a rounded rectangle (``length`` along ``angle``, ``width`` across, corners of radius
@@ -754,7 +753,7 @@ def _draw_rims(img: np.ndarray, rng: np.random.Generator, die: float,
         under = img[int(np.clip(cy, 0, h - 1)), int(np.clip(cx, 0, w - 1))].astype(float)
         body = np.clip(under * rng.uniform(0.9, 1.25) + rng.uniform(-10, 30), 0, 255)
         corner = width * rng.uniform(0.15, 0.5)
-        # a shadow on one side, the bar, and a lit edge on the other
+        # a shadow to one side, the bar, and on three bars in five an edge lighter or darker than it
         sh = rng.uniform(0.03, 0.1) * width
         cv2.fillPoly(img, [_rounded_bar(cx + sh, cy + sh, length, width, angle, corner)],
                      (under * rng.uniform(0.5, 0.8)).tolist(), cv2.LINE_AA, 4)
@@ -771,6 +770,7 @@ def _draw_rims(img: np.ndarray, rng: np.random.Generator, die: float,
             cv2.circle(img, (round(x * 16), round(y * 16)), round(r * 16), dark, -1, cv2.LINE_AA, 4)
             fakes.append((x, y, width * 1.2))
             placed.append((x, y, width))
+
 
 #: what ``_draw_printed`` writes: keys' legends, and labels', cards' and boards' short strings. Never one
 #: digit alone: a digit on a square is a numeral die, which the face reader must keep reading
