@@ -757,9 +757,10 @@ def _draw_rims(img: np.ndarray, rng: np.random.Generator, die: float,
         sh = rng.uniform(0.03, 0.1) * width
         cv2.fillPoly(img, [_rounded_bar(cx + sh, cy + sh, length, width, angle, corner)],
                      (under * rng.uniform(0.5, 0.8)).tolist(), cv2.LINE_AA, 4)
-        cv2.fillPoly(img, [_rounded_bar(cx, cy, length, width, angle, corner)], body.tolist(), cv2.LINE_AA, 4)
+        bar = _rounded_bar(cx, cy, length, width, angle, corner)
+        cv2.fillPoly(img, [bar], body.tolist(), cv2.LINE_AA, 4)
         if rng.random() < 0.6:
-            cv2.polylines(img, [_rounded_bar(cx, cy, length, width, angle, corner)], True,
+            cv2.polylines(img, [bar], True,
                           np.clip(body * rng.uniform(0.7, 1.15), 0, 255).tolist(),
                           max(1, round(width * 0.04)), cv2.LINE_AA, 4)
         r = width * rng.uniform(0.12, 0.3)

@@ -72,4 +72,3 @@ def test_batch_draws_its_filling_share_from_the_filling_photos() -> None:
     assert drawn == {"plain": 16, "filled": 0}
     without = batch(plain, np.random.default_rng(8), 16)
     assert all(np.array_equal(a, b) for a, b in zip(with_filled, without, strict=True))
-
