@@ -241,6 +241,10 @@ def main() -> None:
                     "more steeply, the pip dice's side faces with pips and boxed whole (v3_data.render)")
     ap.add_argument("--ringed", action="store_true",
                     help="half the rendered 1s with a ring round their pip (v3_data.render(ringed=True))")
+    ap.add_argument("--rims", action="store_true",
+                    help="a third of the renders get bars of a tray's rim with a dark screw hole near an "
+                         "end (v3_data.render(rims=True)), each hole boxed with the bar's end round it as a "
+                         "'none' crop, as train_finder.py --rims draws them for the finder")
     ap.add_argument("--side-parts", action="store_true",
                     help="with --sides: each rendered die's pipped side faces, boxed alone, as 'none' crops "
                          "(train_faces.items)")
@@ -310,7 +314,7 @@ def main() -> None:
     reboxed(train + val, args.reboxed)
     renders = [render(args.seed * 10_000 + 7 + i, patterned=args.patterned, decoys=args.decoys,
                       sides=args.sides, plain_emblems=args.plain_emblems, printed=args.printed,
-                      dotted=args.dotted, ringed=args.ringed)
+                      dotted=args.dotted, ringed=args.ringed, rims=args.rims)
                for i in range(args.renders)]
     train += renders[: args.renders * 9 // 10]
     val += renders[args.renders * 9 // 10:]
