@@ -185,9 +185,10 @@ def test_a_die_the_screen_is_sure_of_is_not_turned_and_still_read(monkeypatch):
     sc = scene(np.random.default_rng(919191), count=10, profile="table")
     img = sc.image.copy()
     synth.draw_die(img, 60, 60, 48, 5, angle=10.0)      # plain and big: a sure look
-    synth.draw_die(img, 320, 440, 26, 2, angle=40.0)    # small and turned: an unsure one (a "3" until the
-    # RandConv reader of the fifty-eighth session, which is surer of it: its four turns moved no class 0.05;
-    # turned 30 degrees it was unsure until finder9 (sixty-third session), whose box the reader reads at 0.98)
+    synth.draw_die(img, 320, 440, 24, 2, angle=20.0)    # small and turned: an unsure one (26 px at 40
+    # degrees until the sixty-eighth session: a "3" until the RandConv reader of the fifty-eighth session,
+    # then surer; at finder12's box its one look is 0.94 and its four turns move no class 0.05. At 24 px and
+    # 20 degrees finder12's box reads 0.45 at one look, and the four turns move it 0.38)
     found = finder.find_objects(img, model="finder")
     crops = [faces.crop(img, f, size=faces.crop_side()) for f in found]
     screen = faces.read_crops(crops, turns=1, ensemble=False)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision import finder
+from vision import finder, read_table
 from vision.data import photo_set
 from vision.finder import find_objects
 
@@ -31,12 +31,18 @@ def test_dice_in_a_mesh_basket_are_found(photos):
 
 def test_a_small_crop_is_not_read_as_its_pips(photos):
     """chase's crops are 60-80 px: the 512 px first look enlarges them eight times and finds pips as dice
-    (a 15 px "die" at 0.61 in DJI_..._0235_D_detection_1). Such a look keeps nothing: one die is found."""
+    (a 15 px "die" at 0.61 in DJI_..._0235_D_detection_1). Such a look keeps nothing: one die is reported.
+    Until the sixty-eighth session the finder itself returned one box; finder12, trained also on windows one
+    die fills, returns the die at 0.93 and two pips, 13-14 px at 0.50-0.63, which the face reader drops as
+    "none" (62 of chase's 279 crops have such extra candidates; the product reports 4 phantoms on the 279)."""
     photo = next(p for p in photo_set("chase") if p.path.name == "DJI_20241005234402_0235_D_detection_1.jpg")
     image = photo.load()
     found = find_objects(image)
-    assert len(found) == 1 and found[0].score >= finder.SCORE, found
-    assert found[0].side > 0.6 * max(image.shape[:2]), "one die: its box, not a pip's"
+    assert found[0].score >= finder.SCORE and found[0].side > 0.6 * max(image.shape[:2]), found
+    assert all(f.score < found[0].score for f in found[1:]), "the die's box is the surest find"
+    dice = read_table(image).dice
+    assert len(dice) == 1, dice
+    assert min(dice[0].bbox[2:]) > 0.6 * max(image.shape[:2]), "one die: its box, not a pip's"
 
 
 def test_a_blank_frame_finds_nothing():

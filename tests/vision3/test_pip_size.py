@@ -19,9 +19,9 @@ AWS_LEFT_OUT = (str(ROOT / "benchmarks" / "models" / "finder-no-aws.onnx"),
 
 def test_the_threads_of_a_woven_cloth_far_smaller_than_its_die_are_not_reported(photos):
     """IMG_20191112_111809 (aws: one die on a woven cloth), read by the models trained without aws: the finder
-    trained on natural trays finds the cloth's threads, and the face reader calls ten or more of them pip dice
-    (some sure) and emblems, a tenth of the one die it reads sure. (With the earlier finder the same rule was
-    tested on Image_3, a terrazzo floor, whose specks this finder no longer finds.)"""
+    trained on natural trays finds the cloth's threads, and the face reader calls nine or more of them pip
+    dice (some sure) and emblems, a tenth of the one die it reads sure. (With the earlier finder the same rule
+    was tested on Image_3, a terrazzo floor, whose specks this finder no longer finds.)"""
     photo = next(p for p in photo_set("aws") if p.path.name == "IMG_20191112_111809.jpg")
     image = photo.load()
     dice = read_table(image, models=AWS_LEFT_OUT).dice
@@ -32,8 +32,9 @@ def test_the_threads_of_a_woven_cloth_far_smaller_than_its_die_are_not_reported(
     readings = read_faces(image, found, model=AWS_LEFT_OUT[1])
     specks = [f for f, r in zip(found, readings, strict=True)
               if r.p("none") < NONE_DROP and _label(r).isdigit() and f.side < least]
-    # 20 or more until the sixty-third session's finder, which finds fewer of the threads (11)
-    assert len(specks) >= 10, "the threads are no longer read as dice: this test has nothing to check"
+    # 20 or more until the sixty-third session's finder, which finds fewer of the threads (11); 9 with the
+    # sixty-eighth session's (finder-rims2's aws fold)
+    assert len(specks) >= 9, "the threads are no longer read as dice: this test has nothing to check"
     assert not [d for d in dice if d.sides == 6 and d.confidence < SURE and max(d.bbox[2], d.bbox[3]) < least]
     (x, y, w, h), = [d.bbox for d in photo.dice]
     die = max(dice, key=lambda d: d.bbox[2] * d.bbox[3])

@@ -53,8 +53,11 @@ def test_a_card_that_names_other_classes_than_the_reader_gives_is_refused(tmp_pa
 TAGGED = {"two_9.jpg": (172, 47, 61, 61), "five_13.jpg": (157, 37, 62, 62), "five_44.jpg": (48, 93, 57, 57),
           "four_20.jpg": (107, 113, 70, 69), "six_33.jpg": (136, 382, 93, 91), "six_35.jpg": (64, 27, 81, 75),
           "six_40.jpg": (102, 124, 69, 64), "four_7.jpg": (90, 86, 62, 58)}
-#: of them, at least this many read with no die at the tag and every labelled die's value (measured 8)
-TAGS_DROPPED = 7
+#: of them, at least this many read with no die at the tag and every labelled die's value (measured 8 with
+#: finder9; 6 with the sixty-eighth session's finder for that fold, finder-rims2's: five_13's tag is read a
+#: "6" at 0.11 and four_7's a d4 "3" at 0.22, both asked. That fold's phantoms, 70 -> 76 on 396 photos, are
+#: part of the trade installed there: docs/vision.md, "Sixty-eighth session")
+TAGS_DROPPED = 6
 
 
 def _at(dice, box):

@@ -39,12 +39,14 @@ def test_type_reader_gives_probabilities_over_the_types():
 def test_a_type_read_surely_at_the_first_look_is_not_turned(photos):
     """``types.ONE_TURN``: crops of burks and Lurig photos whose unturned look reads a type at 0.99 or more
     keep that look; the others are the mean of the eight looks of ``types.dihedral_outputs``. (Every thirtieth
-    Lurig photo: at the boxes of the sixty-third session's finder every crop of every hundredth
-    was sure at one look, 35 of 35; of every thirtieth, 80 of 82.)"""
+    Lurig photo from the sixth: at the boxes of the sixty-third session's finder every crop of every
+    hundredth was sure at one look, 35 of 35; of every thirtieth, 80 of 82. At the sixty-eighth session's
+    finder's boxes those 82 were all sure; of every fifth Lurig photo 11 of 400 are not, 5 of them from the
+    sixth on.)"""
     from vision.faces import crop
 
     crops = []
-    for photo in [p for p in photo_set("burks") if p.dice][::6] + photo_set("lurig")[::30]:
+    for photo in [p for p in photo_set("burks") if p.dice][::6] + photo_set("lurig")[5::30]:
         image = photo.load()
         crops += [crop(image, f, scale=types.CROP_SCALE, size=types.CROP)
                   for f in finder.find_objects(image)[:1]]
