@@ -217,6 +217,13 @@ BELIEVED = 0.5
 #: the time on every d6 set, so "sure" from 0.8 was not 99.5% right
 KEPT_BELOW = 0.5
 
+#: in a frame where the finder holds nothing at ``vision.finder.FIRST_KEPT`` or more (nothing more likely
+#: than not a die) at most this many dice are reported, the likeliest, each asked (``WEAKLY_FOUND``): an
+#: empty cloth of black dots at pip scale was read as 140 "4"s to ask about by the sixty-eighth session's
+#: finder, which finds every two by two of its dots weakly (0.22-0.36); a frame the camera sees that badly
+#: asks a few things and the players add the rest (*Correggi*)
+NONE_STRONG_MOST = 6
+
 #: the face reader's classes that are a pip d6's value
 D6_VALUES = CLASSES[PIPS]
 
@@ -612,6 +619,9 @@ def raw_view(frame: np.ndarray, calibration: Calibration | None = None, *,
     # a die the finder holds less likely than not to be an object is never sure (``WEAKLY_FOUND``)
     dice = [(b, s, v, c if b in taught_boxes or beliefs[b][0] >= FIRST_KEPT else min(c, WEAKLY_FOUND), pc)
             for b, s, v, c, pc in dice]
+    if len(dice) > NONE_STRONG_MOST and all(f.score < FIRST_KEPT for f in found):
+        likeliest = set(sorted(range(len(dice)), key=lambda k: -dice[k][3])[:NONE_STRONG_MOST])
+        dice = [d for k, d in enumerate(dice) if k in likeliest]
     # every rule above was measured on the readers' own confidences; only what ``read_view`` reports moves
     return RawView(dice, tokens, frozenset(taught_boxes), frozenset(poly_boxes))
 

@@ -46,3 +46,42 @@ def test_only_what_the_finder_found_weakly_is_capped(monkeypatch, score):
     assert [(b, s, v) for b, s, v, _, _ in capped] == [(b, s, v) for b, s, v, _, _ in strong]
     for (*_, c, _), (*_, k, _) in zip(capped, strong, strict=True):
         assert c == pytest.approx(min(k, learned.WEAKLY_FOUND))
+
+
+def _black_dots_at_pip_scale(w: int = 2028, h: int = 1520) -> np.ndarray:
+    """``benchmarks/cloth_phantoms.py``'s worst cloth: every two by two of its dots is a "4" without a die."""
+    p = w // 85
+    return synth.polka_dots(w, h, period=p, radius=p // 5, cloth=(230, 230, 230), dot=(20, 20, 20))
+
+
+def test_an_empty_cloth_the_finder_is_sure_of_nothing_on_asks_a_few_things(monkeypatch):
+    img = _black_dots_at_pip_scale()
+    found = finder.find_objects(img)
+    assert len(found) > 100 and max(f.score for f in found) < finder.FIRST_KEPT, "the premise"
+    dice, _ = learned.read_view(img)
+    assert 0 < len(dice) <= learned.NONE_STRONG_MOST
+    assert all(c < learned.SURE for _, _, _, c, _ in dice)
+    most = learned.NONE_STRONG_MOST
+    monkeypatch.setattr(learned, "NONE_STRONG_MOST", 10**6)
+    flood, _ = learned.read_view(img)
+    assert len(flood) > 100                           # what the players were asked before the rule
+    likeliest = sorted((c for *_, c, _ in flood), reverse=True)[:most]
+    assert sorted((c for *_, c, _ in dice), reverse=True) == pytest.approx(likeliest)
+
+
+def test_the_cap_holds_only_where_nothing_is_found_strongly(monkeypatch):
+    """Eight drawn dice found strongly are all read; the same found weakly, the likeliest six are asked."""
+    img = synth.tray(1280, 960, kind="felt", seed=68)
+    for k in range(8):
+        synth.draw_die(img, 120 + 150 * k, 300 + 300 * (k % 2), 64, 1 + k % 6, angle=9.0 * k)
+    strong, _ = learned.read_view(img)
+    assert len(strong) == 8
+    real = learned.find_objects
+
+    def weak(frame, **kw):
+        return [finder.Found(f.cx, f.cy, f.w, f.h, min(f.score, 0.4)) for f in real(frame, **kw)]
+
+    monkeypatch.setattr(learned, "find_objects", weak)
+    capped, _ = learned.read_view(img)
+    assert len(capped) == learned.NONE_STRONG_MOST
+    assert {b for b, *_ in capped} <= {b for b, *_ in strong}
