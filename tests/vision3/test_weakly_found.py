@@ -54,7 +54,7 @@ def _black_dots_at_pip_scale(w: int = 2028, h: int = 1520) -> np.ndarray:
     return synth.polka_dots(w, h, period=p, radius=p // 5, cloth=(230, 230, 230), dot=(20, 20, 20))
 
 
-def test_an_empty_cloth_the_finder_is_sure_of_nothing_on_asks_a_few_things(monkeypatch):
+def test_on_an_empty_cloth_the_finder_is_sure_of_nothing_in_a_few_things_are_asked(monkeypatch):
     img = _black_dots_at_pip_scale()
     found = finder.find_objects(img)
     assert len(found) > 100 and max(f.score for f in found) < finder.FIRST_KEPT, "the premise"
