@@ -619,9 +619,8 @@ def raw_view(frame: np.ndarray, calibration: Calibration | None = None, *,
     # a die the finder holds less likely than not to be an object is never sure (``WEAKLY_FOUND``)
     dice = [(b, s, v, c if b in taught_boxes or beliefs[b][0] >= FIRST_KEPT else min(c, WEAKLY_FOUND), pc)
             for b, s, v, c, pc in dice]
-    if len(dice) > NONE_STRONG_MOST and all(f.score < FIRST_KEPT for f in found):
-        likeliest = set(sorted(range(len(dice)), key=lambda k: -dice[k][3])[:NONE_STRONG_MOST])
-        dice = [d for k, d in enumerate(dice) if k in likeliest]
+    if all(f.score < FIRST_KEPT for f in found):
+        dice = _likeliest_kept(dice)
     # every rule above was measured on the readers' own confidences; only what ``read_view`` reports moves
     return RawView(dice, tokens, frozenset(taught_boxes), frozenset(poly_boxes))
 
@@ -725,6 +724,15 @@ def _one_per_place(dice: list[FoundDie]) -> list[FoundDie]:
         if apart[i, kept].all() and not inside[i, kept].any() and not inside[kept, i].any():
             kept.append(i)
     return [dice[i] for i in kept]
+
+
+def _likeliest_kept(dice: list[FoundDie]) -> list[FoundDie]:
+    """The ``NONE_STRONG_MOST`` most confident of ``dice``, in their order: what a frame the finder is sure of
+    nothing in reports."""
+    if len(dice) <= NONE_STRONG_MOST:
+        return dice
+    likeliest = set(sorted(range(len(dice)), key=lambda k: -dice[k][3])[:NONE_STRONG_MOST])
+    return [d for k, d in enumerate(dice) if k in likeliest]
 
 
 def _side(d: FoundDie) -> int:

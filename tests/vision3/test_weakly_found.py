@@ -6,6 +6,7 @@ a die and the pip counter counts its four dots. Only the finder judges whether a
 import numpy as np
 import pytest
 
+from benchmarks.cloth_phantoms import cloths
 from vision import finder, learned, synth
 
 
@@ -48,14 +49,9 @@ def test_only_what_the_finder_found_weakly_is_capped(monkeypatch, score):
         assert c == pytest.approx(min(k, learned.WEAKLY_FOUND))
 
 
-def _black_dots_at_pip_scale(w: int = 2028, h: int = 1520) -> np.ndarray:
-    """``benchmarks/cloth_phantoms.py``'s worst cloth: every two by two of its dots is a "4" without a die."""
-    p = w // 85
-    return synth.polka_dots(w, h, period=p, radius=p // 5, cloth=(230, 230, 230), dot=(20, 20, 20))
-
-
 def test_on_an_empty_cloth_the_finder_is_sure_of_nothing_in_a_few_things_are_asked(monkeypatch):
-    img = _black_dots_at_pip_scale()
+    # ``benchmarks/cloth_phantoms.py``'s worst cloth: every two by two of its dots is a "4" without a die
+    img = cloths(2028, 1520)["black dots on white, pip scale"]()
     found = finder.find_objects(img)
     assert len(found) > 100 and max(f.score for f in found) < finder.FIRST_KEPT, "the premise"
     dice, _ = learned.read_view(img)
@@ -93,7 +89,6 @@ def test_the_benchmark_cloths_ask_a_few_things_and_are_never_sure(size):
     models read none of their "dice" sure and ask about few (sixty-eighth session: 10 at 2028x1520 and 2 at
     640x480; 144 at 2028x1520 before ``NONE_STRONG_MOST``, which no test caught when finder12 was
     installed)."""
-    from benchmarks.cloth_phantoms import cloths
     from vision import read_table
 
     items = []
