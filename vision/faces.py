@@ -74,11 +74,16 @@ STEP = 16
 #: (``vision.learned.TOP_BELOW``). 0.2 was measured in the sixty-ninth session (``benchmarks/top_shift.py``):
 #: 52 dice more right on the first halves of the four sets left out, where it was chosen, none on their
 #: second halves; not installed, and a camera straight over the table sees the dice of the frame's lower
-#: half with their side above their top (docs/vision.md)
+#: half with their side above their top (docs/vision.md). What the product does instead: a pip die in the
+#: frame's upper half is read again at its top for its value alone (``vision.learned.TOP_READ``)
 TOP_SHIFT = 0.0
 #: ... but for a box taller than this share of the frame: a die that fills its frame was framed at its top
 #: (chase's crops)
 FILLS_FRAME = 0.6
+#: ... and only for a box whose centre lies in this share of the frame's height from its top (1: anywhere).
+#: At 0.5 the square is never moved toward a die's side for a camera in front of the table nor for one
+#: straight over it: in the frame's upper half both see a die's top above its box's centre
+TOP_ROWS = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,11 +170,12 @@ def crop(frame: np.ndarray, f: Found, *, scale: float = CROP_SCALE, size: int = 
 
 def at_top(found: list[Found], shape: tuple[int, ...]) -> list[Found]:
     """Where the face reader reads each of ``found`` in a frame of ``shape``: its box moved up by
-    ``TOP_SHIFT`` of its height, but for a box taller than ``FILLS_FRAME`` of the frame (``found`` itself at
-    0)."""
+    ``TOP_SHIFT`` of its height where its centre lies in the frame's top ``TOP_ROWS``, but for a box taller
+    than ``FILLS_FRAME`` of the frame (``found`` itself at 0)."""
     if not TOP_SHIFT:
         return found
-    return [f if f.h > FILLS_FRAME * shape[0] else replace(f, cy=f.cy - TOP_SHIFT * f.h) for f in found]
+    return [f if f.h > FILLS_FRAME * shape[0] or f.cy > TOP_ROWS * shape[0]
+            else replace(f, cy=f.cy - TOP_SHIFT * f.h) for f in found]
 
 
 def members(model: str = "faces") -> list[str]:

@@ -32,7 +32,18 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
-from vision.faces import CLASSES, PIPS, FaceReading, crop, read_faces, reader_id, sure_from, taught_cosine
+from vision.faces import (
+    CLASSES,
+    FILLS_FRAME,
+    PIPS,
+    STEP,
+    FaceReading,
+    crop,
+    read_faces,
+    reader_id,
+    sure_from,
+    taught_cosine,
+)
 from vision.finder import FIRST_KEPT, Found, find_objects, model_card
 from vision.pips import Face, find_pips, group_faces
 from vision.types import SIDES, no_die, read_types
@@ -226,6 +237,17 @@ NONE_STRONG_MOST = 6
 
 #: the face reader's classes that are a pip d6's value
 D6_VALUES = CLASSES[PIPS]
+
+#: a pip d6 in the frame's upper ``TOP_READ_ROWS`` is read again at the square moved up this share of its
+#: box's height, and its value is that reading's where it reads a pip value too (``_tops_read``). A die
+#: photographed from in front of the table is boxed with its front face under its top (the top's centre
+#: 0.18-0.32 of the box's height above the box's centre: ``TOP_BELOW``), and the reader, whose quarter turns
+#: are averaged, reads the larger face. In the frame's upper half a camera in front and one straight over
+#: the table both see a die's top above its box's centre; in the lower half the second sees its side there,
+#: so only the upper half is read again. What an object is stays the centre's reading: a polyhedral die's
+#: moved square reads "none" (sixty-ninth session, docs/vision.md)
+TOP_READ = 0.2
+TOP_READ_ROWS = 0.5
 
 FoundDie = tuple[tuple[int, int, int, int], int | None, int | None, float, bool]
 FoundToken = tuple[tuple[int, int, int, int], str | None, float]
@@ -464,6 +486,8 @@ def raw_view(frame: np.ndarray, calibration: Calibration | None = None, *,
     readings = adapted(read_faces(frame, found, model=models[1], screen=SCREEN, most=MAX_TURNED,
                                   stop=faces_late, screen_stop=None if used is None else spent),
                        calibration, models[1])
+    if not spent():
+        readings = _tops_read(frame, found, readings, models[1], calibration, faces_late)
     taught_tokens = calibration is not None and calibration.has("token")
     labels = [_label(r, token=_token_read(r, taught_tokens)) if r.seen else "unseen" for r in readings]
     sure_sides = [f.side for f, r in zip(found, readings, strict=True) if _sure_d6(r)]
@@ -623,6 +647,38 @@ def raw_view(frame: np.ndarray, calibration: Calibration | None = None, *,
         dice = _likeliest_kept(dice)
     # every rule above was measured on the readers' own confidences; only what ``read_view`` reports moves
     return RawView(dice, tokens, frozenset(taught_boxes), frozenset(poly_boxes))
+
+
+def _tops_read(frame: np.ndarray, found: list[Found], readings: list[FaceReading], model: str,
+               calibration: Calibration | None, stop: Callable[[], bool] | None) -> list[FaceReading]:
+    """``readings`` with the value of each pip d6 in the frame's upper ``TOP_READ_ROWS`` read at its top:
+    the square moved up ``TOP_READ`` of its box's height (not a box taller than ``FILLS_FRAME`` of the frame,
+    framed at its top), where that square reads a pip value too. The moved squares are read at every turn
+    by every reader (a one-look reading of a moved square, kept where it read a value at
+    ``vision.faces.PIP_ONE_TURN``, changed three dice of aws's 84-dice photo), at most ``MAX_TURNED`` of
+    them, ``STEP`` at a time while ``stop`` (the frame's time) says False. The embedding, and every reading
+    whose moved square reads no pip value, stay the centre's. A table with its own head reads at the
+    centre (the head was fitted on centre squares)."""
+    head = None if calibration is None else calibration.head
+    if not TOP_READ or (head is not None and head.reader == reader_id(model)):
+        return readings
+    height = frame.shape[0]
+    again = [i for i, (f, r) in enumerate(zip(found, readings, strict=True))
+             if r.seen and f.cy < TOP_READ_ROWS * height and f.h <= FILLS_FRAME * height
+             and PIPS.start <= int(np.argmax(r.probabilities)) < PIPS.stop]
+    if not again:
+        return readings
+    again = again[:MAX_TURNED]
+    moved = [replace(found[i], cy=found[i].cy - TOP_READ * found[i].h) for i in again]
+    out = list(readings)
+    for k in range(0, len(moved), STEP):
+        if stop is not None and stop():
+            break       # the frame's time: the dice not reached keep their centre's reading
+        tops = read_faces(frame, moved[k:k + STEP], model=model)     # every turn, every reader
+        for i, top in zip(again[k:k + STEP], tops, strict=True):
+            if PIPS.start <= int(np.argmax(top.probabilities)) < PIPS.stop:
+                out[i] = replace(readings[i], probabilities=top.probabilities)
+    return out
 
 
 def _reported(p: float, bar: float) -> float:

@@ -95,8 +95,19 @@ def test_the_worst_frame_gives_the_pip_counter_a_bounded_number_of_crops(monkeyp
     probabilities = rng.uniform(learned.SURE, 1.0, MAX_OBJECTS)
     probabilities[::10] = rng.uniform(0.55, learned.SURE - 0.01, len(probabilities[::10]))  # not sure
     monkeypatch.setattr(learned, "find_objects", lambda frame, model: found)
-    monkeypatch.setattr(learned, "read_faces",
-                        lambda frame, found, model, screen, most, stop, screen_stop: _readings(probabilities))
+    each = _readings(probabilities)
+    where = {(round(f.cx, 3), round(f.cy, 3)): i for i, f in enumerate(found)}
+
+    def index(f):
+        """the object's place in ``found``, read at its box's centre or moved up to its top
+        (``learned._tops_read``)"""
+        at = (round(f.cx, 3), round(f.cy, 3))
+        return where[at] if at in where else where[(at[0], round(f.cy + learned.TOP_READ * f.h, 3))]
+
+    def read(frame, objects, model, **_):
+        return [each[index(f)] for f in objects]
+
+    monkeypatch.setattr(learned, "read_faces", read)
     crops, counted = [], []
     real_crop = learned.crop
     monkeypatch.setattr(learned, "crop", lambda *a, **k: crops.append(real_crop(*a, **k)) or crops[-1])

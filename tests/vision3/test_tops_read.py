@@ -1,0 +1,94 @@
+"""A pip d6 in the frame's upper half is read again at its top (``vision.learned._tops_read``): a die
+photographed from in front of the table is boxed with its front face under its top."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision import learned
+from vision.data import photo_set
+from vision.faces import CLASSES, EMBEDDING, FaceReading, read_faces, reader_id
+from vision.finder import Found
+from vision.learned import TOP_READ, TOP_READ_ROWS, _tops_read
+from vision.teach import Calibration, TableHead
+
+ROOT = Path(__file__).resolve().parents[2]
+#: the face reader trained without aws: the shipped one learnt these very dice
+AWS_LEFT_OUT = str(ROOT / "benchmarks" / "models" / "faces-no-aws.onnx")
+
+
+def _lilac_one() -> tuple[np.ndarray, Found]:
+    """aws IMG_20191112_101937: a lilac die in the frame's upper half, a 1 on top (labelled, and seen
+    foreshortened in the upper part of its box) and a 5 on the face toward the camera, which fills the
+    lower part."""
+    photo = next(p for p in photo_set("aws") if p.path.name == "IMG_20191112_101937.jpg")
+    die = next(d for d in photo.dice if d.bbox == (446, 148, 44, 45))
+    x, y, w, h = die.bbox
+    assert die.value == 1
+    return photo.load(), Found(x + w / 2, y + h / 2, w, h, 0.9)
+
+
+def _value(r: FaceReading) -> str:
+    return CLASSES[int(np.argmax(r.probabilities))]
+
+
+def test_a_die_seen_from_in_front_is_read_at_its_top() -> None:
+    frame, die = _lilac_one()
+    centre = read_faces(frame, [die], model=AWS_LEFT_OUT)
+    assert _value(centre[0]) == "5"          # the premise: at the box's centre the front face is read
+    top = _tops_read(frame, [die], centre, AWS_LEFT_OUT, None, None)
+    assert _value(top[0]) == "1" and top[0].p("1") > 0.6
+    assert np.array_equal(top[0].embedding, centre[0].embedding)   # teach mode's embedding stays the centre's
+    moved = read_faces(frame, [replace(die, cy=die.cy - TOP_READ * die.h)], model=AWS_LEFT_OUT)
+    np.testing.assert_allclose(top[0].probabilities, moved[0].probabilities)
+
+
+def test_the_lower_half_and_what_is_no_pip_die_keep_the_centre_reading() -> None:
+    frame, die = _lilac_one()
+    low = replace(die, cy=TOP_READ_ROWS * frame.shape[0] + 5)
+    numeral = FaceReading(np.eye(len(CLASSES))[CLASSES.index("numeral")], np.eye(EMBEDDING)[0])
+    readings = [*read_faces(frame, [low], model=AWS_LEFT_OUT), numeral]
+    got = _tops_read(frame, [low, die], readings, AWS_LEFT_OUT, None, None)
+    assert got[0] is readings[0] and got[1] is readings[1]
+
+
+def test_a_moved_square_that_reads_no_pip_value_changes_nothing() -> None:
+    """A box on the bare table above which lies more table: the centre called it a weak 4, its top none."""
+    frame, _ = _lilac_one()
+    empty = Found(60.0, 40.0, 30.0, 30.0, 0.4)
+    p = np.full(len(CLASSES), 0.02)
+    p[CLASSES.index("4")] = 1 - 0.02 * (len(CLASSES) - 1)
+    weak = FaceReading(p, np.eye(EMBEDDING)[1])
+    top = read_faces(frame, [replace(empty, cy=empty.cy - TOP_READ * empty.h)], model=AWS_LEFT_OUT)[0]
+    assert _value(top) not in CLASSES[1:7]    # the premise
+    assert _tops_read(frame, [empty], [weak], AWS_LEFT_OUT, None, None)[0] is weak
+
+
+def test_a_table_with_its_own_head_reads_at_the_centre() -> None:
+    frame, die = _lilac_one()
+    centre = read_faces(frame, [die], model=AWS_LEFT_OUT)
+    zeros = TableHead(np.zeros((len(CLASSES), EMBEDDING)), np.zeros(len(CLASSES)), reader_id(AWS_LEFT_OUT))
+    tuned = Calibration().with_head(zeros)
+    assert _tops_read(frame, [die], centre, AWS_LEFT_OUT, tuned, None) is centre
+    elsewhere = Calibration().with_head(replace(zeros, reader="another reader"))
+    assert _value(_tops_read(frame, [die], centre, AWS_LEFT_OUT, elsewhere, None)[0]) == "1"
+
+
+def test_the_read_table_reads_that_die_at_its_top(monkeypatch: pytest.MonkeyPatch) -> None:
+    from vision import read_table
+
+    frame, die = _lilac_one()
+    models = (str(ROOT / "benchmarks" / "models" / "finder-no-aws.onnx"), AWS_LEFT_OUT, "types")
+
+    def near(dice: list) -> list:
+        return [d for d in dice if abs(d.bbox[0] + d.bbox[2] / 2 - die.cx) < 12
+                and abs(d.bbox[1] + d.bbox[3] / 2 - die.cy) < 12]
+
+    now = near(read_table(frame, models=models).dice)
+    monkeypatch.setattr(learned, "TOP_READ", 0.0)
+    before = near(read_table(frame, models=models).dice)
+    assert [d.value for d in now] == [1] and [d.value for d in before] == [5]
