@@ -3,18 +3,17 @@ where a study turns it on, every crop the readers read is the moved one."""
 
 from __future__ import annotations
 
-import sys
 from dataclasses import replace
-from pathlib import Path
 
 import numpy as np
 import pytest
 
+from tests.helpers import benchmark
 from vision import faces
 from vision.data import photo_set
 from vision.finder import Found
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+top_shift = benchmark("top_shift")
 
 
 def _oblique_photo() -> tuple[np.ndarray, list[Found]]:
@@ -54,8 +53,6 @@ def test_a_die_filling_its_frame_is_not_moved(monkeypatch: pytest.MonkeyPatch) -
 
 
 def test_the_study_refuses_a_shift_out_of_the_box(capsys: pytest.CaptureFixture[str]) -> None:
-    import top_shift
-
     with pytest.raises(SystemExit):
         top_shift.main(["--shift", "0.9", "--set", "aws"])
     assert "--shift must lie between -0.5 and 0.5" in capsys.readouterr().err

@@ -57,7 +57,8 @@ def test_the_lower_half_and_what_is_no_pip_die_keep_the_centre_reading() -> None
 
 
 def test_a_moved_square_that_reads_no_pip_value_changes_nothing() -> None:
-    """A box on the bare table above which lies more table: the centre called it a weak 4, its top none."""
+    """A box on the bare table with more table above it: the centre (given here) calls it a 4, and its moved
+    square reads no pip value, so the centre's reading stays."""
     frame, _ = _lilac_one()
     empty = Found(60.0, 40.0, 30.0, 30.0, 0.4)
     p = np.full(len(CLASSES), 0.02)
