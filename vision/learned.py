@@ -483,11 +483,11 @@ def raw_view(frame: np.ndarray, calibration: Calibration | None = None, *,
     found = find_objects(frame, model=models[0])
     # the screen's one look gives every object its reading, and may take the whole time (on a slow board a
     # frame of 150 candidates): what it leaves unseen is reported with no value at all
-    readings = adapted(read_faces(frame, found, model=models[1], screen=SCREEN, most=MAX_TURNED,
-                                  stop=faces_late, screen_stop=None if used is None else spent),
-                       calibration, models[1])
+    readings = read_faces(frame, found, model=models[1], screen=SCREEN, most=MAX_TURNED, stop=faces_late,
+                          screen_stop=None if used is None else spent)
     if not spent():
         readings = _tops_read(frame, found, readings, models[1], calibration, faces_late)
+    readings = adapted(readings, calibration, models[1])
     taught_tokens = calibration is not None and calibration.has("token")
     labels = [_label(r, token=_token_read(r, taught_tokens)) if r.seen else "unseen" for r in readings]
     sure_sides = [f.side for f, r in zip(found, readings, strict=True) if _sure_d6(r)]
@@ -657,10 +657,11 @@ def _tops_read(frame: np.ndarray, found: list[Found], readings: list[FaceReading
     by every reader (a one-look reading of a moved square, kept where it read a value at
     ``vision.faces.PIP_ONE_TURN``, changed three dice of aws's 84-dice photo), at most ``MAX_TURNED`` of
     them, ``STEP`` at a time while ``stop`` (the frame's time) says False. The embedding, and every reading
-    whose moved square reads no pip value, stay the centre's. A table with its own head reads at the
-    centre (the head was fitted on centre squares)."""
+    whose moved square reads no pip value, stay the centre's. ``readings`` are the reader's own, before
+    the table's head (``adapted``); a table whose head was fitted on centre squares (``TableHead.top_read``
+    0, every head ``tune`` fitted before the sixty-ninth session) reads at the centre."""
     head = None if calibration is None else calibration.head
-    if not TOP_READ or (head is not None and head.reader == reader_id(model)):
+    if not TOP_READ or (head is not None and head.reader == reader_id(model) and head.top_read != TOP_READ):
         return readings
     height = frame.shape[0]
     again = [i for i, (f, r) in enumerate(zip(found, readings, strict=True))

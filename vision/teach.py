@@ -40,6 +40,8 @@ HEAD_CLASSES = CLASSES
 #: a head's weights and biases lie within +-HEAD_LIMIT (fitted ones stay near 1: a file with larger numbers
 #: was not written by ``tune``, and numbers near float's limit would turn readings into NaN)
 HEAD_LIMIT = 1000.0
+#: a head's ``top_read`` (a share of a box's height) lies within 0..TOP_READ_MOST
+TOP_READ_MOST = 0.5
 
 _yy, _xx = np.mgrid[0:SIZE, 0:SIZE]
 _DISC = ((_xx - (SIZE - 1) / 2) ** 2 + (_yy - (SIZE - 1) / 2) ** 2) <= (SIZE / 2 - 1) ** 2
@@ -97,11 +99,16 @@ class TableHead:
 
     ``reader``: the sha256 of the face reader's ONNX file the head was fitted on (``vision.faces.reader_id``):
     an embedding belongs to one reader, so ``vision.learned`` uses the head with that reader only (a
-    product update that ships a new reader leaves the old head unused until ``tune`` runs again)."""
+    product update that ships a new reader leaves the old head unused until ``tune`` runs again).
+
+    ``top_read``: ``vision.learned.TOP_READ`` when the head was fitted, the readings it adapts having had
+    their pip values read at the dice's tops; 0 for a head fitted on the squares at the boxes' centres
+    (every head before the sixty-ninth session: ``vision.learned`` reads at the centre for it)."""
 
     weights: np.ndarray   # (len(HEAD_CLASSES), EMBEDDING) float
     bias: np.ndarray      # (len(HEAD_CLASSES),) float
     reader: str
+    top_read: float = 0.0
 
     def adapt(self, probabilities: np.ndarray, embeddings: np.ndarray) -> np.ndarray:
         """The table's probabilities (n, classes) of readings given as ``probabilities`` (n, classes) and
@@ -112,13 +119,17 @@ class TableHead:
         return out
 
     def same(self, other: TableHead | None) -> bool:
-        return other is not None and self.reader == other.reader and np.array_equal(
-            self.weights, other.weights) and np.array_equal(self.bias, other.bias)
+        return other is not None and self.reader == other.reader and self.top_read == other.top_read \
+            and np.array_equal(self.weights, other.weights) and np.array_equal(self.bias, other.bias)
 
     def to_json(self) -> dict[str, Any]:
-        return {"reader": self.reader, "classes": list(HEAD_CLASSES),
-                "weights": base64.b64encode(self.weights.astype("<f4").tobytes()).decode("ascii"),
-                "bias": base64.b64encode(self.bias.astype("<f4").tobytes()).decode("ascii")}
+        out: dict[str, Any] = {
+            "reader": self.reader, "classes": list(HEAD_CLASSES),
+            "weights": base64.b64encode(self.weights.astype("<f4").tobytes()).decode("ascii"),
+            "bias": base64.b64encode(self.bias.astype("<f4").tobytes()).decode("ascii")}
+        if self.top_read:
+            out["top_read"] = self.top_read
+        return out
 
     @classmethod
     def from_json(cls, obj: Any) -> TableHead:
@@ -136,7 +147,11 @@ class TableHead:
                 raise InvalidVisionInput(f"calibration: the head's {key} are not {size} numbers within "
                                          f"+-{HEAD_LIMIT:g}")
             arrays.append(a.astype(np.float64))
-        return cls(arrays[0].reshape(len(HEAD_CLASSES), EMBEDDING), arrays[1], obj["reader"])
+        top = obj.get("top_read", 0.0)
+        if isinstance(top, bool) or not isinstance(top, (int, float)) or not 0.0 <= top <= TOP_READ_MOST:
+            raise InvalidVisionInput(f"calibration: the head's top_read must be a number from 0 to "
+                                     f"{TOP_READ_MOST:g}, not {top!r}")
+        return cls(arrays[0].reshape(len(HEAD_CLASSES), EMBEDDING), arrays[1], obj["reader"], float(top))
 
 
 class Calibration:

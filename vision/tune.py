@@ -37,7 +37,7 @@ import numpy as np
 from vision.data import match_boxes
 from vision.faces import CLASSES, EMBEDDING, read_faces, reader_id
 from vision.finder import find_objects
-from vision.learned import MAX_TURNED, MODELS, SCREEN
+from vision.learned import MAX_TURNED, MODELS, SCREEN, TOP_READ, _tops_read
 from vision.teach import Calibration, TableHead
 
 #: every HOLD_BACK-th photo is held back for the measurement
@@ -124,7 +124,10 @@ def examples(photos: Iterable[tuple[np.ndarray, LabelledDice]], models: tuple[st
     pip = [CLASSES.index(v) for v in ADAPTED[1:]]
     for image, dice in photos:
         found = find_objects(image, model=models[0])
-        readings = read_faces(image, found, model=models[1], screen=SCREEN, most=MAX_TURNED)
+        # read as ``vision.learned`` reads them before a head (pip values at the dice's tops): what a head
+        # fitted here adapts
+        readings = _tops_read(image, found, read_faces(image, found, model=models[1], screen=SCREEN,
+                                                       most=MAX_TURNED), models[1], None, None)
         boxes = [f.box(image.shape) for f in found]
         matched = {j: i for i, j in match_boxes([box for box, _ in dice], boxes)}
         for j, (f, r) in enumerate(zip(found, readings, strict=True)):
@@ -158,12 +161,13 @@ def _thinned(classes: np.ndarray) -> np.ndarray:
     return np.sort(np.concatenate([dice, none]))
 
 
-def fit_head(embeddings: np.ndarray, probabilities: np.ndarray, classes: np.ndarray, reader: str
-             ) -> TableHead | None:
+def fit_head(embeddings: np.ndarray, probabilities: np.ndarray, classes: np.ndarray, reader: str,
+             top_read: float = 0.0) -> TableHead | None:
     """The head that best reads ``classes`` from the reader's ``probabilities`` and ``embeddings``
     (class-weighted cross-entropy, weight decay ``DECAY``), on the classes of ``ADAPTED`` that hold
     ``LEAST_EXAMPLES``; ``None`` unless every pip value does. Deterministic: no randomness, a fixed
-    schedule."""
+    schedule. ``top_read``: the ``vision.learned.TOP_READ`` the probabilities were read with (the head
+    keeps it: ``TableHead.top_read``)."""
     keep = _thinned(classes)
     x, p, y = embeddings[keep], probabilities[keep], classes[keep]
     counts = np.bincount(y, minlength=len(CLASSES)).astype(float)
@@ -187,7 +191,7 @@ def fit_head(embeddings: np.ndarray, probabilities: np.ndarray, classes: np.ndar
         g = (q - onehot) * weight[:, None] / n
         w -= RATE * (g.T @ x + DECAY * w) * mask[:, None]
         b -= RATE * g.sum(axis=0) * mask
-    return TableHead(w, b, reader)
+    return TableHead(w, b, reader, top_read)
 
 
 def _part(photos: Sequence[tuple[np.ndarray, LabelledDice]], *, held: bool
@@ -209,7 +213,7 @@ def tune(photos: Sequence[tuple[np.ndarray, LabelledDice]], calibration: Calibra
     """
     base = calibration or Calibration()
     x, p, y = examples(_part(photos, held=False), models)
-    head = fit_head(x, p, y, reader_id(models[1])) if len(y) else None
+    head = fit_head(x, p, y, reader_id(models[1]), TOP_READ) if len(y) else None
     tuned = base.with_head(head) if head is not None else base
     before = _score(_part(photos, held=True), calibration, models)
     after = _score(_part(photos, held=True), tuned, models) if head is not None else before

@@ -88,7 +88,28 @@ def test_the_head_is_kept_in_the_calibration_file_and_read_back(tmp_path):
     assert back != Calibration()
 
 
+def test_a_head_keeps_the_top_read_it_was_fitted_with_and_an_older_file_reads_as_fitted_at_the_centre(
+        tmp_path):
+    rng = np.random.default_rng(8)
+    weights, bias = rng.normal(size=(len(CLASSES), EMBEDDING)), rng.normal(size=len(CLASSES))
+    Calibration().with_head(TableHead(weights, bias, "abc", 0.2)).save(tmp_path / "new.json")
+    back = Calibration.load(tmp_path / "new.json")
+    assert back.head is not None and back.head.top_read == 0.2
+    assert not back.head.same(TableHead(weights, bias, "abc"))
+    older = Calibration().with_head(TableHead(weights, bias, "abc")).to_json()
+    assert "top_read" not in older["head"]          # a file written before the field is the same file
+    assert Calibration.from_json(older).head.top_read == 0.0
+
+
+BAD_TOP = {"classes": list(CLASSES), "reader": "abc",
+           "weights": base64.b64encode(np.zeros(len(CLASSES) * EMBEDDING, "<f4").tobytes()).decode("ascii"),
+           "bias": base64.b64encode(np.zeros(len(CLASSES), "<f4").tobytes()).decode("ascii")}
+
 BAD_HEADS = [({"reader": "abc"}, "classes"),
+             ({**BAD_TOP, "top_read": 0.9}, "top_read must be a number from 0 to 0.5"),
+             ({**BAD_TOP, "top_read": "0.2"}, "top_read must be a number"),
+             ({**BAD_TOP, "top_read": True}, "top_read must be a number"),
+             ({**BAD_TOP, "top_read": -0.1}, "top_read must be a number"),
              ({"classes": list(CLASSES), "weights": EIGHT_BYTES, "bias": EIGHT_BYTES, "reader": "abc"},
               "weights are not"),
              ({"classes": list(CLASSES), "weights": "%%", "bias": "", "reader": "abc"}, "malformed"),

@@ -69,14 +69,38 @@ def test_a_moved_square_that_reads_no_pip_value_changes_nothing() -> None:
     assert _tops_read(frame, [empty], [weak], AWS_LEFT_OUT, None, None)[0] is weak
 
 
-def test_a_table_with_its_own_head_reads_at_the_centre() -> None:
+def test_a_table_whose_head_was_fitted_at_the_centre_reads_at_the_centre() -> None:
     frame, die = _lilac_one()
     centre = read_faces(frame, [die], model=AWS_LEFT_OUT)
     zeros = TableHead(np.zeros((len(CLASSES), EMBEDDING)), np.zeros(len(CLASSES)), reader_id(AWS_LEFT_OUT))
-    tuned = Calibration().with_head(zeros)
+    tuned = Calibration().with_head(zeros)          # a head tune fitted before the top read (top_read 0)
     assert _tops_read(frame, [die], centre, AWS_LEFT_OUT, tuned, None) is centre
     elsewhere = Calibration().with_head(replace(zeros, reader="another reader"))
     assert _value(_tops_read(frame, [die], centre, AWS_LEFT_OUT, elsewhere, None)[0]) == "1"
+    at_top = Calibration().with_head(replace(zeros, top_read=TOP_READ))    # fitted on top-read readings
+    assert _value(_tops_read(frame, [die], centre, AWS_LEFT_OUT, at_top, None)[0]) == "1"
+
+
+def test_a_head_fitted_on_top_read_readings_adapts_the_top_reading(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The head acts on the top read's reading: one that pushes every reading to "4" reads the die "4", and
+    one of zeros (fitted with the top read) leaves the top's "1" where the centre read "5"."""
+    from vision import read_table
+
+    frame, die = _lilac_one()
+    models = (str(ROOT / "benchmarks" / "models" / "finder-no-aws.onnx"), AWS_LEFT_OUT, "types")
+    bias = np.zeros(len(CLASSES))
+    bias[CLASSES.index("4")] = 50.0
+    reader = reader_id(AWS_LEFT_OUT)
+    fours = Calibration().with_head(TableHead(np.zeros((len(CLASSES), EMBEDDING)), bias, reader, TOP_READ))
+    zeros = Calibration().with_head(TableHead(np.zeros((len(CLASSES), EMBEDDING)), np.zeros(len(CLASSES)),
+                                              reader, TOP_READ))
+
+    def near(calibration: Calibration) -> list[int | None]:
+        dice = read_table(frame, calibration=calibration, models=models).dice
+        return [d.value for d in dice if abs(d.bbox[0] + d.bbox[2] / 2 - die.cx) < 12
+                and abs(d.bbox[1] + d.bbox[3] / 2 - die.cy) < 12]
+
+    assert near(fours) == [4] and near(zeros) == [1]
 
 
 def test_the_read_table_reads_that_die_at_its_top(monkeypatch: pytest.MonkeyPatch) -> None:
