@@ -2,8 +2,9 @@
 layer fitted to the table's own confirmed photos, measured before and after on a held-back part of them.
 
 The head (``vision.teach.TableHead``) adds ``weights @ embedding + bias`` to the log-probabilities of every
-face reading (``vision.learned.adapted``). It is fitted here, in numpy, by class-weighted logistic
-regression on the face reader's embeddings of:
+face reading (``vision.learned.adapted``), after the pip dice of the frame's upper half had their values read
+at their tops (``vision.learned.TOP_READ``), and is fitted on readings made the same way. It is fitted here,
+in numpy, by class-weighted logistic regression on the face reader's embeddings of:
 
 - every object the finder found that matches a confirmed die: its confirmed value;
 - every object outside every confirmed die that the reader does not itself read as a sure pip die nor
