@@ -168,14 +168,21 @@ def crop(frame: np.ndarray, f: Found, *, scale: float = CROP_SCALE, size: int = 
     return out
 
 
+def moved_up(f: Found, shape: tuple[int, ...], share: float, rows: float) -> Found:
+    """``f``'s box moved up by ``share`` of its height when its centre lies in the top ``rows`` of a frame of
+    ``shape`` and it is no taller than ``FILLS_FRAME`` of it; ``f`` itself otherwise (the square at a die's
+    top: ``at_top``, ``vision.learned.read_tops``)."""
+    if not share or f.h > FILLS_FRAME * shape[0] or f.cy > rows * shape[0]:
+        return f
+    return replace(f, cy=f.cy - share * f.h)
+
+
 def at_top(found: list[Found], shape: tuple[int, ...]) -> list[Found]:
-    """Where the face reader reads each of ``found`` in a frame of ``shape``: its box moved up by
-    ``TOP_SHIFT`` of its height where its centre lies in the frame's top ``TOP_ROWS``, but for a box taller
-    than ``FILLS_FRAME`` of the frame (``found`` itself at 0)."""
+    """Where the face reader reads each of ``found`` in a frame of ``shape``: ``moved_up`` by ``TOP_SHIFT``
+    in the frame's top ``TOP_ROWS`` (``found`` itself at 0)."""
     if not TOP_SHIFT:
         return found
-    return [f if f.h > FILLS_FRAME * shape[0] or f.cy > TOP_ROWS * shape[0]
-            else replace(f, cy=f.cy - TOP_SHIFT * f.h) for f in found]
+    return [moved_up(f, shape, TOP_SHIFT, TOP_ROWS) for f in found]
 
 
 def members(model: str = "faces") -> list[str]:

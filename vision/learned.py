@@ -34,11 +34,11 @@ import numpy as np
 
 from vision.faces import (
     CLASSES,
-    FILLS_FRAME,
     PIPS,
     STEP,
     FaceReading,
     crop,
+    moved_up,
     read_faces,
     reader_id,
     sure_from,
@@ -239,7 +239,7 @@ NONE_STRONG_MOST = 6
 D6_VALUES = CLASSES[PIPS]
 
 #: a pip d6 in the frame's upper ``TOP_READ_ROWS`` is read again at the square moved up this share of its
-#: box's height, and its value is that reading's where it reads a pip value too (``_tops_read``). A die
+#: box's height, and its value is that reading's where it reads a pip value too (``read_tops``). A die
 #: photographed from in front of the table is boxed with its front face under its top (the top's centre
 #: 0.18-0.32 of the box's height above the box's centre: ``TOP_BELOW``), and the reader, whose quarter turns
 #: are averaged, reads the larger face. In the frame's upper half a camera in front and one straight over
@@ -486,7 +486,7 @@ def raw_view(frame: np.ndarray, calibration: Calibration | None = None, *,
     readings = read_faces(frame, found, model=models[1], screen=SCREEN, most=MAX_TURNED, stop=faces_late,
                           screen_stop=None if used is None else spent)
     if not spent():
-        readings = _tops_read(frame, found, readings, models[1], calibration, faces_late)
+        readings = read_tops(frame, found, readings, models[1], calibration, faces_late)
     readings = adapted(readings, calibration, models[1])
     taught_tokens = calibration is not None and calibration.has("token")
     labels = [_label(r, token=_token_read(r, taught_tokens)) if r.seen else "unseen" for r in readings]
@@ -649,12 +649,12 @@ def raw_view(frame: np.ndarray, calibration: Calibration | None = None, *,
     return RawView(dice, tokens, frozenset(taught_boxes), frozenset(poly_boxes))
 
 
-def _tops_read(frame: np.ndarray, found: list[Found], readings: list[FaceReading], model: str,
-               calibration: Calibration | None, stop: Callable[[], bool] | None) -> list[FaceReading]:
+def read_tops(frame: np.ndarray, found: list[Found], readings: list[FaceReading], model: str,
+              calibration: Calibration | None, stop: Callable[[], bool] | None) -> list[FaceReading]:
     """``readings`` with the value of each pip d6 in the frame's upper ``TOP_READ_ROWS`` read at its top:
-    the square moved up ``TOP_READ`` of its box's height (not a box taller than ``FILLS_FRAME`` of the frame,
-    framed at its top), where that square reads a pip value too. The moved squares are read at every turn
-    by every reader (a one-look reading of a moved square, kept where it read a value at
+    the square moved up ``TOP_READ`` of its box's height (``vision.faces.moved_up``: not a box that fills
+    the frame, framed at its top), where that square reads a pip value too. The moved squares are read at
+    every turn by every reader (a one-look reading of a moved square, kept where it read a value at
     ``vision.faces.PIP_ONE_TURN``, changed three dice of aws's 84-dice photo), at most ``MAX_TURNED`` of
     them, ``STEP`` at a time while ``stop`` (the frame's time) says False. The embedding, and every reading
     whose moved square reads no pip value, stay the centre's. ``readings`` are the reader's own, before
@@ -663,14 +663,13 @@ def _tops_read(frame: np.ndarray, found: list[Found], readings: list[FaceReading
     head = None if calibration is None else calibration.head
     if not TOP_READ or (head is not None and head.reader == reader_id(model) and head.top_read != TOP_READ):
         return readings
-    height = frame.shape[0]
-    again = [i for i, (f, r) in enumerate(zip(found, readings, strict=True))
-             if r.seen and f.cy < TOP_READ_ROWS * height and f.h <= FILLS_FRAME * height
-             and PIPS.start <= int(np.argmax(r.probabilities)) < PIPS.stop]
-    if not again:
+    at = {i: box for i, (f, r) in enumerate(zip(found, readings, strict=True))
+          if r.seen and PIPS.start <= int(np.argmax(r.probabilities)) < PIPS.stop
+          and (box := moved_up(f, frame.shape, TOP_READ, TOP_READ_ROWS)) is not f}
+    if not at:
         return readings
-    again = again[:MAX_TURNED]
-    moved = [replace(found[i], cy=found[i].cy - TOP_READ * found[i].h) for i in again]
+    again = list(at)[:MAX_TURNED]
+    moved = [at[i] for i in again]
     out = list(readings)
     for k in range(0, len(moved), STEP):
         if stop is not None and stop():

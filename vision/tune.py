@@ -38,7 +38,7 @@ import numpy as np
 from vision.data import match_boxes
 from vision.faces import CLASSES, EMBEDDING, read_faces, reader_id
 from vision.finder import find_objects
-from vision.learned import MAX_TURNED, MODELS, SCREEN, TOP_READ, _tops_read
+from vision.learned import MAX_TURNED, MODELS, SCREEN, TOP_READ, read_tops
 from vision.teach import Calibration, TableHead
 
 #: every HOLD_BACK-th photo is held back for the measurement
@@ -127,7 +127,7 @@ def examples(photos: Iterable[tuple[np.ndarray, LabelledDice]], models: tuple[st
         found = find_objects(image, model=models[0])
         # read as ``vision.learned`` reads them before a head (pip values at the dice's tops): what a head
         # fitted here adapts
-        readings = _tops_read(image, found, read_faces(image, found, model=models[1], screen=SCREEN,
+        readings = read_tops(image, found, read_faces(image, found, model=models[1], screen=SCREEN,
                                                        most=MAX_TURNED), models[1], None, None)
         boxes = [f.box(image.shape) for f in found]
         matched = {j: i for i, j in match_boxes([box for box, _ in dice], boxes)}

@@ -100,7 +100,7 @@ def test_the_worst_frame_gives_the_pip_counter_a_bounded_number_of_crops(monkeyp
 
     def index(f):
         """the object's place in ``found``, read at its box's centre or moved up to its top
-        (``learned._tops_read``)"""
+        (``learned.read_tops``)"""
         at = (round(f.cx, 3), round(f.cy, 3))
         return where[at] if at in where else where[(at[0], round(f.cy + learned.TOP_READ * f.h, 3))]
 

@@ -1,4 +1,4 @@
-"""A pip d6 in the frame's upper half is read again at its top (``vision.learned._tops_read``): a die
+"""A pip d6 in the frame's upper half is read again at its top (``vision.learned.read_tops``): a die
 photographed from in front of the table is boxed with its front face under its top."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from vision import learned
 from vision.data import photo_set
 from vision.faces import CLASSES, EMBEDDING, FaceReading, read_faces, reader_id
 from vision.finder import Found
-from vision.learned import TOP_READ, TOP_READ_ROWS, _tops_read
+from vision.learned import TOP_READ, TOP_READ_ROWS, read_tops
 from vision.teach import Calibration, TableHead
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,7 +40,7 @@ def test_a_die_seen_from_in_front_is_read_at_its_top() -> None:
     frame, die = _lilac_one()
     centre = read_faces(frame, [die], model=AWS_LEFT_OUT)
     assert _value(centre[0]) == "5"          # the premise: at the box's centre the front face is read
-    top = _tops_read(frame, [die], centre, AWS_LEFT_OUT, None, None)
+    top = read_tops(frame, [die], centre, AWS_LEFT_OUT, None, None)
     assert _value(top[0]) == "1" and top[0].p("1") > 0.6
     assert np.array_equal(top[0].embedding, centre[0].embedding)   # teach mode's embedding stays the centre's
     moved = read_faces(frame, [replace(die, cy=die.cy - TOP_READ * die.h)], model=AWS_LEFT_OUT)
@@ -52,7 +52,7 @@ def test_the_lower_half_and_what_is_no_pip_die_keep_the_centre_reading() -> None
     low = replace(die, cy=TOP_READ_ROWS * frame.shape[0] + 5)
     numeral = FaceReading(np.eye(len(CLASSES))[CLASSES.index("numeral")], np.eye(EMBEDDING)[0])
     readings = [*read_faces(frame, [low], model=AWS_LEFT_OUT), numeral]
-    got = _tops_read(frame, [low, die], readings, AWS_LEFT_OUT, None, None)
+    got = read_tops(frame, [low, die], readings, AWS_LEFT_OUT, None, None)
     assert got[0] is readings[0] and got[1] is readings[1]
 
 
@@ -66,7 +66,7 @@ def test_a_moved_square_that_reads_no_pip_value_changes_nothing() -> None:
     weak = FaceReading(p, np.eye(EMBEDDING)[1])
     top = read_faces(frame, [replace(empty, cy=empty.cy - TOP_READ * empty.h)], model=AWS_LEFT_OUT)[0]
     assert _value(top) not in CLASSES[1:7]    # the premise
-    assert _tops_read(frame, [empty], [weak], AWS_LEFT_OUT, None, None)[0] is weak
+    assert read_tops(frame, [empty], [weak], AWS_LEFT_OUT, None, None)[0] is weak
 
 
 def test_a_table_whose_head_was_fitted_at_the_centre_reads_at_the_centre() -> None:
@@ -74,11 +74,11 @@ def test_a_table_whose_head_was_fitted_at_the_centre_reads_at_the_centre() -> No
     centre = read_faces(frame, [die], model=AWS_LEFT_OUT)
     zeros = TableHead(np.zeros((len(CLASSES), EMBEDDING)), np.zeros(len(CLASSES)), reader_id(AWS_LEFT_OUT))
     tuned = Calibration().with_head(zeros)          # a head tune fitted before the top read (top_read 0)
-    assert _tops_read(frame, [die], centre, AWS_LEFT_OUT, tuned, None) is centre
+    assert read_tops(frame, [die], centre, AWS_LEFT_OUT, tuned, None) is centre
     elsewhere = Calibration().with_head(replace(zeros, reader="another reader"))
-    assert _value(_tops_read(frame, [die], centre, AWS_LEFT_OUT, elsewhere, None)[0]) == "1"
+    assert _value(read_tops(frame, [die], centre, AWS_LEFT_OUT, elsewhere, None)[0]) == "1"
     at_top = Calibration().with_head(replace(zeros, top_read=TOP_READ))    # fitted on top-read readings
-    assert _value(_tops_read(frame, [die], centre, AWS_LEFT_OUT, at_top, None)[0]) == "1"
+    assert _value(read_tops(frame, [die], centre, AWS_LEFT_OUT, at_top, None)[0]) == "1"
 
 
 def test_a_head_fitted_on_top_read_readings_adapts_the_top_reading(monkeypatch: pytest.MonkeyPatch) -> None:
