@@ -693,6 +693,44 @@ def test_the_tables_own_finder_from_the_settings_page(table: Table, phone: Page,
     assert TableModels(state)()[0] == "finder"
 
 
+def test_a_tap_before_the_finder_state_came_is_answered(table: Table, phone: Page, tmp_path: Path) -> None:
+    """Adatta qui tapped while the page still waits for /api/finder (held here; a busy Pi is slow to answer):
+    the tap starts the fit, whose polls say why it ended, and the older state, when it comes back, does not
+    draw over them (session 69's CI: the button had no handler until that state came back, and the tap was
+    lost; a state coming back after the tap's answer would also have stopped the polls)."""
+
+    from companion.dataset import TableDataset
+
+    finder = table.app.extensions["goblin.finder"]
+    kept = finder.dataset
+    finder.dataset = TableDataset(tmp_path / "set")   # empty: the fit is refused for too few photos
+    held: list[Any] = []
+
+    def hold(route: Any) -> None:   # the page's first request only; the fit's polls go through
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    phone.route("**/api/finder", hold)
+    try:
+        phone.goto(table.url("/settings"))
+        phone.click("#finder-fit")
+        fitting = phone.locator("#finder-fitting")
+        expect(fitting).to_have_text("Servono almeno 10 foto confermate con i dadi riquadrati: "
+                                     "confermate qualche altro tiro con la fotocamera.")   # by the fit's poll
+        assert len(held) == 1   # the first state was still on its way when the tap was answered
+        with phone.expect_response("**/api/finder"):
+            held[0].continue_()
+        phone.evaluate("() => new Promise((done) => setTimeout(done, 100))")   # its handler has run
+        expect(fitting).to_have_class("teach-result failed")
+        expect(fitting).to_contain_text("Servono almeno 10 foto confermate")
+    finally:
+        phone.unroute("**/api/finder")
+        finder.dataset = kept
+        finder._fit_error = None
+
+
 def test_the_finder_is_fitted_here_from_the_settings_page(table: Table, phone: Page, tmp_path: Path) -> None:
     """Impostazioni → Adatta qui: with too few photos it says so; with twelve confirmed photos of a table
     (aws) the fit runs and shows its progress, stops when asked, and the last fit's numbers are shown."""

@@ -21,7 +21,10 @@
     return lines.join(" ");
   }
 
+  let teachDrawn = 0;
+
   function renderTeach(c) {
+    teachDrawn += 1;
     const line = $("teach-state");
     line.textContent = teachStateText(c);
     line.dataset.calibrated = c.calibrated ? "yes" : "no";
@@ -64,8 +67,6 @@
 
   async function initTeach() {
     if (!$("teach")) return;
-    const response = await fetch("/api/calibration");
-    if (response.ok) renderTeach(await response.json());
     $("teach-button").onclick = async () => {
       const button = $("teach-button");
       const label = document.querySelector("input[name=teach-label]:checked").value;
@@ -89,6 +90,12 @@
       renderTeach(done);
       teachResult(t("teach.forgotten"), true);
     };
+    // the buttons answer from the page's first moment; the state asked for now is drawn only if nothing
+    // newer has been (a tap answered first must not be drawn over by the older state)
+    const drawn = teachDrawn;
+    const response = await fetch("/api/calibration");
+    const s = response.ok ? await response.json() : null;
+    if (s && teachDrawn === drawn) renderTeach(s);
   }
 
   // ------------------------------------------------------------------ settings: adapt to the table's dice
@@ -157,7 +164,10 @@
 
   // ------------------------------------------------------------------ settings: the table's own finder
 
+  let finderDrawn = 0;
+
   function renderFinder(s) {
+    finderDrawn += 1;
     const line = $("finder-state");
     const card = s.card || {};
     const before = card.before || {};
@@ -235,8 +245,6 @@
 
   async function initFinder() {
     if (!$("finder")) return;
-    const response = await fetch("/api/finder");
-    if (response.ok) renderFinder(await response.json());
     $("finder-file").onchange = async (event) => {
       const file = event.target.files[0];
       if (!file) return;
@@ -278,6 +286,12 @@
       renderFinder(done);
     };
     forgetButton("finder", renderFinder);
+    // as initTeach: the buttons first (a tap before the state came back was lost: "Adatta qui" did nothing
+    // on a busy table), then the state, unless a tap's answer was drawn already
+    const drawn = finderDrawn;
+    const response = await fetch("/api/finder");
+    const s = response.ok ? await response.json() : null;
+    if (s && finderDrawn === drawn) renderFinder(s);
   }
 
   // ------------------------------------------------------------------ settings: the tray's zones
