@@ -657,14 +657,17 @@ def read_tops(frame: np.ndarray, found: list[Found], readings: list[FaceReading]
     every turn by every reader (a one-look reading of a moved square, kept where it read a value at
     ``vision.faces.PIP_ONE_TURN``, changed three dice of aws's 84-dice photo), at most ``MAX_TURNED`` of
     them, ``STEP`` at a time while ``stop`` (the frame's time) says False. The embedding, and every reading
-    whose moved square reads no pip value, stay the centre's. ``readings`` are the reader's own, before
-    the table's head (``adapted``); a table whose head was fitted on centre squares (``TableHead.top_read``
-    0, every head ``tune`` fitted before the sixty-ninth session) reads at the centre."""
+    whose moved square reads no pip value, stay the centre's, as do those of objects the centre's reading
+    drops (``_dropped``: the top gives a value, the centre says whether there is a die). ``readings`` are the
+    reader's own, before the table's head (``adapted``); a table whose head was fitted on centre squares
+    (``TableHead.top_read`` 0, every head ``tune`` fitted before the sixty-ninth session) reads at the
+    centre."""
     head = None if calibration is None else calibration.head
     if not TOP_READ or (head is not None and head.reader == reader_id(model) and head.top_read != TOP_READ):
         return readings
     at = {i: box for i, (f, r) in enumerate(zip(found, readings, strict=True))
           if r.seen and PIPS.start <= int(np.argmax(r.probabilities)) < PIPS.stop
+          and not (TOP_KEEPS_DROPPED and _dropped(f, r, frame.shape))
           and (box := moved_up(f, frame.shape, TOP_READ, TOP_READ_ROWS)) is not f}
     if not at:
         return readings
@@ -679,6 +682,19 @@ def read_tops(frame: np.ndarray, found: list[Found], readings: list[FaceReading]
             if PIPS.start <= int(np.argmax(top.probabilities)) < PIPS.stop:
                 out[i] = replace(readings[i], probabilities=top.probabilities)
     return out
+
+
+#: the top reading reads only what the centre reading reports (``_dropped``): on the aws fold it had made
+#: five phantoms of objects the centre dropped, four of them one spot of marble the frame's edge cuts
+#: (seventieth session)
+TOP_KEEPS_DROPPED = True
+
+
+def _dropped(f: Found, r: FaceReading, shape: tuple[int, ...]) -> bool:
+    """Whether ``raw_view`` drops the pip die ``r`` reads (its likeliest class a pip value, so "none" is
+    under ``NONE_DROP``): its likeliest value under ``WEAKEST`` while the finder found it under
+    ``FOUND_ASKED`` or the frame's edge cuts it."""
+    return max(r.p(v) for v in D6_VALUES) < WEAKEST and (f.score < FOUND_ASKED or _cut(f, shape))
 
 
 def _reported(p: float, bar: float) -> float:
