@@ -53,8 +53,13 @@ if TYPE_CHECKING:
 
 #: an object the face reader gives at least this probability of "none" is not reported
 NONE_DROP = 0.5
-#: two dice found closer than this share of the smaller one's side are one die (``_one_per_place``)
+#: two dice found closer than this share of the smaller one's side are one die (``_one_per_place``), where
+#: one lies more below the other than beside it: a camera in front of the table sees a die's front face
+#: under its top...
 SAME_PLACE = 0.7
+#: ...and closer than this where they lie more beside each other: two dice against each other, each boxed a
+#: little towards the other (aws left out: 7 dice more found, one phantom more; seventieth session)
+SAME_PLACE_ACROSS = 0.6
 #: an object at most this share of another's side, its centre in the other's box, is one object with it; a
 #: box holding two or more such objects, believed (``HELD_BELIEF``) and apart, is around a group of dice
 #: (``_one_per_place``; ``vision.finder.HELD_SIDE`` does the same for what the finder holds strongly)
@@ -766,8 +771,9 @@ def _cut(f: Found, shape: tuple[int, ...]) -> bool:
 def _one_per_place(dice: list[FoundDie]) -> list[FoundDie]:
     """Two dice cannot lie at one place: of two objects found at one place, the more confident is kept.
     One place is centres closer than ``SAME_PLACE`` of the smaller side (a side face found beside its
-    top), or the centre of one, at most ``HELD_SIDE`` of the other's side, inside the other's box (a pip or
-    a face found inside a die; a box around a die and its shadow). Before that, a box holding two or more
+    top; ``SAME_PLACE_ACROSS`` where they lie more across the frame than up and down), or the centre of
+    one, at most ``HELD_SIDE`` of the other's side, inside the other's box (a pip or a face found inside a
+    die; a box around a die and its shadow). Before that, a box holding two or more
     such objects that are believed and apart is dropped: it is around a group of dice (on nell-byler left
     out, a 143 px box over two 28 px dice was read as a "2").
 
@@ -782,8 +788,9 @@ def _one_per_place(dice: list[FoundDie]) -> list[FoundDie]:
     inside = ((side[:, None] <= HELD_SIDE * side[None, :])
               & (np.abs(cx[:, None] - cx[None, :]) < box[None, :, 2] / 2)
               & (np.abs(cy[:, None] - cy[None, :]) < box[None, :, 3] / 2))
-    apart = (np.hypot(cx[:, None] - cx[None, :], cy[:, None] - cy[None, :])
-             >= SAME_PLACE * np.minimum(side[:, None], side[None, :]))
+    dx, dy = cx[:, None] - cx[None, :], cy[:, None] - cy[None, :]
+    same = np.where(np.abs(dx) >= np.abs(dy), SAME_PLACE_ACROSS, SAME_PLACE)
+    apart = np.hypot(dx, dy) >= same * np.minimum(side[:, None], side[None, :])
     believed = np.array([d[3] >= HELD_BELIEF for d in dice])
 
     def holds_a_group(b: int) -> bool:
