@@ -253,6 +253,10 @@ D6_VALUES = CLASSES[PIPS]
 #: moved square reads "none" (sixty-ninth session, docs/vision.md)
 TOP_READ = 0.2
 TOP_READ_ROWS = 0.5
+#: the top reading reads only what the centre reading reports (``_dropped``): on the aws fold it had made
+#: five phantoms of objects the centre dropped, four of them one spot of marble the frame's edge cuts
+#: (seventieth session)
+TOP_KEEPS_DROPPED = True
 
 FoundDie = tuple[tuple[int, int, int, int], int | None, int | None, float, bool]
 FoundToken = tuple[tuple[int, int, int, int], str | None, float]
@@ -689,12 +693,6 @@ def read_tops(frame: np.ndarray, found: list[Found], readings: list[FaceReading]
     return out
 
 
-#: the top reading reads only what the centre reading reports (``_dropped``): on the aws fold it had made
-#: five phantoms of objects the centre dropped, four of them one spot of marble the frame's edge cuts
-#: (seventieth session)
-TOP_KEEPS_DROPPED = True
-
-
 def _dropped(f: Found, r: FaceReading, shape: tuple[int, ...]) -> bool:
     """Whether ``raw_view`` drops the pip die ``r`` reads (its likeliest class a pip value, so "none" is
     under ``NONE_DROP``): its likeliest value under ``WEAKEST`` while the finder found it under
@@ -773,9 +771,9 @@ def _one_per_place(dice: list[FoundDie]) -> list[FoundDie]:
     One place is centres closer than ``SAME_PLACE`` of the smaller side (a side face found beside its
     top; ``SAME_PLACE_ACROSS`` where they lie more across the frame than up and down), or the centre of
     one, at most ``HELD_SIDE`` of the other's side, inside the other's box (a pip or a face found inside a
-    die; a box around a die and its shadow). Before that, a box holding two or more
-    such objects that are believed and apart is dropped: it is around a group of dice (on nell-byler left
-    out, a 143 px box over two 28 px dice was read as a "2").
+    die; a box around a die and its shadow). Before that, a box holding two or more such objects that are
+    believed and apart is dropped: it is around a group of dice (on nell-byler left out, a 143 px box over
+    two 28 px dice was read as a "2").
 
     Until the nineteenth session the larger side measured "closer": a surer box bloated by a die's sides
     then swallowed the die touching it (nell-byler: 10 dice, aws: 19, left out)."""
