@@ -113,13 +113,18 @@ def hard_negatives(samples: list[Sample], finder: str, rng: np.random.Generator)
     return out
 
 
+#: with ``--upright DEG`` (a study, seventieth session): crops turned at most DEG degrees either way, so the
+#: reader can learn that a photo's top face lies above its front face; 180 turns them at any angle
+UPRIGHT = 180.0
+
+
 def crop(it: Item, rng: np.random.Generator | None, k: float = CROP_SCALE, colour: float = 0.0,
          harsh: float = 0.0, size: int = CROP) -> np.ndarray:
     s, cx, cy, die, _ = it
     ang = 0.0
     if rng is not None:
         k = rng.uniform(1.05, 1.5)
-        ang = rng.uniform(0, 360)
+        ang = rng.uniform(0, 360) if UPRIGHT >= 180 else rng.uniform(-UPRIGHT, UPRIGHT)
         cx += rng.normal(0, 0.06) * die
         cy += rng.normal(0, 0.06) * die
     f = size / (k * die)
@@ -300,7 +305,12 @@ def main() -> None:
     ap.add_argument("--reboxed", action="append", default=[], metavar="SOURCE=FILE",
                     help="a diagnostic: SOURCE's dice cropped from the boxes in FILE (tools/rebox.py: as a "
                          "camera boxes them), values kept")
+    ap.add_argument("--upright", type=float, default=180.0,
+                    help="turn the training crops at most this many degrees either way (a study: the "
+                         "product reads at four quarter turns; a reader trained upright is read at one)")
     args = ap.parse_args()
+    global UPRIGHT
+    UPRIGHT = args.upright
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     rng = np.random.default_rng(args.seed)
@@ -424,7 +434,7 @@ def main() -> None:
     with torch.no_grad():
         vx = [crop(it, None, size=args.crop) for it in va]
         logit_sum = torch.zeros(len(vx), len(CLASSES))
-        for k in range(4):
+        for k in range(4 if UPRIGHT >= 180 else 1):   # an upright reader is read at one turn
             turned = [np.ascontiguousarray(np.rot90(v, k)) for v in vx]
             logit_sum += torch.cat([model(to_tensor(turned[i:i + 256]))[:, : len(CLASSES)]
                                     for i in range(0, len(turned), 256)])
