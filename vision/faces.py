@@ -68,22 +68,9 @@ PIP_ONE_TURN = 0.95
 #: core, the most a frame can overrun its budget here (cv2.dnn reads a crop the same, bit for bit, in a batch
 #: of any size, so the steps change no reading)
 STEP = 16
-#: the face reader's square is centred this share of the found box's height above the box's centre (0, the
-#: product's reading: at the centre). A die photographed from in front of the table is boxed with its front
-#: face under its top, whose centre lies 0.18-0.32 of the box's height above the box's centre
-#: (``vision.learned.TOP_BELOW``). 0.2 was measured in the sixty-ninth session (``benchmarks/top_shift.py``):
-#: 52 dice more right on the first halves of the four sets left out, where it was chosen, none on their
-#: second halves; not installed, and a camera straight over the table sees the dice of the frame's lower
-#: half with their side above their top (docs/vision.md). What the product does instead: a pip die in the
-#: frame's upper half is read again at its top for its value alone (``vision.learned.TOP_READ``)
-TOP_SHIFT = 0.0
-#: ... but for a box taller than this share of the frame: a die that fills its frame was framed at its top
-#: (chase's crops)
+#: a box taller than this share of its frame is never moved to a die's top (``moved_up``): a die that fills
+#: its frame was framed at its top (chase's crops)
 FILLS_FRAME = 0.6
-#: ... and only for a box whose centre lies in this share of the frame's height from its top (1: anywhere).
-#: At 0.5 the square is never moved toward a die's side for a camera in front of the table nor for one
-#: straight over it: in the frame's upper half both see a die's top above its box's centre
-TOP_ROWS = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,18 +158,10 @@ def crop(frame: np.ndarray, f: Found, *, scale: float = CROP_SCALE, size: int = 
 def moved_up(f: Found, shape: tuple[int, ...], share: float, rows: float) -> Found:
     """``f``'s box moved up by ``share`` of its height when its centre lies in the top ``rows`` of a frame of
     ``shape`` and it is no taller than ``FILLS_FRAME`` of it; ``f`` itself otherwise (the square at a die's
-    top: ``at_top``, ``vision.learned.read_tops``)."""
+    top: ``vision.learned.read_tops``; ``benchmarks/top_shift.py`` moves every box so)."""
     if not share or f.h > FILLS_FRAME * shape[0] or f.cy > rows * shape[0]:
         return f
     return replace(f, cy=f.cy - share * f.h)
-
-
-def at_top(found: list[Found], shape: tuple[int, ...]) -> list[Found]:
-    """Where the face reader reads each of ``found`` in a frame of ``shape``: ``moved_up`` by ``TOP_SHIFT``
-    in the frame's top ``TOP_ROWS`` (``found`` itself at 0)."""
-    if not TOP_SHIFT:
-        return found
-    return [moved_up(f, shape, TOP_SHIFT, TOP_ROWS) for f in found]
 
 
 def members(model: str = "faces") -> list[str]:
@@ -305,7 +284,6 @@ def read_faces(frame: np.ndarray, found: list[Found], *, model: str = "faces", t
     """
     screen_stop = stop if screen_stop is None else screen_stop
     side = crop_side(model)
-    found = at_top(found, frame.shape)
 
     if screen is None or turns == 1 or not found:
         return read_crops([crop(frame, f, size=side) for f in found], model=model, turns=turns,

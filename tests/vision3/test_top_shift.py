@@ -1,5 +1,5 @@
-"""The face reader's square moved up each die's box (``vision.faces.TOP_SHIFT``): off in the product, and
-where a study turns it on, every crop the readers read is the moved one."""
+"""The face reader's square moved up each die's box (``benchmarks/top_shift.py``): a study, never the
+product's reading; where it is turned on, every crop the readers read is the moved one."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from tests.helpers import benchmark
-from vision import faces
+from vision import faces, learned, tune
 from vision.data import photo_set
 from vision.finder import Found
 
@@ -23,19 +23,15 @@ def _oblique_photo() -> tuple[np.ndarray, list[Found]]:
     return photo.load(), found
 
 
-def test_the_product_reads_at_the_box_centre() -> None:
-    frame, found = _oblique_photo()
-    assert faces.TOP_SHIFT == 0.0
-    assert faces.at_top(found, frame.shape) is found
+def test_the_product_reads_with_the_face_readers_own_function() -> None:
+    assert learned.read_faces is faces.read_faces and tune.read_faces is faces.read_faces
 
 
-def test_a_moved_square_is_what_every_reader_reads(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_moved_square_is_what_every_reader_reads() -> None:
     frame, found = _oblique_photo()
     centred = faces.read_faces(frame, found)
-    moved = [replace(f, cy=f.cy - 0.2 * f.h) for f in found]
-    at_moved = faces.read_faces(frame, moved)
-    monkeypatch.setattr(faces, "TOP_SHIFT", 0.2)
-    shifted = faces.read_faces(frame, found)
+    at_moved = faces.read_faces(frame, [replace(f, cy=f.cy - 0.2 * f.h) for f in found])
+    shifted = top_shift.shifted(faces.read_faces, 0.2, 1.0)(frame, found)
     for a, b in zip(shifted, at_moved, strict=True):
         np.testing.assert_allclose(a.probabilities, b.probabilities, atol=1e-6)
         np.testing.assert_allclose(a.embedding, b.embedding, atol=1e-6)
@@ -43,17 +39,17 @@ def test_a_moved_square_is_what_every_reader_reads(monkeypatch: pytest.MonkeyPat
                for a, c in zip(shifted, centred, strict=True))
 
 
-def test_a_die_filling_its_frame_is_not_moved(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(faces, "TOP_SHIFT", 0.2)
+def test_a_die_filling_its_frame_or_below_the_rows_is_not_moved() -> None:
     shape = (60, 60, 3)
     filling, small = Found(30, 30, 50, 50, 0.9), Found(30, 30, 20, 20, 0.9)
-    got = faces.at_top([filling, small], shape)
-    assert got[0] == filling
-    assert got[1].cy == pytest.approx(26.0) and got[1].cx == 30 and got[1].h == 20
+    assert faces.moved_up(filling, shape, 0.2, 1.0) is filling
+    moved = faces.moved_up(small, shape, 0.2, 1.0)
+    assert moved.cy == pytest.approx(26.0) and moved.cx == 30 and moved.h == 20
+    assert faces.moved_up(small, shape, 0.2, 0.4) is small     # its centre (30) lies under the top 24 rows
 
 
 def test_the_study_refuses_a_shift_out_of_the_box(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         top_shift.main(["--shift", "0.9", "--set", "aws"])
     assert "--shift must lie between -0.5 and 0.5" in capsys.readouterr().err
-    assert faces.TOP_SHIFT == 0.0
+    assert learned.read_faces is faces.read_faces
