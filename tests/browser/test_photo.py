@@ -107,6 +107,8 @@ def test_a_real_photo_through_the_file_input_is_read_and_confirmed(
         page.set_input_files("#photo-file", str(photo_path("D20_A_5.jpg")))
         give_pin(page)  # the table PIN, as for any control action
         expect(page.locator("#proposal [data-slot=p0] b")).to_have_text("5", timeout=30_000)
+        # the live stream can bring the proposal before the POST's own answer reaches the card
+        expect(page.locator("#photo-status")).to_contain_text("Foto letta")
         status = page.inner_text("#photo-status")
         assert "1776×1840" in status and "Foto letta" in status, status
         expect(page.locator("#snapshot")).to_be_visible()  # the annotated photo
@@ -145,6 +147,8 @@ def test_a_big_photo_is_resized_on_the_phone(photo_table: Table, browser: Browse
         page.evaluate(f"() => localStorage.setItem('goblin.pin', '{PIN}')")
         page.set_input_files("#photo-camera", str(path))
         expect(page.locator("#proposal [data-slot=p0] b")).to_have_text("5", timeout=60_000)
+        # the live stream can bring the proposal before the POST's own answer reaches the card
+        expect(page.locator("#photo-status")).to_contain_text("Photo read")
         status = page.inner_text("#photo-status")
         assert "1978×2048" in status and "Photo read" in status, status
         kb = int(status.split(", ")[1].split(" kB")[0])
