@@ -18,6 +18,7 @@ import json
 import math
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -116,6 +117,13 @@ def hard_negatives(samples: list[Sample], finder: str, rng: np.random.Generator)
 #: with ``--upright DEG`` (a study, seventieth session): crops turned at most DEG degrees either way, so the
 #: reader can learn that a photo's top face lies above its front face; 180 turns them at any angle
 UPRIGHT = 180.0
+
+
+def front_view(s: Sample) -> Sample:
+    """``s`` upside down: a ``pip3d_render`` tray's dice with their tops above their front faces."""
+    h = s.image.shape[0]
+    return replace(s, image=np.ascontiguousarray(s.image[::-1]),
+                   objects=[(cx, h - cy, w, bh, label) for cx, cy, w, bh, label in s.objects])
 
 
 def crop(it: Item, rng: np.random.Generator | None, k: float = CROP_SCALE, colour: float = 0.0,
@@ -227,6 +235,10 @@ def main() -> None:
                     help="trays of pip d6s drawn in 3D, seen 0-60 degrees off the vertical "
                          "(v3_data.pip3d_render): side faces with pips beside the top, each die of its top's "
                          "class")
+    ap.add_argument("--pip3d-front", action="store_true",
+                    help="--pip3d trays turned upside down, so each die's top lies above its front face as a "
+                         "camera in front of the table sees it (the renderer's tilt puts the top below: a "
+                         "study for --upright, seventy-first session)")
     ap.add_argument("--numeral-d6", type=int, default=0,
                     help="trays of numeral d6s only (v3_data.numeral_d6_render) as numeral crops, besides "
                          "--poly-renders")
@@ -353,6 +365,8 @@ def main() -> None:
     train += numeral_d6[: args.numeral_d6 * 9 // 10]
     val += numeral_d6[args.numeral_d6 * 9 // 10:]
     pip3d = [pip3d_render(i) for i in range(args.pip3d)]
+    if args.pip3d_front:
+        pip3d = [front_view(s) for s in pip3d]
     train += pip3d[: args.pip3d * 9 // 10]
     val += pip3d[args.pip3d * 9 // 10:]
     if args.side_parts and not args.sides:
