@@ -475,19 +475,24 @@
     let best = 0;
     let shown = null;
     let until = 0;
+    let run = 0;  // the measuring run; a fetch answered after Stop (or a new start) is not drawn
     const say = (text) => { $("focus-state").textContent = text; };
     const stop = (why) => {
       clearTimeout(timer);
       timer = null;
+      run += 1;
       $("focus-button").textContent = t("focus.start");
       if (why) say(why);
     };
-    async function measure() {
+    async function measure(mine) {
+      if (mine !== run) return undefined;
       if (Date.now() > until) return stop(t("focus.stopped"));
       try {
         const response = await fetch("/api/focus", { cache: "no-store" });
+        if (mine !== run) return undefined;
         if (!response.ok) return stop(t("focus.stopped"));
         const f = await response.json();
+        if (mine !== run) return undefined;
         if (f.frame !== null && !f.error && f.frame !== shown) {  // the measured square, full resolution
           shown = f.frame;
           $("focus-view").src = `/api/focus.jpg?frame=${f.frame}`;
@@ -505,16 +510,18 @@
             + t(share >= FOCUS_AT_BEST ? "focus.sharp" : "focus.turn"));
         }
       } catch (e) {
-        return stop(t("focus.stopped"));
+        return mine === run ? stop(t("focus.stopped")) : undefined;
       }
-      if (timer !== null) timer = setTimeout(measure, FOCUS_EVERY_MS);
+      if (timer !== null) timer = setTimeout(() => measure(mine), FOCUS_EVERY_MS);
     }
     $("focus-button").onclick = () => {
       if (timer !== null) return stop(t("focus.stopped"));
       best = 0;
       until = Date.now() + FOCUS_FOR_MS;
+      run += 1;
+      const mine = run;
       $("focus-button").textContent = t("focus.stop");
-      timer = setTimeout(measure, 0);
+      timer = setTimeout(() => measure(mine), 0);
     };
   }
 
