@@ -218,8 +218,12 @@
     clearTimeout(fitPoll);
     if (running) {
       fitPoll = setTimeout(async () => {
+        // drawn only if nothing newer was meanwhile (a Stop answered while this poll was on its way: the
+        // older state would show the fit running again)
+        const drawn = finderDrawn;
         const response = await fetch("/api/finder");
-        if (response.ok) renderFinder(await response.json());
+        const s = response.ok ? await response.json() : null;
+        if (s && finderDrawn === drawn) renderFinder(s);
       }, 3000);
     }
   }
