@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from playwright.sync_api import Browser, ConsoleMessage, Page
+from playwright.sync_api import Browser, ConsoleMessage, Page, expect
 from waitress import wasyncore
 from waitress.server import create_server
 
@@ -115,6 +115,15 @@ def phone(browser: Browser, page_errors: list[str]) -> Iterator[Page]:
     yield page
     page.context.close()
     assert not page_errors, page_errors
+
+
+def settled(page: Page) -> None:
+    """Wait until the table page has drawn what it draws on opening: the game's own view
+    (static/games/<game>.js with its words, imported after the first state; kit.js marks its drawing
+    ``#generic-view.all-data``) and the live stream's first snapshot. Each draws the view and its forms
+    again, so a form opened or typed into before them is drawn away under the test's thumb."""
+    expect(page.locator("#generic-view.all-data")).to_have_count(1)
+    page.wait_for_function("() => window.goblin && window.goblin.log.length > 0")
 
 
 def shot(page: Page, name: str) -> Path:

@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from companion.games import available_games
-from tests.browser.conftest import Table, open_phone, record, shot
+from tests.browser.conftest import Table, open_phone, record, settled, shot
 from tests.web.conftest import D6_SETUP, FIRST_ROLL, camera_reading
 
 pytestmark = pytest.mark.browser
@@ -397,7 +397,8 @@ def test_a_flows_form_sends_its_action(table: Table, phone: Page) -> None:
     """GobCon's Partita card is played through the form its view describes (nested payoff table)."""
     table.session.new_game("gobcon", {"players": ["Ada", "Bea"]}, archive=True)
     phone.goto(table.url("/"))
-    expect(phone.locator("#status")).to_contain_text("Turno di Ada")
+    expect(phone.locator("#status")).to_contain_text("Turno di Ada")  # the game's words; its view comes after
+    settled(phone)  # the view and the stream's first snapshot draw the forms again: after them, type
     phone.click("#forms > summary")
     phone.click(".flow-form-box[data-type=partita] > summary")
     form = phone.locator("form.flow-form[data-type=partita]")
@@ -981,6 +982,7 @@ def test_the_flows_forms_hint_in_italian(table: Table, phone: Page, game: str) -
             table.session.correct({"type": "reading", "values": {"p0": 2, "p1": 5}}, step=table.session.step)
     phone.goto(table.url("/"))
     phone.wait_for_function("() => window.goblinGameMessages !== undefined")
+    settled(phone)  # the hints are the game's words, drawn with its view; and the form is typed into below
     expect(phone.locator("#forms")).to_be_visible()
     hints = phone.eval_on_selector_all("#forms [placeholder]", "xs => xs.map(x => x.placeholder)")
     assert hints, game

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import Table, shot
+from tests.browser.conftest import Table, settled, shot
 from tests.web.conftest import D6_SETUP, FIRST_ROLL, camera_reading
 
 pytestmark = pytest.mark.browser
@@ -17,6 +17,7 @@ pytestmark = pytest.mark.browser
 def test_a_goblins_hero_is_played_by_its_notation(table: Table, phone: Page) -> None:
     table.session.new_game("goblins", {"players": ["Ada", "Bea"]}, archive=True)
     phone.goto(table.url("/"))
+    settled(phone)  # the game's view and the stream's first snapshot draw the forms again: after them, type
     phone.click("#forms > summary")
     phone.click(".flow-form-box[data-type=play_hero] > summary")
     form = phone.locator("form.flow-form[data-type=play_hero]")
@@ -104,6 +105,7 @@ def test_goblins_cards_are_written_with_the_rulebooks_italian_words(table: Table
     phone.wait_for_url(table.url("/"))
     assert table.session.snapshot()["game"] == "goblins"
     assert table.session.export()["setup"]["terrains"] == ["Torre|mura|4|2|-"]  # as typed; parsed as walls
+    settled(phone)  # the hint below is the game's words, drawn with its view; and the form is typed into
     phone.click("#forms > summary")
     phone.click(".flow-form-box[data-type=play_machine] > summary")
     field = phone.locator("#form-play_machine-machine")
