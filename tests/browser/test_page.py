@@ -244,6 +244,8 @@ def test_a_die_the_camera_missed_is_added_by_a_tap_on_the_picture(table: Table, 
     expect(phone.locator("#add-sides")).to_have_value("8")  # the first slot's type
     phone.select_option("#add-sides", "6")
     phone.select_option("#add-value", "2")
+    # the picture shows once loaded, after the list of dice: "Add" scrolls to it, and the tap is on it
+    expect(phone.locator("#camera-figure")).to_be_visible()
     phone.click("#add-die-button")
     expect(phone.locator("#add-die-tap")).to_be_visible()
     shot(phone, "06c-add-die-tap")
