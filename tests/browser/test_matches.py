@@ -5,6 +5,7 @@ resumes. In Italian and in English."""
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 from playwright.sync_api import Page, Route, expect
@@ -129,6 +130,10 @@ def test_start_waits_for_the_page_so_an_early_tap_cannot_reload_it(table: Table,
     phone.press("#game-select", "Enter")                              # nor submitted by the keyboard
     assert phone.url == table.url("/setup?lang=en")
     assert table.session.game_id == first and table.session.step == 1
+    # the list of games is asked for once the first state is back, which may be after the list of matches
+    deadline = time.monotonic() + 10
+    while not held and time.monotonic() < deadline:
+        phone.wait_for_timeout(20)   # Playwright hands the held request to the route handler meanwhile
     assert len(held) == 1
     held[0].continue_()
     expect(phone.locator("#start")).to_be_enabled()
