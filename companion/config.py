@@ -25,6 +25,9 @@ Example (every value shown is the default; ``goblin-companion serve --print-conf
     read_seconds = "auto"     # a frame is read in about this long at most: what a crowded frame leaves
                               # unread by then is asked, not waited for; "auto": 0.85 s, more on a board
                               # measured slower (up to 3.4 s), or a number of seconds
+    turn = 0                  # degrees the camera's picture is turned clockwise before it is read and
+                              # shown: 0, 90, 180 or 270 (a camera mounted upside down: 180). Turn it so
+                              # the picture shows the table's far side at the top; then draw the tray
 
     [buttons]
     enabled = true
@@ -88,6 +91,7 @@ class CameraConfig:
     auto_tune: bool = True
     tray: tuple[tuple[float, float], ...] = ()
     read_seconds: float | str = "auto"
+    turn: int = 0
 
 
 @dataclass(frozen=True)
@@ -212,6 +216,8 @@ def _section(raw: Any, cls: type, prefix: str) -> Any:
             values[name] = _positive(value, key)
         elif name == "tray":
             values[name] = _tray(value, key)
+        elif name == "turn":
+            values[name] = _turn(value, key)
         elif isinstance(default, int):
             number = _check(value, int, key, "a whole number")
             if not 1 <= number <= MAX_KEPT:
@@ -246,6 +252,19 @@ def _polygon(polygon: Any, key: str) -> list[list[float]]:
             raise ConfigError(f"{key}: point {point!r} is outside the frame (0..1)")
         points.append([float(point[0]), float(point[1])])
     return points
+
+
+#: ``camera.turn``'s values: degrees clockwise
+TURNS: Final = (0, 90, 180, 270)
+
+
+def _turn(value: Any, key: str) -> int:
+    """``camera.turn``: one of ``TURNS``."""
+    _check(value, int, key, "0, 90, 180 or 270 (degrees clockwise)")
+    if value not in TURNS:
+        raise ConfigError(f"{key} must be 0, 90, 180 or 270 (degrees clockwise), not {value}")
+    turn: int = value
+    return turn
 
 
 def _tray(value: Any, key: str) -> tuple[tuple[float, float], ...]:

@@ -31,6 +31,7 @@ from typing import Any
 from companion.errors import GoblinError, InvalidInput
 from companion.jsoncli import Parser, read_json
 from hardware.imagefile import MAX_FILE_BYTES, MAX_PIXELS, ImageFileError, read_photo_file
+from hardware.sources import turned
 
 __all__ = ["MAX_FILE_BYTES", "MAX_PIXELS", "main", "read_image", "read_photo"]
 
@@ -50,6 +51,10 @@ def _parser() -> Parser:
                    help="read each photo in about S seconds at most, as the live table's "
                         "camera.read_seconds (default 0.85; auto: 0.85, more on a machine measured slower, "
                         "up to 3.4): what a crowded photo leaves unread by then is reported at most 0.5 sure")
+    p.add_argument("--turn", metavar="DEG", type=int, choices=(0, 90, 180, 270), default=0,
+                   help="turn each photo DEG degrees clockwise before it is read, as the live table's "
+                        "camera.turn (0, 90, 180, 270): the table's far side at the top; boxes, width and "
+                        "height are then the turned photo's")
     chance = p.add_mutually_exclusive_group()
     chance.add_argument("--percentile", action="store_true",
                         help="also read each percentile d10 and plain d10 rolled together as one 1-100 "
@@ -160,6 +165,9 @@ def main(argv: Sequence[str]) -> int:
         result: dict[str, Any] = {"file": name}
         try:
             image, (width, height) = read_photo(Path(name))
+            if args.turn:
+                image = turned(image, args.turn)
+                width, height = (height, width) if args.turn in (90, 270) else (width, height)
             t0 = time.perf_counter()
             reading = read_table(image, calibration=calibration, zones=zones, tray=tray,
                                  percentile=not args.no_percentile, clock=time.perf_counter,

@@ -753,7 +753,7 @@ class Companion:
                     choice.source, self.holder,
                     on_status=lambda status: self.session.set_camera_status(
                         camera_status_json(status, replay=replaying)),
-                    on_heartbeat=self._watchdog)
+                    on_heartbeat=self._watchdog, turn=config.camera.turn)
                 self.session.set_camera_status({"state": "starting", "source": choice.source.name,
                                                 "message": f"camera {choice.source.name}",
                                                 **({"replay": True} if replaying else {})})

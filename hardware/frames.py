@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from hardware.errors import FramesEnded, FrameTimeout
-from hardware.sources import CameraSource, Image, as_bgr
+from hardware.sources import CameraSource, Image, as_bgr, turned
 
 log = logging.getLogger(__name__)
 
@@ -150,6 +150,8 @@ class CaptureLoop:
         Called after every frame and at least every ``heartbeat_every`` seconds while waiting to retry,
         e.g. a systemd watchdog ping. A loop stuck inside ``source.read()`` stops calling it, so the
         watchdog restarts the service.
+    turn
+        Degrees each frame is turned clockwise before it is published (``camera.turn``: 0, 90, 180, 270).
     wall, sleep
         Injected time: the wall clock for :attr:`CameraStatus.since`, and a sleep; the default sleep
         returns early when the loop is stopped.
@@ -165,11 +167,15 @@ class CaptureLoop:
         heartbeat_every: float = 5.0,
         on_status: Callable[[CameraStatus], None] | None = None,
         on_heartbeat: Callable[[], None] | None = None,
+        turn: int = 0,
         wall: Callable[[], float] = time.time,
         sleep: Callable[[float], None] | None = None,
     ) -> None:
         if initial_backoff <= 0 or max_backoff < initial_backoff:
             raise ValueError(f"need 0 < initial_backoff <= max_backoff, got {initial_backoff}, {max_backoff}")
+        if turn not in (0, 90, 180, 270):
+            raise ValueError(f"turn must be 0, 90, 180 or 270 degrees, not {turn!r}")
+        self.turn = turn
         self.source = source
         self.holder = holder if holder is not None else FrameHolder()
         self.initial_backoff = initial_backoff
@@ -221,7 +227,7 @@ class CaptureLoop:
             if not self._opened:
                 self.source.open()
                 self._opened = True
-            frame = as_bgr(self.source.read())
+            frame = turned(as_bgr(self.source.read()), self.turn)
         except Exception as error:
             self._fail(error)
             return False

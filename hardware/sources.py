@@ -70,6 +70,21 @@ def as_bgr(frame: object) -> Image:
     raise CameraError(f"camera frame must be HxW, HxWx3 or HxWx4, got shape {frame.shape}")
 
 
+#: ``turned``'s turns (degrees clockwise) and OpenCV's rotation for each
+_ROTATIONS = {90: cv2.ROTATE_90_CLOCKWISE, 180: cv2.ROTATE_180, 270: cv2.ROTATE_90_COUNTERCLOCKWISE}
+
+
+def turned(frame: Image, degrees: int) -> Image:
+    """``frame`` turned ``degrees`` clockwise (0, 90, 180 or 270; ``camera.turn``): a camera mounted upside
+    down or on its side shows the table's far side at the top, as the vision's reading of a die's top
+    expects (docs/vision.md, seventy-first session). 0 returns ``frame`` itself."""
+    if degrees == 0:
+        return frame
+    if degrees not in _ROTATIONS:
+        raise ValueError(f"a frame is turned 0, 90, 180 or 270 degrees, not {degrees!r}")
+    return np.asarray(cv2.rotate(frame, _ROTATIONS[degrees]), dtype=np.uint8)
+
+
 class _Source:
     """Context-manager plumbing shared by the sources."""
 
