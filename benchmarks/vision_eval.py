@@ -63,6 +63,31 @@ def match(labels: list[tuple[float, float, float, float]], dets: list[Die]) -> l
     return match_boxes(labels, [d.bbox for d in dets])
 
 
+def turned_read(read: Callable[[np.ndarray], Any], degrees: int) -> Callable[[np.ndarray], Any]:
+    """``read`` of each photo turned ``degrees`` clockwise (``hardware.sources.turned``: a camera mounted
+    upside down or on its side, not set right by ``camera.turn``), the dice's boxes turned back into the
+    photo's own pixels so the labels match them (seventy-first session)."""
+    from dataclasses import replace
+
+    from hardware.sources import turned
+
+    def back(box: tuple[int, int, int, int], w: int, h: int) -> tuple[int, int, int, int]:
+        x, y, bw, bh = box
+        if degrees == 90:
+            return y, h - x - bw, bh, bw
+        if degrees == 180:
+            return w - x - bw, h - y - bh, bw, bh
+        return w - y - bh, x, bh, bw      # 270
+
+    def read_turned(image: np.ndarray) -> Any:
+        h, w = image.shape[:2]
+        reading = read(turned(image, degrees))
+        return replace(reading, width=w, height=h,
+                       dice=tuple(replace(d, bbox=back(d.bbox, w, h)) for d in reading.dice))
+
+    return read if degrees == 0 else read_turned
+
+
 def percentile(values: list[float], q: float) -> float:
     return float(np.percentile(values, q)) if values else float("nan")
 
@@ -517,6 +542,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--errata", action="store_true",
                     help="correct the labels benchmarks/label_errata.json says a person can see are wrong "
                          "(an upper bound: they were found among the reader's sure mistakes)")
+    ap.add_argument("--turn", type=int, default=0, choices=[0, 90, 180, 270], metavar="DEG",
+                    help="read each photo turned DEG degrees clockwise, as a camera mounted so and not set "
+                         "right by camera.turn would see it (boxes turned back to match the labels)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     if args.half != "all" and not args.leave_out:
@@ -570,7 +598,7 @@ def main(argv: list[str] | None = None) -> int:
             models = leave_out_models(name, args.candidates)
             if args.models and name == "chase":
                 models = (args.models[0], models[1], models[2])
-            r = evaluate(name, chosen, lambda im, m=models: read_table(im, models=m))
+            r = evaluate(name, chosen, turned_read(lambda im, m=models: read_table(im, models=m), args.turn))
             r["split"] = "left out"
             results.append(r)
             if args.crops is not None:
@@ -591,7 +619,8 @@ def main(argv: list[str] | None = None) -> int:
                 if args.sample > 1:
                     chosen = chosen[:: args.sample]
                 shipped = tuple(args.models) if args.models else MODELS
-                r = evaluate(name, chosen, lambda im, m=shipped: read_table(im, reader=args.reader, models=m))
+                r = evaluate(name, chosen, turned_read(
+                    lambda im, m=shipped: read_table(im, reader=args.reader, models=m), args.turn))
                 r["split"] = split
                 results.append(r)
                 if args.crops is not None:

@@ -116,3 +116,31 @@ def test_scan_turns_a_photo_of_a_camera_mounted_upside_down(tmp_path: Path, caps
     assert [d["value"] for d in lilac] == [1]
     assert main(["scan", str(upright), "--turn", "45"]) == 2
     assert "--turn" in capsys.readouterr().err
+
+
+def _vision_eval() -> object:
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "vision_eval.py"
+    spec = importlib.util.spec_from_file_location("vision_eval", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("degrees", [90, 180, 270])
+def test_the_benchmark_turns_the_boxes_back(degrees: int) -> None:
+    """``vision_eval.py --turn``: what is read in the turned photo is matched to the labels of the photo."""
+    from companion.reading import Die, TableReading
+
+    def bright_box(image: np.ndarray) -> TableReading:
+        x, y, w, h = cv2.boundingRect(cv2.findNonZero(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)))
+        return TableReading(image.shape[1], image.shape[0], (Die((x, y, w, h), 6, 3, 0.9, None),))
+
+    image = np.zeros((120, 200, 3), np.uint8)
+    image[10:40, 150:170] = 255           # a 20 x 30 box at (150, 10), near the top right
+    read = _vision_eval().turned_read(bright_box, degrees)  # type: ignore[attr-defined]
+    reading = read(image)
+    assert (reading.width, reading.height) == (200, 120)
+    assert [d.bbox for d in reading.dice] == [(150, 10, 20, 30)]
