@@ -88,6 +88,21 @@ def turned_read(read: Callable[[np.ndarray], Any], degrees: int) -> Callable[[np
     return read if degrees == 0 else read_turned
 
 
+def enlarged_read(read: Callable[[np.ndarray], Any], factor: float) -> Callable[[np.ndarray], Any]:
+    """``read`` of each photo enlarged ``factor`` times (``INTER_CUBIC``), the dice's boxes scaled back into
+    the photo's own pixels: the same dice as a larger sensor would frame them, though softer than a real
+    photo of that size (seventy-first session)."""
+    from dataclasses import replace
+
+    def read_enlarged(image: np.ndarray) -> Any:
+        h, w = image.shape[:2]
+        reading = read(cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_CUBIC))
+        return replace(reading, width=w, height=h, dice=tuple(
+            replace(d, bbox=tuple(round(v / factor) for v in d.bbox)) for d in reading.dice))
+
+    return read if factor == 1 else read_enlarged
+
+
 def percentile(values: list[float], q: float) -> float:
     return float(np.percentile(values, q)) if values else float("nan")
 
@@ -545,8 +560,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--turn", type=int, default=0, choices=[0, 90, 180, 270], metavar="DEG",
                     help="read each photo turned DEG degrees clockwise, as a camera mounted so and not set "
                          "right by camera.turn would see it (boxes turned back to match the labels)")
+    ap.add_argument("--enlarge", type=float, default=1.0, metavar="F",
+                    help="read each photo enlarged F times (1-8), boxes scaled back: the reader's scale "
+                         "choice on frames the size of a phone's photo")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
+    if not 1.0 <= args.enlarge <= 8.0:
+        ap.error(f"--enlarge must be 1..8, not {args.enlarge}")
     if args.half != "all" and not args.leave_out:
         ap.error("--half measures half of a set left out: give --leave-out too")
     if args.candidates is not None and not args.candidates.is_dir():
@@ -598,7 +618,8 @@ def main(argv: list[str] | None = None) -> int:
             models = leave_out_models(name, args.candidates)
             if args.models and name == "chase":
                 models = (args.models[0], models[1], models[2])
-            r = evaluate(name, chosen, turned_read(lambda im, m=models: read_table(im, models=m), args.turn))
+            r = evaluate(name, chosen, enlarged_read(turned_read(
+                lambda im, m=models: read_table(im, models=m), args.turn), args.enlarge))
             r["split"] = "left out"
             results.append(r)
             if args.crops is not None:
@@ -619,8 +640,9 @@ def main(argv: list[str] | None = None) -> int:
                 if args.sample > 1:
                     chosen = chosen[:: args.sample]
                 shipped = tuple(args.models) if args.models else MODELS
-                r = evaluate(name, chosen, turned_read(
-                    lambda im, m=shipped: read_table(im, reader=args.reader, models=m), args.turn))
+                read = turned_read(lambda im, m=shipped: read_table(im, reader=args.reader, models=m),
+                                   args.turn)
+                r = evaluate(name, chosen, enlarged_read(read, args.enlarge))
                 r["split"] = split
                 results.append(r)
                 if args.crops is not None:

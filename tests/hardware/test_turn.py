@@ -144,3 +144,23 @@ def test_the_benchmark_turns_the_boxes_back(degrees: int) -> None:
     reading = read(image)
     assert (reading.width, reading.height) == (200, 120)
     assert [d.bbox for d in reading.dice] == [(150, 10, 20, 30)]
+
+
+def test_the_benchmark_scales_enlarged_boxes_back() -> None:
+    """``vision_eval.py --enlarge``: what is read in the enlarged photo is matched in the photo's pixels."""
+    from companion.reading import Die, TableReading
+
+    def bright_box(image: np.ndarray) -> TableReading:
+        x, y, w, h = cv2.boundingRect(cv2.findNonZero(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)))
+        return TableReading(image.shape[1], image.shape[0], (Die((x, y, w, h), 6, 3, 0.9, None),))
+
+    def bright_half(image: np.ndarray) -> TableReading:     # the enlargement's soft edge cut at half
+        return bright_box(np.where(image > 127, image, 0).astype(np.uint8))
+
+    image = np.zeros((120, 200, 3), np.uint8)
+    image[10:40, 150:170] = 255
+    read = _vision_eval().enlarged_read(bright_half, 4.0)  # type: ignore[attr-defined]
+    reading = read(image)
+    assert (reading.width, reading.height) == (200, 120)
+    (box,) = [d.bbox for d in reading.dice]
+    assert all(abs(a - b) <= 1 for a, b in zip(box, (150, 10, 20, 30), strict=True))
