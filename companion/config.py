@@ -28,6 +28,8 @@ Example (every value shown is the default; ``goblin-companion serve --print-conf
     turn = 0                  # degrees the camera's picture is turned clockwise before it is read and
                               # shown: 0, 90, 180 or 270 (a camera mounted upside down: 180). Turn it so
                               # the picture shows the table's far side at the top; then draw the tray
+                              # and zones again. The settings page sets it too, without a restart (its
+                              # value, in <state dir>/camera.json, wins over this one)
 
     [buttons]
     enabled = true

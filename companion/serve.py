@@ -54,6 +54,8 @@ from companion.session import TableSession
 from companion.store import Store
 from companion.tablefinder import TableFinder, TableModels
 from companion.tuner import TooFewPhotos, Tuner, TuneRunning, TuneStopped
+from companion.turn import FILE_NAME as TURN_FILE
+from companion.turn import TurnKeeper
 from companion.zones import ZoneKeeper
 
 log = logging.getLogger("companion.serve")
@@ -707,6 +709,8 @@ class Companion:
         self.calibrator = Calibrator(config.calibration_path(), frames=self._latest_frame)
         self.dice = DiceBook(self.store, frames=self._latest_frame, reader=self._read_dice)
         self.zones = ZoneKeeper(config.zones_path(), config.zones, config.camera.tray)
+        # the page's camera turn wins over camera.turn; the page's zones turn with the picture
+        self.turning = TurnKeeper(self.state_dir / TURN_FILE, config.camera.turn, zones=self.zones)
         self.models = TableModels(self.state_dir)   # the table's own finder when one is installed
         self.buttons: Any = None
         self.led: Any = None
@@ -753,7 +757,8 @@ class Companion:
                     choice.source, self.holder,
                     on_status=lambda status: self.session.set_camera_status(
                         camera_status_json(status, replay=replaying)),
-                    on_heartbeat=self._watchdog, turn=config.camera.turn)
+                    on_heartbeat=self._watchdog, turn=self.turning.current())
+                self.turning.follow(self._turned)
                 self.session.set_camera_status({"state": "starting", "source": choice.source.name,
                                                 "message": f"camera {choice.source.name}",
                                                 **({"replay": True} if replaying else {})})
@@ -826,6 +831,11 @@ class Companion:
         read, _ = vision_reader(self.config, calibration=self.calibrator.current, zones=self.zones.current,
                                 tray=self.zones.tray, models=lambda: models)
         return read(frame)
+
+    def _turned(self, degrees: int) -> None:
+        """The page turned the camera: the capture loop turns from its next frame (it reads ``turn`` at
+        every step)."""
+        self.capture.turn = degrees
 
     def _watchdog(self) -> None:
         self.notifier.watchdog()
@@ -903,8 +913,8 @@ class Companion:
                                "SSE_MAX_STREAMS": max(1, self.config.threads // 2),
                                "LISTEN_HOST": self.config.host},
                               session=self.session, settings=settings, calibrator=self.calibrator,
-                              zones=self.zones, photos=self.photos, dice=self.dice, tuner=self.tuner,
-                              finder=self.finder, focus=self.focus)
+                              zones=self.zones, turn=self.turning, photos=self.photos, dice=self.dice,
+                              tuner=self.tuner, finder=self.finder, focus=self.focus)
 
     def start(self) -> Companion:
         self.capture.start()

@@ -96,6 +96,26 @@ def check_tray(tray: object) -> Polygon:
         raise InvalidInput(str(error)[:300]) from None
 
 
+def turn_point(x: float, y: float, degrees: int) -> list[float]:
+    """Where the point (``x``, ``y``) of a picture (fractions of it) lies once the picture is turned
+    ``degrees`` clockwise (0, 90, 180 or 270): 90 takes it to (1 - y, x), 180 to (1 - x, 1 - y), 270 to
+    (y, 1 - x)."""
+    turns = {0: (x, y), 90: (1 - y, x), 180: (1 - x, 1 - y), 270: (y, 1 - x)}
+    if degrees % 360 not in turns:
+        raise InvalidInput(f"a picture turns by 0, 90, 180 or 270 degrees, not {degrees!r}")
+    tx, ty = turns[degrees % 360]
+    return [round(tx, 9) + 0.0, round(ty, 9) + 0.0]   # 1 - 0.7 is 0.3 again, and no -0.0
+
+
+def turn_polygon(polygon: Sequence[Sequence[float]], degrees: int) -> Polygon:
+    """``polygon`` (fractions of a picture) on the picture turned ``degrees`` clockwise, starting again at
+    its top-left-most point: a turned preset half is the preset half it became (``left-right`` turned 90
+    degrees is ``top-bottom``), and turning back gives the same polygon."""
+    points = [turn_point(x, y, degrees) for x, y in polygon]
+    first = min(range(len(points)), key=lambda i: (points[i][1], points[i][0]))
+    return points[first:] + points[:first]
+
+
 def _which_preset(zones: Mapping[str, Polygon]) -> tuple[str | None, bool]:
     toss = zones.get("toss") == TOSS and next(iter(zones)) == "toss"
     halves = {name: polygon for name, polygon in zones.items() if not (toss and name == "toss")}
@@ -217,6 +237,22 @@ class ZoneKeeper:
             self._keep(self._set, checked)
         log.info("tray set from the page: %s", checked if checked is not None else "the configured one")
         return self.state()
+
+    def turn(self, degrees: int) -> None:
+        """The picture is turned ``degrees`` more clockwise (``companion.turn``): the zones and the tray's
+        outline the page set turn with it, so they stay on the same part of the table. The file's
+        (``[zones]``, ``camera.tray``) are parts of the picture and stay; an unreadable file is left for
+        the next save to set aside."""
+        if degrees % 360 == 0:
+            return
+        with self._lock:
+            if self._error is not None or (self._set is None and self._tray is None):
+                return
+            zones = None if self._set is None else {
+                name: turn_polygon(polygon, degrees) for name, polygon in self._set.items()}
+            tray = None if self._tray is None else turn_polygon(self._tray, degrees)
+            self._keep(zones, tray)
+        log.info("the page's zones and tray turned %d degrees with the camera's picture", degrees % 360)
 
     def choose(self, preset: object, toss: object = False) -> dict[str, Any]:
         """:meth:`set` one of the :data:`PRESETS`, with or without the toss zone."""

@@ -35,6 +35,7 @@ from web import advice, api, calibration, errors, guard, i18n, limits, pages, ph
 from web import dice as dice_api
 from web import finder as finder_api
 from web import focus as focus_api
+from web import turn as turn_api
 from web import zones as zones_api
 from web.stream import stop_streams
 
@@ -60,6 +61,7 @@ def create_app(
     settings: Mapping[str, Any] | None = None,
     calibrator: Any = None,
     zones: Any = None,
+    turn: Any = None,
     photos: Any = None,
     clock: Callable[[], float] | None = None,
     dice: Any = None,
@@ -83,6 +85,9 @@ def create_app(
     zones:
         The table's ``companion.zones.ZoneKeeper`` (Settings -> "Zone del vassoio" and ``/api/zones``);
         None: the zones are shown as configured, and those endpoints answer 404.
+    turn:
+        The table's ``companion.turn.TurnKeeper`` (Settings -> "Orientamento della camera" and
+        ``/api/camera/turn``); None: no such section, and those endpoints answer 404.
     photos:
         The table's ``companion.photos.PhotoDesk`` (a phone as the camera: the page's photo button and
         ``POST /api/photo``); None: no photo button, and that endpoint answers 404.
@@ -132,6 +137,7 @@ def create_app(
     app.extensions[finder_api.EXTENSION] = finder
     app.extensions[focus_api.EXTENSION] = focus
     app.extensions[zones_api.EXTENSION] = zones
+    app.extensions[turn_api.EXTENSION] = turn
     app.extensions[photo.EXTENSION] = photos
     app.extensions[dice_api.EXTENSION] = dice
     app.extensions[stream.STOP] = threading.Event()
@@ -145,6 +151,7 @@ def create_app(
     app.register_blueprint(stream.bp)
     app.register_blueprint(calibration.bp)
     app.register_blueprint(zones_api.bp)
+    app.register_blueprint(turn_api.bp)
     app.register_blueprint(photo.bp)
     app.register_blueprint(dice_api.bp)
     app.register_blueprint(finder_api.bp)

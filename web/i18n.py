@@ -24,7 +24,7 @@ that only a table taking photos renders (:func:`own_catalogue`), so other tables
 #: embed, so the table page a phone loads stays light. Templates (``t``) always have every key.
 PAGE_ONLY: Final = {"setup.": "setup", "matches.": "setup", "dice.": "dice", "page.dice": "dice",
                     "nav.dice": "dice", "error.unknown-die": "dice", "teach.": "settings",
-                    "zones.": "settings",
+                    "zones.": "settings", "turn.": "settings",
                     "photo.": PHOTO_CARD, "error.photo.": PHOTO_CARD, "error.too-many-photos": PHOTO_CARD,
                     "error.nothing-to-read": PHOTO_CARD, "error.payload-too-large": PHOTO_CARD,
                     "error.unsupported-media-type": PHOTO_CARD,

@@ -16,6 +16,7 @@ from web.finder import EXTENSION as FINDER
 from web.focus import EXTENSION as FOCUS
 from web.i18n import translate
 from web.photo import EXTENSION as PHOTOS
+from web.turn import EXTENSION as TURN
 from web.zones import EXTENSION as ZONES
 
 bp = Blueprint("pages", __name__)
@@ -73,8 +74,10 @@ def settings() -> str:
     keeper = current_app.extensions.get(ZONES)
     tuner = current_app.extensions.get(TUNER)
     finder = current_app.extensions.get(FINDER)
+    turner = current_app.extensions.get(TURN)
     return _page("settings", settings=current_app.extensions["goblin.settings"], url=table_url(),
                  zone_state=keeper.state() if keeper is not None else None,
+                 turn_state=turner.state() if turner is not None else None,
                  tune_state=tuner.state() if tuner is not None else None,
                  finder_state=finder.state() if finder is not None else None,
                  focus=current_app.extensions.get(FOCUS) is not None)

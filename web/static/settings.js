@@ -1,6 +1,6 @@
-/* The settings page's sections (loaded only there): teach the table its tokens, the tray's zones, and the
-   tray the camera reads (four edges, or corners tapped on the camera's picture). The page itself (its
-   state, live updates, PIN and errors) is app.js's, through window.goblin. */
+/* The settings page's sections (loaded only there): teach the table its tokens, the tray's zones, the
+   camera's orientation, and the tray the camera reads (four edges, or corners tapped on the camera's
+   picture). The page itself (its state, live updates, PIN and errors) is app.js's, through window.goblin. */
 (() => {
   "use strict";
 
@@ -467,6 +467,55 @@
     $("zones-reset").onclick = () => sendZones("zones/reset", {}, renderZones, zonesResult, "zones.reset_done");
   }
 
+  // ------------------------------------------------------------------ settings: the camera's orientation
+
+  let turnDrawn = 0;
+
+  function renderTurn(s) {
+    turnDrawn += 1;
+    for (const button of document.querySelectorAll("#turn-card [data-turn]")) {
+      button.setAttribute("aria-pressed", Number(button.dataset.turn) === s.turn ? "true" : "false");
+      button.disabled = !s.camera;
+    }
+    const state = $("turn-state");
+    state.textContent = t(`turn.from.${s.source}`, { turn: s.configured });
+    state.dataset.source = s.source;
+    $("turn-error").textContent = s.error || "";
+    $("turn-error").hidden = !s.error;
+    $("turn-reset").disabled = !s.camera || s.source !== "page";
+    $("turn-no-camera").hidden = s.camera;
+  }
+
+  /** POST a turn (degrees, or null for the file's): the section drawn from the answer, its line saying so;
+   *  the zones and tray the page set turned with the picture, so the preview's are drawn again. */
+  async function sendTurn(turn, words) {
+    const done = await act("camera/turn", { turn });
+    if (!done) return failedLine("turn-result", "turn");
+    renderTurn(done);
+    resultLine("turn-result", t(words, { turn: done.turn }), true);
+    if (!$("zones-card")) return undefined;
+    const response = await fetch("/api/zones");
+    const z = response.ok ? await response.json() : null;
+    if (z) {
+      renderZones(z);
+      renderTray(z);
+    }
+    return undefined;
+  }
+
+  async function initTurn() {
+    if (!$("turn-card")) return;
+    for (const button of document.querySelectorAll("#turn-card [data-turn]")) {
+      button.onclick = () => sendTurn(Number(button.dataset.turn), "turn.saved");
+    }
+    $("turn-reset").onclick = () => sendTurn(null, "turn.reset_done");
+    // as initTeach: the buttons first, then the state, unless a tap's answer was drawn already
+    const drawn = turnDrawn;
+    const response = await fetch("/api/camera/turn");
+    const s = response.ok ? await response.json() : null;
+    if (s && turnDrawn === drawn) renderTurn(s);
+  }
+
   // ------------------------------------------------------------------ settings: the focus aid
 
   const FOCUS_EVERY_MS = 500;
@@ -534,5 +583,6 @@
   initFinder();
   initZones();
   initTray();
+  initTurn();
   initFocus();
 })();
