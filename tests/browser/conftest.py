@@ -24,6 +24,7 @@ from companion.session import TableSession
 from companion.store import Store
 from companion.tablefinder import TableFinder
 from companion.tuner import Tuner
+from companion.turn import TurnKeeper
 from companion.zones import ZoneKeeper
 from hardware.frames import FrameHolder
 from tests.helpers import Camera, phone_context
@@ -37,8 +38,12 @@ class Table:
 
     def __init__(self, base: str, app: Flask, session: TableSession, camera: Camera | None = None,
                  calibration: Path | None = None, zones: ZoneKeeper | None = None,
-                 tuner: Tuner | None = None, holder: FrameHolder | None = None) -> None:
+                 tuner: Tuner | None = None, holder: FrameHolder | None = None,
+                 turning: TurnKeeper | None = None, turns: list[int] | None = None) -> None:
         self.base, self.app, self.session = base, app, session
+        self.turning = turning
+        """The camera's turn the settings page sets (its camera's loop stands in a list: ``turns``)."""
+        self.turns = turns if turns is not None else []
         self.tuner = tuner
         self.holder = holder or FrameHolder()
         """The camera's frames as the focus aid sees them (a test puts them)."""
@@ -55,12 +60,16 @@ def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Table]:
     path = tmp_path_factory.mktemp("browser") / "companion.sqlite3"
     camera, calibration = Camera(), path.with_name("calibration.json")
     zones = ZoneKeeper(path.with_name("zones.json"), Config().zones)
+    turning = TurnKeeper(path.with_name("camera.json"), 0, zones=zones)
+    turns: list[int] = []
+    turning.follow(turns.append)
     holder = FrameHolder()
     with Store(path) as store:
         session = TableSession(store)
         app = create_app({"SSE_HEARTBEAT": 0.5, "SSE_MAX_SECONDS": 30.0}, session=session,
                          settings={"camera": {"source": "replay"}, "pins": {"confirm": 17, "next": 27}},
                          calibrator=(calibrator := Calibrator(calibration, frames=camera)), zones=zones,
+                         turn=turning,
                          tuner=(tuner := Tuner(TableDataset(path.with_name("dataset")), calibrator,
                                                auto=True)),
                          finder=TableFinder(path.parent, tuner.dataset),
@@ -75,7 +84,7 @@ def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Table]:
         thread = threading.Thread(target=serve, daemon=True)
         thread.start()
         yield Table(f"http://127.0.0.1:{server.effective_port}", app, session,  # type: ignore[union-attr]
-                    camera, calibration, zones, tuner, holder)
+                    camera, calibration, zones, tuner, holder, turning, turns)
         # Stop as companion.serve.run does: end the phones' live streams, let waitress's threads finish
         # while the loop still runs, only then close. A thread left in a stream wakes the loop after each
         # ping by writing to the trigger pipe's fd number, and once closed that number is the next pipe

@@ -1001,3 +1001,45 @@ def test_the_flows_forms_hint_in_italian(table: Table, phone: Page, game: str) -
             "Richiesta non valida: notazione di terreno non valida: 'Torre'; si scrive per esempio "
             "'Lego-Las|walls|10|3|-'")
         shot(phone, "14-goblins-bad-notation")
+
+
+def test_the_camera_is_turned_upside_down_from_the_settings_page(table: Table, phone: Page) -> None:
+    """Impostazioni → Orientamento della fotocamera: the camera hangs upside down, so a player taps 180°;
+    the running camera turns at once, the tray outline set on the page turns with the picture (it stays
+    on the same part of the table), the server keeps it; then back to the file's orientation."""
+    assert table.zones is not None and table.turning is not None
+    table.turning.set(None)
+    table.zones.set_tray([[0.5, 0], [1, 0], [1, 1], [0.5, 1]])     # the picture's right half
+    table.turns.clear()
+    phone.goto(table.url("/settings"))
+    expect(phone.locator("#turn-card h2")).to_have_text("Orientamento della fotocamera")
+    expect(phone.locator("#turn-state")).to_have_text("Orientamento del file di configurazione (0°).")
+    expect(phone.locator("#turn-0")).to_have_attribute("aria-pressed", "true")
+    expect(phone.locator("#turn-reset")).to_be_disabled()
+
+    phone.locator("#turn-180").scroll_into_view_if_needed()
+    phone.click("#turn-180")
+    result = phone.locator("#turn-result")
+    expect(result).to_have_text("Immagine girata di 180°: vale dal prossimo fotogramma.")
+    expect(phone.locator("#turn-180")).to_have_attribute("aria-pressed", "true")
+    expect(phone.locator("#turn-0")).to_have_attribute("aria-pressed", "false")
+    expect(phone.locator("#turn-state")).to_have_attribute("data-source", "page")
+    expect(phone.locator("#tray-outline polygon")).to_have_attribute("points", "0,0 0.5,0 0.5,1 0,1")
+    with urllib.request.urlopen(table.url("/api/camera/turn"), timeout=5) as response:
+        state = json.load(response)
+    assert (state["turn"], state["source"], state["camera"]) == (180, "page", True)
+    assert table.turns == [180] and table.zones.tray() == [[0.0, 0.0], [0.5, 0.0], [0.5, 1.0], [0.0, 1.0]]
+    shot(phone, "17-camera-turn")
+
+    phone.reload()   # the server draws what was saved
+    expect(phone.locator("#turn-180")).to_have_attribute("aria-pressed", "true")
+    phone.locator("#turn-reset").scroll_into_view_if_needed()
+    phone.click("#turn-reset")
+    expect(result).to_have_text("Torna l'orientamento del file di configurazione (0°).")
+    expect(phone.locator("#turn-0")).to_have_attribute("aria-pressed", "true")
+    assert table.turning.current() == 0 and table.turns == [180, 0]
+    assert table.zones.tray() == [[0.5, 0.0], [1.0, 0.0], [1.0, 1.0], [0.5, 1.0]]
+    table.zones.set_tray(None)
+
+    phone.goto(table.url("/settings?lang=en"))
+    expect(phone.locator("#turn-card h2")).to_have_text("Camera orientation")
