@@ -43,3 +43,12 @@ def set_aside(path: Path, what: str) -> Path | None:
         raise InvalidInput(f"cannot move the unreadable {what} {str(path)!r} aside: "
                            f"{error.strerror or error}") from None
     return aside
+
+
+def remove(path: Path, what: str) -> None:
+    """Remove ``path`` if it is there; ``what`` names the file in the error (InvalidInput) when it cannot be
+    removed (the page's zones or turn forgotten: the settings file's apply again)."""
+    try:
+        path.unlink(missing_ok=True)
+    except OSError as error:
+        raise InvalidInput(f"cannot remove the {what} {str(path)!r}: {error.strerror or error}") from None

@@ -24,7 +24,7 @@ from typing import Any, Final
 
 from companion.config import TURNS
 from companion.errors import IllegalAction, InvalidInput
-from companion.files import set_aside, write_atomic
+from companion.files import remove, set_aside, write_atomic
 from companion.zones import ZoneKeeper
 
 log = logging.getLogger("companion.turn")
@@ -127,11 +127,7 @@ class TurnKeeper:
                 log.warning("the unreadable camera file is kept as %s", aside)
             self._error = None
         if turn is None:
-            try:
-                self.path.unlink(missing_ok=True)
-            except OSError as error:
-                raise InvalidInput(f"cannot remove the camera file {str(self.path)!r}: "
-                                   f"{error.strerror or error}") from None
+            remove(self.path, "camera file")
         else:
             write_atomic(self.path, json.dumps({"turn": turn}), "camera file")
 

@@ -24,7 +24,7 @@ from typing import Any, Final
 
 from companion.config import ConfigError, parse_zones
 from companion.errors import InvalidInput
-from companion.files import set_aside, write_atomic
+from companion.files import remove, set_aside, write_atomic
 
 log = logging.getLogger("companion.zones")
 
@@ -210,11 +210,7 @@ class ZoneKeeper:
             if aside is not None:
                 log.warning("the unreadable zones file is kept as %s", aside)
         if zones is None and tray is None:
-            try:
-                self.path.unlink(missing_ok=True)
-            except OSError as error:
-                raise InvalidInput(f"cannot remove the zones file {str(self.path)!r}: "
-                                   f"{error.strerror or error}") from None
+            remove(self.path, "zones file")
         else:
             kept = {**({"zones": zones} if zones is not None else {}), **({"tray": tray} if tray else {})}
             write_atomic(self.path, json.dumps(kept, indent=1), "zones file")
