@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from companion.config import TURNS
 from companion.errors import GoblinError, InvalidInput
 from companion.jsoncli import Parser, read_json
 from hardware.imagefile import MAX_FILE_BYTES, MAX_PIXELS, ImageFileError, read_photo_file
@@ -51,7 +52,7 @@ def _parser() -> Parser:
                    help="read each photo in about S seconds at most, as the live table's "
                         "camera.read_seconds (default 0.85; auto: 0.85, more on a machine measured slower, "
                         "up to 3.4): what a crowded photo leaves unread by then is reported at most 0.5 sure")
-    p.add_argument("--turn", metavar="DEG", type=int, choices=(0, 90, 180, 270), default=0,
+    p.add_argument("--turn", metavar="DEG", type=int, choices=TURNS, default=0,
                    help="turn each photo DEG degrees clockwise before it is read, as the live table's "
                         "camera.turn (0, 90, 180, 270): the table's far side at the top; boxes, width and "
                         "height are then the turned photo's")

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from hardware.errors import FramesEnded, FrameTimeout
-from hardware.sources import CameraSource, Image, as_bgr, turned
+from hardware.sources import TURNS, CameraSource, Image, as_bgr, turned
 
 log = logging.getLogger(__name__)
 
@@ -173,7 +173,7 @@ class CaptureLoop:
     ) -> None:
         if initial_backoff <= 0 or max_backoff < initial_backoff:
             raise ValueError(f"need 0 < initial_backoff <= max_backoff, got {initial_backoff}, {max_backoff}")
-        if turn not in (0, 90, 180, 270):
+        if turn not in TURNS:
             raise ValueError(f"turn must be 0, 90, 180 or 270 degrees, not {turn!r}")
         self.turn = turn
         self.source = source

@@ -70,8 +70,10 @@ def as_bgr(frame: object) -> Image:
     raise CameraError(f"camera frame must be HxW, HxWx3 or HxWx4, got shape {frame.shape}")
 
 
-#: ``turned``'s turns (degrees clockwise) and OpenCV's rotation for each
+#: OpenCV's rotation for each of ``turned``'s turns but 0 (degrees clockwise)
 _ROTATIONS = {90: cv2.ROTATE_90_CLOCKWISE, 180: cv2.ROTATE_180, 270: cv2.ROTATE_90_COUNTERCLOCKWISE}
+#: the turns a frame can be given (``companion.config.TURNS``, which must not import OpenCV, says the same)
+TURNS = (0, *_ROTATIONS)
 
 
 def turned(frame: Image, degrees: int) -> Image:

@@ -59,6 +59,10 @@ def test_the_capture_loop_publishes_turned_frames(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("bad", [45, -90, 360, True, "180", 90.0])
 def test_the_turn_setting_is_a_quarter_turn(bad: object) -> None:
+    from companion.config import TURNS
+    from hardware import sources
+
+    assert TURNS == sources.TURNS       # the setting's turns are the ones a frame can be given
     assert Config().camera.turn == 0
     assert parse_config({"camera": {"turn": 180}}).camera.turn == 180
     assert parse_config({"camera": {"turn": 90}}).to_json()["camera"]["turn"] == 90
