@@ -47,6 +47,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from companion.config import TURNS
 from vision import read_table
 from vision._cv import set_threads
 from vision.data import LabelledDie, LabelledPhoto, iter_split, match_boxes, photo_set
@@ -557,7 +558,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--errata", action="store_true",
                     help="correct the labels benchmarks/label_errata.json says a person can see are wrong "
                          "(an upper bound: they were found among the reader's sure mistakes)")
-    ap.add_argument("--turn", type=int, default=0, choices=[0, 90, 180, 270], metavar="DEG",
+    ap.add_argument("--turn", type=int, default=0, choices=TURNS, metavar="DEG",
                     help="read each photo turned DEG degrees clockwise, as a camera mounted so and not set "
                          "right by camera.turn would see it (boxes turned back to match the labels)")
     ap.add_argument("--enlarge", type=float, default=1.0, metavar="F",
