@@ -114,8 +114,8 @@ ERRATA = Path(__file__).resolve().parent / "label_errata.json"
 def with_errata(name: str, photos: list[LabelledPhoto], path: Path = ERRATA) -> list[LabelledPhoto]:
     """``photos`` with the label corrections of ``path`` for set ``name``: a die whose box is an entry's
     ``bbox`` (to 1 px) takes its ``value``; an ``add`` entry is a die the labels left out (a d6 unless it
-    says ``sides``). An entry that matches no photo or no die is an error (the labels it was written for
-    have changed)."""
+    says ``sides``); a ``drop`` entry is a label boxing a die that another label boxes already. An entry
+    that matches no photo or no die is an error (the labels it was written for have changed)."""
     from dataclasses import replace
 
     entries = json.loads(path.read_text(encoding="utf-8")).get(name, [])
@@ -136,7 +136,10 @@ def with_errata(name: str, photos: list[LabelledPhoto], path: Path = ERRATA) -> 
                        abs(a - b) for a, b in zip(d.bbox, box, strict=True)) <= 1)]
             if len(hit) != 1:
                 raise ValueError(f"errata: {e['photo']} has {len(hit)} labels at {e['bbox']}, not one")
-            dice[hit[0]] = replace(dice[hit[0]], value=int(e["value"]))
+            if e.get("drop"):
+                del dice[hit[0]]
+            else:
+                dice[hit[0]] = replace(dice[hit[0]], value=int(e["value"]))
         out[i] = replace(out[i], dice=tuple(dice))
     return out
 
