@@ -1,0 +1,46 @@
+"""A frame in which nothing is reported is read once more as one die filling it (vision.learned.FILLING,
+``_filling_die``): a phone's photo of one die, or a crop of one die, where the finder found only its pips."""
+
+from pathlib import Path
+
+import numpy as np
+
+from vision import learned, read_table
+from vision.data import photo_set
+from vision.learned import SURE, UNCONFIRMED
+
+ROOT = Path(__file__).resolve().parents[2]
+MODELS = ROOT / "benchmarks" / "models"
+CHASE_LEFT_OUT = ("finder", str(MODELS / "faces-no-chase.onnx"), "types")
+AWS_LEFT_OUT = (str(MODELS / "finder-no-aws.onnx"), str(MODELS / "faces-no-aws.onnx"), "types")
+
+
+def _photo(source, name):
+    return next(p for p in photo_set(source) if p.path.name == name)
+
+
+def test_a_die_filling_the_frame_whose_pips_alone_were_found_is_read_whole(photos, monkeypatch):
+    """chase DJI_..._0223_D_detection_2 (a translucent "4" filling a 63x61 crop), read by the face reader
+    trained without chase: the finder finds four pip-sized objects, each read "none" or a token, so before
+    the rule the crop reported nothing. Read whole, it is the "4", asked, its box the frame."""
+    photo = _photo("chase", "DJI_20241005234237_0223_D_detection_2.jpg")
+    assert [d.value for d in photo.dice] == [4]
+    image = photo.load()
+    monkeypatch.setattr(learned, "FILLING", False)
+    assert read_table(image, models=CHASE_LEFT_OUT).dice == (), "the premise: nothing reported"
+    monkeypatch.setattr(learned, "FILLING", True)
+    (die,) = read_table(image, models=CHASE_LEFT_OUT).dice
+    h, w = image.shape[:2]
+    assert die.value == 4 and die.sides == 6
+    assert die.confidence <= UNCONFIRMED < SURE
+    assert die.bbox == (0, 0, w, h)
+
+
+def test_an_empty_tray_or_a_blank_frame_reports_no_die_filling_it(photos):
+    """aws Image_89 (no die in it, labels empty) and a plain grey frame: read whole, neither is a die."""
+    photo = _photo("aws", "Image_89.jpg")
+    assert photo.dice == ()
+    assert read_table(photo.load(), models=AWS_LEFT_OUT).dice == ()
+    blank = np.full((480, 640, 3), 128, np.uint8)
+    assert read_table(blank).dice == ()
+    assert read_table(blank[:60, :60].copy()).dice == ()
