@@ -449,12 +449,14 @@ def load(models: tuple[str, ...] = MODELS) -> None:
 
 def read_view(frame: np.ndarray, calibration: Calibration | None = None, *,
               models: tuple[str, ...] = MODELS, percentile: bool = True,
-              used: Callable[[], float] | None = None) -> tuple[list[FoundDie], list[FoundToken]]:
+              used: Callable[[], float] | None = None,
+              filling: bool = True) -> tuple[list[FoundDie], list[FoundToken]]:
     """Dice as (box, sides, value, confidence, percentile) and tokens as (box, face, confidence), boxes
     (x, y, w, h) in ``frame`` pixels: ``raw_view``'s, each die's confidence reported through its bar
     (``_reported``): a polyhedral reading's the type reader's card's ``sure_from``, any other the face
-    reader's (``bars``); a taught face's is kept (a cosine to what the players taught)."""
-    raw = raw_view(frame, calibration, models=models, percentile=percentile, used=used)
+    reader's (``bars``); a taught face's is kept (a cosine to what the players taught). ``filling``: see
+    ``raw_view``."""
+    raw = raw_view(frame, calibration, models=models, percentile=percentile, used=used, filling=filling)
     bar, poly_bar = bars(models)
     return [(b, s, v, c if b in raw.taught else _reported(c, poly_bar if b in raw.polyhedral else bar), pc)
             for b, s, v, c, pc in raw.dice], raw.tokens
@@ -484,7 +486,7 @@ class RawView:
 
 def raw_view(frame: np.ndarray, calibration: Calibration | None = None, *,
              models: tuple[str, ...] = MODELS, percentile: bool = True,
-             used: Callable[[], float] | None = None) -> RawView:
+             used: Callable[[], float] | None = None, filling: bool = True) -> RawView:
     """The dice and tokens of ``frame`` as ``read_view`` reports them, at the readers' own confidences.
     ``models``: the finder's, the face reader's and (optional) the type reader's names; without a type
     reader, ``vision.poly`` reads the type too (Vision II).
@@ -493,7 +495,9 @@ def raw_view(frame: np.ndarray, calibration: Calibration | None = None, *,
     that can be left undone (the face reader's turned reads past ``FACES_SHARE``, its screen and the rest past
     1), whose objects are then returned with at most ``OVER_BUDGET`` confidence; objects the screen never
     looked at (past its first ``vision.faces.STEP``), when found strongly, with no type and no value. While
-    the time lasts the reading is that of a call without it."""
+    the time lasts the reading is that of a call without it.
+    ``filling``: whether a frame with nothing reported may be one die filling it (``FILLING``); not a tray's
+    part of a frame (``vision.read_table(tray=)``), whose dice are a tray's size smaller."""
     faces_late = None if used is None else (lambda: used() >= FACES_SHARE)
 
     def spent() -> bool:
@@ -664,7 +668,7 @@ def raw_view(frame: np.ndarray, calibration: Calibration | None = None, *,
             for b, s, v, c, pc in dice]
     if all(f.score < FIRST_KEPT for f in found):
         dice = _likeliest_kept(dice)
-    if FILLING and not dice and not tokens and not spent():
+    if FILLING and filling and not dice and not tokens and not spent():
         dice = _filling_die(frame, calibration, models[1])
     # every rule above was measured on the readers' own confidences; only what ``read_view`` reports moves
     return RawView(dice, tokens, frozenset(taught_boxes), frozenset(poly_boxes))

@@ -339,6 +339,8 @@ def read_table(frame: np.ndarray, *, calibration: Calibration | None = None, zon
         only the part of the frame within its bounding box is read, and only what has its centre inside
         it is reported, so a laptop, a cable or a card beside the tray is neither a die nor a reason to
         read the frame at another scale. Boxes stay in the frame's pixels. Default: the whole frame.
+        Without a tray, a frame in which nothing is reported is read once more as one die filling it
+        (``vision.learned.FILLING``: a phone's photo of one die); a tray's part never is.
     percentile : bool
         Whether a percentile d10 ("00".."90") may be on the table (default True, as ``scan`` reads).
         False (the live table: none of the five games rolls one) reads every 10-sided die among the plain
@@ -388,7 +390,8 @@ def read_table(frame: np.ndarray, *, calibration: Calibration | None = None, zon
         ref_view = None if reference is None else reference[oy : oy + read_h, ox + x0 : ox + x1]
         if reader == "learned":
             found_dice, found_tokens = learned.read_view(view, calibration, models=models,
-                                                         percentile=percentile, used=used)
+                                                         percentile=percentile, used=used,
+                                                         filling=outline is None)
         else:
             found_dice, found_tokens = _read_view(view, calibration, ref_view, percentile=percentile)
         for (bx, by, bw, bh), sides, value, conf, percentile in found_dice:

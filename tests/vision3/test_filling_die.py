@@ -44,3 +44,12 @@ def test_an_empty_tray_or_a_blank_frame_reports_no_die_filling_it(photos):
     blank = np.full((480, 640, 3), 128, np.uint8)
     assert read_table(blank).dice == ()
     assert read_table(blank[:60, :60].copy()).dice == ()
+
+
+def test_a_trays_part_of_the_frame_is_never_read_as_one_die(photos):
+    """With a tray outline the camera looks at a tray, whose dice are a tray's size smaller: the crop of
+    chase's "4" read whole without a tray, read with a tray that is the whole crop, reports nothing."""
+    image = _photo("chase", "DJI_20241005234237_0223_D_detection_2.jpg").load()
+    assert len(read_table(image, models=CHASE_LEFT_OUT).dice) == 1, "the premise: read whole without a tray"
+    whole = [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]]
+    assert read_table(image, models=CHASE_LEFT_OUT, tray=whole).dice == ()
