@@ -72,6 +72,8 @@ CUT = 0.15
 #: session): chase 96.06 / 86.74 -> 99.28 / 89.96% found / right, none sure; aws, nell, matteop65 and the
 #: Lurig and burks types the same to the die (docs/vision.md)
 FILLING = True
+#: ...the frame brought down to this long side (px) first, by area, where it is longer
+FILLING_SIDE = 256
 #: an object none of whose die classes reaches this probability is not reported (nothing identifiable)...
 WEAKEST = 0.35
 #: ...unless the finder found it at least this strongly (``vision.finder.FIRST_KEPT``: more likely than not a
@@ -824,8 +826,12 @@ def _filling_die(frame: np.ndarray, calibration: Calibration | None, model: str)
     asked (at most ``UNCONFIRMED``) when the face reader's likeliest class but "none" is a pip value at
     ``WEAKEST`` or more and "none" is under ``NONE_DROP``; nothing otherwise."""
     h, w = frame.shape[:2]
-    whole = Found(w / 2, h / 2, float(w), float(h), 1.0)
-    (r,) = adapted(read_faces(frame, [whole], model=model), calibration, model)
+    k = min(1.0, FILLING_SIDE / max(h, w))     # a large frame brought down by area first: no aliasing
+    small = frame if k == 1.0 else cv2.resize(frame, (max(1, round(w * k)), max(1, round(h * k))),
+                                               interpolation=cv2.INTER_AREA)
+    sh, sw = small.shape[:2]
+    whole = Found(sw / 2, sh / 2, float(sw), float(sh), 1.0)
+    (r,) = adapted(read_faces(small, [whole], model=model), calibration, model)
     label = _label(r, token=False)
     if label not in D6_VALUES or r.p(label) < WEAKEST or r.p("none") >= NONE_DROP:
         return []

@@ -3,6 +3,7 @@
 
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from vision import learned, read_table
@@ -34,6 +35,17 @@ def test_a_die_filling_the_frame_whose_pips_alone_were_found_is_read_whole(photo
     assert die.value == 4 and die.sides == 6
     assert die.confidence <= UNCONFIRMED < SURE
     assert die.bbox == (0, 0, w, h)
+
+
+def test_a_large_photo_of_one_die_is_read_whole_too(photos):
+    """The same "4" as a phone would frame it, 20 times larger (1260x1220): brought down by area
+    (``FILLING_SIDE``) and read whole, the same die, its box the large frame."""
+    image = _photo("chase", "DJI_20241005234237_0223_D_detection_2.jpg").load()
+    large = cv2.resize(image, None, fx=20, fy=20, interpolation=cv2.INTER_CUBIC)
+    assert max(large.shape[:2]) > learned.FILLING_SIDE
+    (die,) = read_table(large, models=CHASE_LEFT_OUT).dice
+    assert die.value == 4 and die.confidence < SURE
+    assert die.bbox == (0, 0, large.shape[1], large.shape[0])
 
 
 def test_an_empty_tray_or_a_blank_frame_reports_no_die_filling_it(photos):
