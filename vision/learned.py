@@ -67,8 +67,8 @@ HELD_SIDE = 0.6
 HELD_BELIEF = 0.5
 #: an emblem or numeral object whose box reaches this share of its side out of the frame is not reported
 CUT = 0.15
-#: a frame in which nothing is reported is read once more as one die filling it (``_filling_die``: a phone's
-#: photo of one die, a crop of one die, where the finder found only its pips). Left out (seventy-second
+#: a frame in which nothing is reported is read once more as one die filling it (``_filling_die``: a crop of
+#: one die, or a phone's photo of one die, where the finder found only its pips). Left out (seventy-second
 #: session): chase 96.06 / 86.74 -> 99.28 / 89.96% found / right, none sure; aws, nell, matteop65 and the
 #: Lurig and burks types the same to the die (docs/vision.md)
 FILLING = True
