@@ -67,13 +67,6 @@ HELD_SIDE = 0.6
 HELD_BELIEF = 0.5
 #: an emblem or numeral object whose box reaches this share of its side out of the frame is not reported
 CUT = 0.15
-#: a frame in which nothing is reported is read once more as one die filling it (``_filling_die``: a crop of
-#: one die, or a phone's photo of one die, where the finder found only its pips). Left out (seventy-second
-#: session): chase 96.06 / 86.74 -> 99.28 / 89.96% found / right, none sure; aws, nell, matteop65 and the
-#: Lurig and burks types the same to the die (docs/vision.md)
-FILLING = True
-#: ...the frame brought down to this long side (px) first, by area, where it is longer
-FILLING_SIDE = 256
 #: an object none of whose die classes reaches this probability is not reported (nothing identifiable)...
 WEAKEST = 0.35
 #: ...unless the finder found it at least this strongly (``vision.finder.FIRST_KEPT``: more likely than not a
@@ -83,6 +76,18 @@ WEAKEST = 0.35
 #: to the players, not dropped: left out, chase 89.3 -> 95.3% found, nell 96.9 -> 98.2, aws 89.3 -> 90.3,
 #: for 0.05 phantoms a photo more on matteop65 (a cable tag at the frame's edge), none sure
 FOUND_ASKED = FIRST_KEPT
+#: a frame in which nothing is reported is read once more as one die filling it (``_filling_die``: a crop of
+#: one die, or a phone's photo of one die, where the finder found only its pips). Left out (seventy-second
+#: session): chase 96.06 / 86.74 -> 99.28 / 89.96% found / right, none sure; aws, nell, matteop65 and the
+#: Lurig and burks types the same to the die (docs/vision.md)
+FILLING = True
+#: ...the frame brought down to this long side (px) first, by area, where it is longer
+FILLING_SIDE = 256
+#: ...and where every die reported is a pip d6 under this confidence, which the whole read then replaces (the
+#: pips of one die read as small dice; ``None``: only where nothing is reported). Left out: chase 89.96 ->
+#: 91.4% right, phantoms 0.014 -> 0.004 a photo; enlarged 4 times 86.02 -> 90.68; every other fold, the
+#: types and the empty windows (benchmarks/empty_windows.py) the same (seventy-second session, docs/vision.md)
+FILLING_UNDER: float | None = WEAKEST
 #: a candidate whose one-turn reading gives "none" at least this probability is not read at four turns
 SCREEN = 0.9
 #: on a table that taught no token, a reading is a token only from this probability (``_token_read``; the
@@ -670,8 +675,9 @@ def raw_view(frame: np.ndarray, calibration: Calibration | None = None, *,
             for b, s, v, c, pc in dice]
     if all(f.score < FIRST_KEPT for f in found):
         dice = _likeliest_kept(dice)
-    if FILLING and filling and not dice and not tokens and not spent():
-        dice = _filling_die(frame, calibration, models[1])
+    if FILLING and filling and not tokens and not spent() and (not dice or (FILLING_UNDER is not None and all(
+            d[3] < FILLING_UNDER and d[1] == 6 and d[0] not in poly_boxes | taught_boxes for d in dice))):
+        dice = _filling_die(frame, calibration, models[1]) or dice
     # every rule above was measured on the readers' own confidences; only what ``read_view`` reports moves
     return RawView(dice, tokens, frozenset(taught_boxes), frozenset(poly_boxes))
 

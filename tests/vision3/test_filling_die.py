@@ -65,3 +65,18 @@ def test_a_trays_part_of_the_frame_is_never_read_as_one_die(photos):
     assert len(read_table(image, models=CHASE_LEFT_OUT).dice) == 1, "the premise: read whole without a tray"
     whole = [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]]
     assert read_table(image, models=CHASE_LEFT_OUT, tray=whole).dice == ()
+
+
+def test_the_pips_of_one_die_read_as_small_dice_give_way_to_the_die(photos, monkeypatch):
+    """chase's 0177 "4" ten times larger (580x610, a phone held close), read by the shipped models: the
+    finder's scale brings its pips to a die's size and they are reported as small dice, each under
+    ``WEAKEST``. Read whole, the picture is the "4", which replaces them (``FILLING_UNDER``)."""
+    image = _photo("chase", "DJI_20241005233608_0177_D_detection_2.jpg").load()
+    large = cv2.resize(image, None, fx=10, fy=10, interpolation=cv2.INTER_CUBIC)
+    monkeypatch.setattr(learned, "FILLING_UNDER", None)
+    small = read_table(large).dice
+    assert len(small) >= 2 and all(d.confidence < learned.WEAKEST for d in small), "the premise: pips as dice"
+    monkeypatch.setattr(learned, "FILLING_UNDER", learned.WEAKEST)
+    (die,) = read_table(large).dice
+    assert die.value == 4 and die.confidence < SURE
+    assert die.bbox == (0, 0, large.shape[1], large.shape[0])
