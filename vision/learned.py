@@ -85,7 +85,7 @@ FILLING = True
 FILLING_SIDE = 256
 #: ...and where every die reported is a pip d6 under this confidence, which the whole read then replaces (the
 #: pips of one die read as small dice; ``None``: only where nothing is reported). Left out: chase 89.96 ->
-#: 91.4% right, phantoms 0.014 -> 0.004 a photo; enlarged 4 times 86.02 -> 90.68; every other fold, the
+#: 90.32% right, phantoms 0.014 -> 0.004 a photo; enlarged 4 times 86.02 -> 87.81; every other fold, the
 #: types and the empty windows (benchmarks/empty_windows.py) the same (seventy-second session, docs/vision.md)
 FILLING_UNDER: float | None = WEAKEST
 #: a candidate whose one-turn reading gives "none" at least this probability is not read at four turns
@@ -675,8 +675,12 @@ def raw_view(frame: np.ndarray, calibration: Calibration | None = None, *,
             for b, s, v, c, pc in dice]
     if all(f.score < FIRST_KEPT for f in found):
         dice = _likeliest_kept(dice)
-    if FILLING and filling and not tokens and not spent() and (not dice or (FILLING_UNDER is not None and all(
-            d[3] < FILLING_UNDER and d[1] == 6 and d[0] not in poly_boxes | taught_boxes for d in dice))):
+    # nothing reported, or only pip d6s under ``FILLING_UNDER`` (no emblem, numeral or taught face): the pips
+    # of one die filling the frame, read as small dice
+    weak_pips = FILLING_UNDER is not None and all(
+        d[3] < FILLING_UNDER and d[1] == 6 and d[2] is not None and d[0] not in poly_boxes | taught_boxes
+        for d in dice)
+    if FILLING and filling and not tokens and not spent() and (not dice or weak_pips):
         dice = _filling_die(frame, calibration, models[1]) or dice
     # every rule above was measured on the readers' own confidences; only what ``read_view`` reports moves
     return RawView(dice, tokens, frozenset(taught_boxes), frozenset(poly_boxes))
