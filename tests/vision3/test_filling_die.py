@@ -80,3 +80,14 @@ def test_the_pips_of_one_die_read_as_small_dice_give_way_to_the_die(photos, monk
     (die,) = read_table(large).dice
     assert die.value == 4 and die.confidence < SURE
     assert die.bbox == (0, 0, large.shape[1], large.shape[0])
+
+
+def test_an_emblem_asked_keeps_its_place(photos):
+    """chase's 0166 (a casino "1" ringed by the casino's name): the face reader trained without chase calls
+    the finder's box an emblem, asked with no value. The picture read whole reads a "1", but only pip dice
+    with a value give way to it: a die whose face is a maker's emblem must stay asked, not be filled in."""
+    image = _photo("chase", "DJI_20241005233427_0166_D_detection_2.jpg").load()
+    (whole,) = learned._filling_die(image, None, CHASE_LEFT_OUT[1])
+    assert whole[2] == 1, "the premise: read whole, a pip value"
+    (die,) = read_table(image, models=CHASE_LEFT_OUT).dice
+    assert die.value is None and die.sides == 6 and die.confidence < learned.WEAKEST
