@@ -675,12 +675,8 @@ def raw_view(frame: np.ndarray, calibration: Calibration | None = None, *,
             for b, s, v, c, pc in dice]
     if all(f.score < FIRST_KEPT for f in found):
         dice = _likeliest_kept(dice)
-    # nothing reported, or only pip d6s under ``FILLING_UNDER`` (no emblem, numeral or taught face): the pips
-    # of one die filling the frame, read as small dice
-    weak_pips = FILLING_UNDER is not None and all(
-        d[3] < FILLING_UNDER and d[1] == 6 and d[2] is not None and d[0] not in poly_boxes | taught_boxes
-        for d in dice)
-    if FILLING and filling and not tokens and not spent() and (not dice or weak_pips):
+    marked = poly_boxes | taught_boxes    # polyhedral readings and taught faces: never pips read as dice
+    if FILLING and filling and not tokens and not spent() and _only_weak_pips(dice, marked):
         dice = _filling_die(frame, calibration, models[1]) or dice
     # every rule above was measured on the readers' own confidences; only what ``read_view`` reports moves
     return RawView(dice, tokens, frozenset(taught_boxes), frozenset(poly_boxes))
@@ -829,6 +825,16 @@ def _one_per_place(dice: list[FoundDie]) -> list[FoundDie]:
         if apart[i, kept].all() and not inside[i, kept].any() and not inside[kept, i].any():
             kept.append(i)
     return [dice[i] for i in kept]
+
+
+def _only_weak_pips(dice: list[FoundDie], marked: set[tuple[int, int, int, int]]) -> bool:
+    """Whether ``dice`` may be the pips of one die filling the frame, read as small dice: none, or only pip
+    d6s with a value under ``FILLING_UNDER``, none of them a polyhedral reading or a taught face
+    (``marked``)."""
+    if not dice:
+        return True
+    return FILLING_UNDER is not None and all(
+        d[3] < FILLING_UNDER and d[1] == 6 and d[2] is not None and d[0] not in marked for d in dice)
 
 
 def _filling_die(frame: np.ndarray, calibration: Calibration | None, model: str) -> list[FoundDie]:
