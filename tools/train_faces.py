@@ -239,6 +239,10 @@ def main() -> None:
                     help="--pip3d trays turned upside down, so each die's top lies above its front face as a "
                          "camera in front of the table sees it (the renderer's tilt puts the top below: a "
                          "study for --upright, seventy-first session)")
+    ap.add_argument("--pip3d-top", action="store_true",
+                    help="--pip3d dice boxed at their top face's centre (the silhouette's size), so a crop "
+                         "of an oblique die has its top at the centre, as the top reading reads it "
+                         "(seventy-third session)")
     ap.add_argument("--numeral-d6", type=int, default=0,
                     help="trays of numeral d6s only (v3_data.numeral_d6_render) as numeral crops, besides "
                          "--poly-renders")
@@ -364,7 +368,7 @@ def main() -> None:
         s.crop_only = True    # ``items`` and ``hard_negatives`` take only the dice of a crop-only sample
     train += numeral_d6[: args.numeral_d6 * 9 // 10]
     val += numeral_d6[args.numeral_d6 * 9 // 10:]
-    pip3d = [pip3d_render(i) for i in range(args.pip3d)]
+    pip3d = [pip3d_render(i, top=args.pip3d_top) for i in range(args.pip3d)]
     if args.pip3d_front:
         pip3d = [front_view(s) for s in pip3d]
     train += pip3d[: args.pip3d * 9 // 10]

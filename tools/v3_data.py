@@ -1492,13 +1492,17 @@ PIP3D_SEED = 20261701
 """Seed of ``pip3d_render``'s trays (tray i from (PIP3D_SEED, i))."""
 
 
-def pip3d_render(index: int, size: tuple[int, int] = (512, 384)) -> Sample:
+def pip3d_render(index: int, size: tuple[int, int] = (512, 384), *, top: bool = False) -> Sample:
     """One tray of pip d6s drawn in 3D by ``vision.poly.synth.scene(pips=True)``: each die's camera 0-60
     degrees off the vertical, so the side faces' pips show foreshortened beside the top, as in an oblique
     phone photo; "table" or "brands" bodies (speckled, marbled, translucent with the far faces' pips
     showing through). Each die is of its top face's value class; the boxes are the silhouettes, sides and
     all, like the aws labels. Why: the flat renders' drawn side faces (``render(sides=True)``) did not
-    teach the face reader that a die's front face is not its top (docs/vision.md, sixteenth session)."""
+    teach the face reader that a die's front face is not its top (docs/vision.md, sixteenth session).
+
+    ``top``: each die's box centred on its top face instead (its size the silhouette's), so the crop the
+    reader learns from has the top at its centre and the side faces off it, as the product's top reading
+    (``vision.learned.TOP_READ``) reads an oblique die (seventy-third session)."""
     from vision.poly import synth
 
     rng = np.random.default_rng([PIP3D_SEED, index])
@@ -1507,7 +1511,11 @@ def pip3d_render(index: int, size: tuple[int, int] = (512, 384)) -> Sample:
     count = int(rng.integers(1, 9))
     scene = synth.scene(rng, count=count, width=w, height=h, sizes=(40, 150), profile=profile, kind="d6",
                         pips=True, tilt=(0.0, 60.0))
-    return _boxed("pip3d", f"pip3d-{profile}-{index}", scene, lambda d: CLASSES.index(str(d.value)))
+    sample = _boxed("pip3d", f"pip3d-{profile}-{index}", scene, lambda d: CLASSES.index(str(d.value)))
+    if top:
+        sample.objects = [(d.centre[0], d.centre[1], w, h, lab)
+                          for d, (_x, _y, w, h, lab) in zip(scene.dice, sample.objects, strict=True)]
+    return sample
 
 
 if __name__ == "__main__":

@@ -72,3 +72,18 @@ def test_pip3d_trays_label_each_die_with_its_top_value():
             assert cx - bw / 2 >= 0 and cx + bw / 2 <= w and cy - bh / 2 >= 0 and cy + bh / 2 <= h
     # the same index draws the same tray (a training run can be repeated)
     assert np.array_equal(v3_data.pip3d_render(3).image, v3_data.pip3d_render(3).image)
+
+
+def test_pip3d_top_boxes_centre_each_die_on_its_top_face():
+    moved = 0
+    for index in range(6):
+        whole, top = v3_data.pip3d_render(index), v3_data.pip3d_render(index, top=True)
+        assert np.array_equal(whole.image, top.image)
+        assert len(whole.objects) == len(top.objects)
+        for (cx, cy, bw, bh, label), (tx, ty, tw, th, tlabel) in zip(whole.objects, top.objects, strict=True):
+            # the same die, the same size and class: only the centre moves, and it stays on the die
+            assert (tw, th, tlabel) == (bw, bh, label)
+            assert abs(tx - cx) <= bw / 2 and abs(ty - cy) <= bh / 2
+            moved += np.hypot(tx - cx, ty - cy) > 0.05 * max(bw, bh)
+    # the renders are tilted 0-60 degrees: most tops lie off their silhouette's centre
+    assert moved >= 10
