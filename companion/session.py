@@ -191,6 +191,26 @@ def _placed_like(reading: TableReading, px: float, py: float) -> tuple[BBox, str
     return (x0, y0, side, side), nearest.zone if nearest is not None else None
 
 
+def unfit_reason(expectation: Expectation, reading: TableReading) -> tuple[str, dict[str, Any]] | None:
+    """Why a camera reading that gives no proposal does not fit, as a message key the page translates and
+    its values, where the players can act on it: no die (or token) in view, dice of another kind than the
+    roll's (a d6 read where a d20 is rolled), dice whose faces could not be read. None when the reading
+    holds dice that could fit (their values, zones or count do not): the page's general message."""
+    if expectation.kind == "tokens":
+        return ("table.unfit.no_tokens", {}) if not reading.tokens else None
+    if not reading.dice:
+        return "table.unfit.no_dice", {}
+    wanted = [slot.sides for slot in expectation.slots]
+    seen = [d.sides for d in reading.dice]
+    if wanted and None not in wanted and None not in seen and not set(wanted) & set(seen):
+        def kinds(sides: list[int | None]) -> str:
+            return ", ".join(f"d{n}" for n in sorted({n for n in sides if n is not None}))
+        return "table.unfit.sides", {"expected": kinds(wanted), "seen": kinds(seen)}
+    if all(d.value is None for d in reading.dice):
+        return "table.unfit.no_value", {}
+    return None
+
+
 def _plain(value: Any) -> Any:
     """A JSON-plain deep copy (tuples become lists, mappings dicts)."""
     return json.loads(json.dumps(value, allow_nan=False))
@@ -781,17 +801,21 @@ class TableSession:
         proposal: dict[str, Any] | None = None
         proposal_state: Any = None
         why = "nothing is expected now"
-        if self._flow is not None and self._flow.expects(self._state()) is not None:
+        why_key: tuple[str, dict[str, Any]] | None = None
+        expectation = None if self._flow is None else self._flow.expects(self._state())
+        if self._flow is not None and expectation is not None:
             try:
                 action = self._flow.propose(self._state(), reading)
             except Exception as error:
                 raise InvalidInput(f"the reading does not fit the game: {error}") from error
             why = "the reading does not fit what is expected"
+            why_key = unfit_reason(expectation, reading)
             if action is not None:
                 try:
                     proposal_state = self._flow.apply(self._state(), action)
                 except GoblinError as error:
                     why = f"the proposal does not apply: {error}"
+                    why_key = None
                     log.warning("camera proposal %s does not apply: %s", action, error)
                 else:
                     proposal = {"action": _plain(dict(action)), "reading": reading.to_json(),
@@ -804,6 +828,8 @@ class TableSession:
             self._removed = 0
         self._reading = {"dice": len(reading.dice), "tokens": len(reading.tokens),
                          "fits": proposal is not None, "why": None if proposal is not None else why,
+                         "why_key": None if proposal is not None or why_key is None else why_key[0],
+                         "why_params": {} if proposal is not None or why_key is None else why_key[1],
                          "fixed": fixed,
                          "seen": [{"index": i, "sides": d.sides, "value": d.value, "zone": d.zone,
                                    "manual": d.manual} for i, d in enumerate(reading.dice)]}

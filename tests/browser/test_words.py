@@ -163,3 +163,14 @@ def test_a_replay_says_on_the_page_that_it_is_one(table: Table, phone: Page) -> 
     table.session.set_camera_status({"state": "ok", "message": "", "source": "picamera2:0"})
     expect(phone.locator("#camera-why")).to_be_hidden()
     phone.goto(table.url("/?lang=it"))
+
+
+def test_a_die_of_the_wrong_kind_is_named_in_italian_and_english(table: Table, phone: Page) -> None:
+    # Dadoteck rolls a d20; the camera read a d6: the page says which, not only that the reading does not fit
+    table.session.new_game("dadoteck", {"players": ["Anna", "Bruno"]}, archive=True)
+    table.session.offer_reading(camera_reading({"p0": 4}))   # a d6, as the camera reads one
+    phone.goto(table.url("/"))
+    expect(phone.locator("#awaiting-text")).to_contain_text("atteso: d20; la fotocamera vede: d6")
+    shot(phone, "33-dadoteck-wrong-die")
+    phone.goto(table.url("/?lang=en"))
+    expect(phone.locator("#awaiting-text")).to_contain_text("expected: d20; the camera sees: d6")

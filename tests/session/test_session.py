@@ -292,3 +292,32 @@ def test_threads_pressing_buttons_at_once_keep_the_log_consistent(db: Path) -> N
         live_view = session.snapshot()["view"]
     with Store(db) as store:
         assert TableSession(store).snapshot()["view"] == live_view
+
+
+def test_a_reading_that_does_not_fit_says_what_the_players_can_change(session: TableSession) -> None:
+    # Dadoteck rolls a d20: a d6 in view is named, for the page to say in the players' language
+    session.new_game("dadoteck", {"players": ["Anna", "Bruno"]})
+    reading = session.offer_reading(camera({"dice": [{"sides": 6, "value": 4}]}))["reading"]
+    assert reading["fits"] is False
+    assert reading["why_key"] == "table.unfit.sides"
+    assert reading["why_params"] == {"expected": "d20", "seen": "d6"}
+    reading = session.offer_reading(camera({"dice": []}))["reading"]
+    assert (reading["why_key"], reading["why_params"]) == ("table.unfit.no_dice", {})
+    reading = session.offer_reading(camera({"dice": [{"sides": 20, "value": None}]}))["reading"]
+    assert reading["why_key"] == "table.unfit.no_value"
+    # a die of unknown kind may be the d20: no claim about kinds, only that no face was read
+    reading = session.offer_reading(camera({"dice": [{"sides": None, "value": None}]}))["reading"]
+    assert reading["why_key"] == "table.unfit.no_value"
+    snap = session.offer_reading(camera({"dice": [{"sides": 20, "value": 13}]}))
+    assert snap["proposal"] is not None
+    assert (snap["reading"]["why_key"], snap["reading"]["why_params"]) == (None, {})
+
+
+def test_a_reading_of_the_right_dice_that_still_does_not_fit_keeps_the_general_reason(
+        session: TableSession) -> None:
+    snap = session.new_game("button-goblin", D6_SETUP)
+    session.offer_reading(camera_reading(snap, random.Random(1)))
+    two_dice = camera({"dice": [{"sides": 6, "value": 2, "zone": "p0"},
+                                {"sides": 6, "value": 5, "zone": "p1"}]})
+    reading = session.offer_reading(two_dice)["reading"]
+    assert reading["why"] == "the reading does not fit what is expected" and reading["why_key"] is None

@@ -628,7 +628,10 @@
     show(box, !!p);
     show($("awaiting"), !p && !!s.expects);
     if (s.expects && !p) {
-      const why = s.reading && !s.reading.fits && s.reading.why ? ` (${t("table.reading_unfit", {}, s.reading.why)})` : "";
+      const r = s.reading;
+      const why = r && !r.fits && r.why
+        ? ` (${r.why_key ? t(r.why_key, r.why_params || {}, t("table.reading_unfit", {}, r.why)) : t("table.reading_unfit", {}, r.why)})`
+        : "";
       const text = expectsText(s);
       $("awaiting-text").textContent = statusLines(s).includes(text) ? why.replace(/^ \(|\)$/g, "") : text + why;
     }
