@@ -14,10 +14,24 @@ from collections.abc import Callable, Mapping
 from types import ModuleType
 from typing import Any, Literal
 
+import numpy as np
+
 from hardware.errors import CameraError
 from hardware.sources import Image, _Source, as_bgr
 
 log = logging.getLogger(__name__)
+
+#: A frame is burnt when more than this share of its pixels is white in every channel (250 or more), ...
+BURNT_SHARE = 0.2
+#: ... and dark when its 99th percentile grey is under this: the light changed after the camera locked its
+#: exposure (a lamp switched on over the table, or off). Read on every eighth pixel of every eighth row.
+DARK_P99 = 40
+#: This many such frames in a row make a locked camera meter again (``PiCamera2Source``): a hand or a
+#: white sheet passing over the tray is not a change of light.
+BAD_FRAMES = 15
+#: And at most once in this many seconds, so a scene that stays burnt under automatic exposure too (sun on
+#: a white table) is not metered over and over.
+REMETER_EVERY = 60.0
 
 #: A full-field 4:3 mode of both the HQ camera (2028x1520 is its 2x2 binned mode) and the v2 camera,
 #: sharp enough to read pips from above a table, small enough for a Pi to process a few times a second.
@@ -49,6 +63,17 @@ def detect_cameras() -> tuple[int, str]:
     return count, f"picamera2 sees {count} camera(s)"
 
 
+def badly_exposed(frame: np.ndarray) -> bool:
+    """Whether ``frame`` (BGR) is burnt or dark enough that its exposure no longer fits the light
+    (``BURNT_SHARE``, ``DARK_P99``)."""
+    sample = frame[::8, ::8]
+    if sample.size == 0:
+        return False
+    if float((sample.min(axis=2) >= 250).mean()) > BURNT_SHARE:
+        return True
+    return float(np.percentile(sample.max(axis=2), 99)) < DARK_P99
+
+
 def camera_count() -> int:
     """How many cameras libcamera sees (0 when picamera2 is missing or fails)."""
     return detect_cameras()[0]
@@ -60,6 +85,10 @@ class PiCamera2Source(_Source):
     After ``warmup`` seconds of automatic exposure and white balance, the values the camera settled on
     (``ExposureTime``, ``AnalogueGain``, ``ColourGains`` from the frame metadata) are set as fixed
     controls with ``AeEnable`` and ``AwbEnable`` off, so die colours stay the same from frame to frame.
+    When the light changes after that (``BAD_FRAMES`` frames in a row ``badly_exposed``: burnt white under
+    a lamp switched on, or dark), automatic exposure and white balance are turned on again and locked
+    anew ``warmup`` seconds later, without stopping the frames, at most once in ``REMETER_EVERY`` seconds
+    (docs/vision.md, "Seventy-third session, second": the reader's sure mistakes rise in burnt frames).
 
     Parameters
     ----------
@@ -77,6 +106,8 @@ class PiCamera2Source(_Source):
         Extra controls set at start (e.g. ``{"AfMode": 0, "LensPosition": 1.5}`` for a camera v3).
     sleep
         Injected sleep for the warm-up.
+    clock
+        Injected monotonic clock for metering again.
     """
 
     def __init__(
@@ -89,6 +120,7 @@ class PiCamera2Source(_Source):
         lock: bool = True,
         controls: Mapping[str, Any] | None = None,
         sleep: Callable[[float], None] = time.sleep,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         if mode not in ("still", "video"):
             raise ValueError(f"mode must be 'still' or 'video', got {mode!r}")
@@ -100,12 +132,19 @@ class PiCamera2Source(_Source):
         self.controls = dict(controls or {})
         self.name = "picamera2" if camera_num == 0 else f"picamera2:{camera_num}"
         self._sleep = sleep
+        self._clock = clock
         self._camera: Any = None
         #: The controls set when exposure and white balance were locked (empty until then).
         self.locked_controls: dict[str, Any] = {}
+        #: How many times the camera metered again since it opened (``BAD_FRAMES``).
+        self.remetered = 0
+        self._bad = 0
+        self._metering_since: float | None = None
+        self._last_metering: float | None = None
 
     def open(self) -> None:
         self.close()
+        self._bad, self._metering_since, self._last_metering = 0, None, None
         module = import_picamera2()
         try:
             camera = module.Picamera2(self.camera_num)
@@ -131,6 +170,9 @@ class PiCamera2Source(_Source):
 
     def _lock_exposure(self, camera: Any) -> None:
         self._sleep(self.warmup)
+        self._lock_now(camera)
+
+    def _lock_now(self, camera: Any) -> None:
         metadata = camera.capture_metadata()
         try:
             locked = {
@@ -153,7 +195,32 @@ class PiCamera2Source(_Source):
             frame = self._camera.capture_array("main")
         except Exception as error:
             raise CameraError(f"Pi camera {self.camera_num} gave no frame: {error}") from error
-        return as_bgr(frame)
+        image = as_bgr(frame)
+        if self.lock and self.locked_controls:
+            try:
+                self._watch_light(self._camera, image)
+            except Exception as error:
+                raise CameraError(f"Pi camera {self.camera_num} could not meter again: {error}") from error
+        return image
+
+    def _watch_light(self, camera: Any, frame: np.ndarray) -> None:
+        """Meter again when the light no longer fits the locked exposure (see the class)."""
+        now = self._clock()
+        if self._metering_since is not None:
+            if now - self._metering_since >= self.warmup:
+                self._metering_since = None
+                self._lock_now(camera)
+            return
+        self._bad = self._bad + 1 if badly_exposed(frame) else 0
+        if self._bad < BAD_FRAMES:
+            return
+        if self._last_metering is not None and now - self._last_metering < REMETER_EVERY:
+            return
+        self._bad = 0
+        self._metering_since = self._last_metering = now
+        self.remetered += 1
+        camera.set_controls({"AeEnable": True, "AwbEnable": True})
+        log.info("picamera2: the light changed (%d frames burnt or dark): metering again", BAD_FRAMES)
 
     def close(self) -> None:
         camera, self._camera = self._camera, None

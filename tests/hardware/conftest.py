@@ -51,6 +51,8 @@ class FakePicamera2:
     cameras: ClassVar[list[dict[str, Any]]] = [{"Model": "imx477", "Id": "/base/soc/i2c0mux/i2c@1/imx477@1a"}]
     instances: ClassVar[list[FakePicamera2]] = []
     fail_capture = False
+    #: a grey level for every pixel of the next frames (the light on the table), or None: a blue scene
+    grey: int | None = None
 
     def __init__(self, camera_num: int = 0) -> None:
         self.camera_num = camera_num
@@ -94,6 +96,8 @@ class FakePicamera2:
         assert self.config is not None
         width, height = self.config["main"]["size"]
         # "RGB888" is B, G, R in memory: a pure blue scene has 255 in channel 0.
+        if FakePicamera2.grey is not None:
+            return np.full((height, width, 3), FakePicamera2.grey, np.uint8)
         image = np.zeros((height, width, 3), np.uint8)
         image[:, :, 0] = 255
         return image
@@ -114,6 +118,7 @@ def fake_picamera2(monkeypatch: pytest.MonkeyPatch) -> Iterator[type[FakePicamer
     FakePicamera2.instances = []
     FakePicamera2.cameras = [{"Model": "imx477", "Id": "/base/soc/i2c0mux/i2c@1/imx477@1a"}]
     FakePicamera2.fail_capture = False
+    FakePicamera2.grey = None
     monkeypatch.setitem(sys.modules, "picamera2", module)
     yield FakePicamera2
 

@@ -5,11 +5,13 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
 from hardware import camera as camera_module
+from hardware import picam
 from hardware.camera import CameraChoice, open_camera
 from hardware.errors import CameraError, CameraFallback, UnknownCamera
 from hardware.frames import CaptureLoop
@@ -154,3 +156,63 @@ def test_auto_with_nothing_at_all_is_a_camera_error(
     monkeypatch.setattr(camera_module.sys, "platform", "linux")
     with pytest.raises(CameraError, match=r"no /dev/video\* device"):
         open_camera("auto")
+
+
+def _metering(camera: FakePicamera2) -> list[dict[str, Any]]:
+    return [c for name, c in camera.calls if name == "set_controls"]
+
+
+def test_a_locked_picamera2_meters_again_when_the_light_changes(fake_picamera2: type[FakePicamera2]) -> None:
+    now = [100.0]
+    source = PiCamera2Source(size=(320, 240), warmup=2.0, sleep=lambda s: None, clock=lambda: now[0])
+    with source:
+        camera = fake_picamera2.instances[-1]
+        fake_picamera2.grey = 140                 # the light it locked on
+        for _ in range(3 * picam.BAD_FRAMES):
+            source.read()
+        assert len(_metering(camera)) == 1 and source.remetered == 0
+        fake_picamera2.grey = 255                 # a lamp switched on: every frame burnt white
+        for _ in range(picam.BAD_FRAMES - 1):
+            source.read()
+        assert source.remetered == 0              # a white sheet passing over is not a change of light
+        source.read()
+        assert source.remetered == 1
+        assert _metering(camera)[-1] == {"AeEnable": True, "AwbEnable": True}
+        now[0] += 1.0
+        source.read()                             # frames keep coming while it meters: no sleep, no lock
+        assert len(_metering(camera)) == 2
+        now[0] += 1.0
+        frame = source.read()
+        assert frame.shape == (240, 320, 3)
+        locked = _metering(camera)[-1]            # locked anew on what the camera settled on
+        assert locked["AeEnable"] is False and locked["ExposureTime"] == 12345
+        assert source.locked_controls == locked
+        # still burnt under automatic exposure (sun on a white table): not metered again within the minute
+        for _ in range(3 * picam.BAD_FRAMES):
+            now[0] += 0.5
+            source.read()
+        assert source.remetered == 1
+        now[0] += picam.REMETER_EVERY
+        for _ in range(picam.BAD_FRAMES):
+            source.read()
+        assert source.remetered == 2
+        fake_picamera2.grey = 10                  # and the light switched off: too dark
+    with PiCamera2Source(size=(320, 240), sleep=lambda s: None, clock=lambda: now[0]) as dark:
+        for _ in range(picam.BAD_FRAMES):
+            dark.read()
+        assert dark.remetered == 1
+
+
+def test_an_unlocked_picamera2_never_meters_again_and_a_saturated_colour_is_not_burnt(
+        fake_picamera2: type[FakePicamera2]) -> None:
+    fake_picamera2.grey = 255
+    with PiCamera2Source(size=(320, 240), lock=False, sleep=lambda s: None) as source:
+        for _ in range(2 * picam.BAD_FRAMES):
+            source.read()
+        assert source.remetered == 0
+    fake_picamera2.grey = None                    # a pure blue scene: 255 in one channel only
+    with PiCamera2Source(size=(320, 240), sleep=lambda s: None) as source:
+        for _ in range(2 * picam.BAD_FRAMES):
+            source.read()
+        assert source.remetered == 0
+    assert not picam.badly_exposed(np.zeros((0, 0, 3), np.uint8))
