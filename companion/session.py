@@ -826,10 +826,10 @@ class TableSession:
         self._seen, self._seen_image = reading, image
         if not fixed:   # the camera's own reading: nobody removed anything from it yet
             self._removed = 0
+        key, params = why_key if proposal is None and why_key is not None else (None, {})
         self._reading = {"dice": len(reading.dice), "tokens": len(reading.tokens),
                          "fits": proposal is not None, "why": None if proposal is not None else why,
-                         "why_key": None if proposal is not None or why_key is None else why_key[0],
-                         "why_params": {} if proposal is not None or why_key is None else why_key[1],
+                         "why_key": key, "why_params": params,
                          "fixed": fixed,
                          "seen": [{"index": i, "sides": d.sides, "value": d.value, "zone": d.zone,
                                    "manual": d.manual} for i, d in enumerate(reading.dice)]}

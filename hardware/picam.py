@@ -144,7 +144,7 @@ class PiCamera2Source(_Source):
 
     def open(self) -> None:
         self.close()
-        self._bad, self._metering_since, self._last_metering = 0, None, None
+        self.remetered, self._bad, self._metering_since, self._last_metering = 0, 0, None, None
         module = import_picamera2()
         try:
             camera = module.Picamera2(self.camera_num)
