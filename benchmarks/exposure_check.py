@@ -1,9 +1,10 @@
-"""Which real photos the Pi camera source would take for a change of light (``hardware.picam.badly_exposed``).
+"""Which real photos are taken for a change of light (``vision.exposure.badly_exposed``).
 
     python3 benchmarks/exposure_check.py [--every N]
 
-A locked Pi camera meters again after ``BAD_FRAMES`` frames in a row that are burnt or dark. Its risk is a
-well-exposed table taken for one (metering again while the players play); its use, an over-exposed one
+The reader reports nothing as sure in such a frame, and a locked Pi camera meters again after
+``BAD_FRAMES`` of them in a row. The risk is a well-exposed table taken for one (the players asked about
+dice the reader is sure of, the camera metering again while they play); the use, an over-exposed one
 caught. Reads one photo in ``--every`` of each d6 set as shot and through ``camera_probe``'s "bright"
 (x1.6 + 20, clipped) and "dim" (x0.35) looks, and prints, per set and look, how many are badly exposed.
 """
@@ -21,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import camera_probe as cp
 
-from hardware.picam import badly_exposed
+from vision.exposure import badly_exposed
 
 LOOKS = ("as-shot", "bright", "dim")
 

@@ -700,6 +700,7 @@ class Companion:
         from hardware.errors import CameraError
         from hardware.frames import CaptureLoop, FrameHolder
         from hardware.sdnotify import Notifier
+        from vision.exposure import badly_exposed
 
         self.config = config
         self.notifier = notifier if notifier is not None else Notifier()
@@ -737,7 +738,8 @@ class Companion:
                         # the players; a table without a camera takes the photos with the phones
                         choice = open_camera(spec, replay_default=None if auto else replay,
                                              frame_interval=config.camera.frame_interval,
-                                             photo_seconds=config.camera.photo_seconds)
+                                             photo_seconds=config.camera.photo_seconds,
+                                             light_check=badly_exposed)
                 except CameraError as error:
                     if not auto:
                         raise

@@ -18,8 +18,11 @@ import logging
 import os
 import sys
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+
+import numpy as np
 
 from hardware.errors import CameraError, CameraFallback, UnknownCamera
 from hardware.sources import CameraSource, OpenCVSource, ReplaySource
@@ -46,10 +49,12 @@ def parse_camera(
     replay_default: str | Path | None = None,
     frame_interval: float | None = 0.2,
     photo_seconds: float | None = 5.0,
+    light_check: Callable[[np.ndarray], bool] | None = None,
 ) -> CameraSource:
     """The (unopened) source a name other than ``auto`` stands for.
 
-    ``frame_interval`` and ``photo_seconds`` apply to replays (see :class:`ReplaySource`).
+    ``frame_interval`` and ``photo_seconds`` apply to replays (see :class:`ReplaySource`), ``light_check``
+    to the Pi camera (see :class:`~hardware.picam.PiCamera2Source`).
 
     Raises
     ------
@@ -63,7 +68,7 @@ def parse_camera(
             raise UnknownCamera(f"camera {spec!r}: after 'picamera2:' give a camera number, e.g. picamera2:0")
         from hardware.picam import PiCamera2Source
 
-        return PiCamera2Source(int(arg) if arg else 0)
+        return PiCamera2Source(int(arg) if arg else 0, light_check=light_check)
     if kind == "opencv":
         if sep and not arg:
             raise UnknownCamera(f"camera {spec!r}: after 'opencv:' give a device number or path")
@@ -99,6 +104,7 @@ def open_camera(
     replay_default: str | Path | None = None,
     frame_interval: float | None = 0.2,
     photo_seconds: float | None = 5.0,
+    light_check: Callable[[np.ndarray], bool] | None = None,
 ) -> CameraChoice:
     """Choose a camera by name, or autodetect one; the source is returned unopened.
 
@@ -110,6 +116,8 @@ def open_camera(
         The photos ``auto`` and a bare ``replay`` fall back to.
     frame_interval, photo_seconds
         Pacing of replays.
+    light_check
+        Given to a Pi camera: whether a frame is exposed for another light, so it meters again.
 
     Raises
     ------
@@ -127,7 +135,8 @@ def open_camera(
         spec = os.environ.get(CAMERA_ENV) or "auto"
     if spec.strip().lower() != "auto":
         source = parse_camera(
-            spec, replay_default=replay_default, frame_interval=frame_interval, photo_seconds=photo_seconds
+            spec, replay_default=replay_default, frame_interval=frame_interval, photo_seconds=photo_seconds,
+            light_check=light_check,
         )
         choice = CameraChoice(source, f"asked for {spec!r}")
         log.info("camera: %s (%s)", source.name, choice.reason)
@@ -138,7 +147,7 @@ def open_camera(
 
     count, why = detect_cameras()
     if count:
-        choice = CameraChoice(PiCamera2Source(0), f"auto: {why}")
+        choice = CameraChoice(PiCamera2Source(0, light_check=light_check), f"auto: {why}")
         log.info("camera: %s (%s)", choice.source.name, choice.reason)
         return choice
     tried.append(why)

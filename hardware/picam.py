@@ -21,13 +21,8 @@ from hardware.sources import Image, _Source, as_bgr
 
 log = logging.getLogger(__name__)
 
-#: A frame is burnt when more than this share of its pixels is white in every channel (250 or more), ...
-BURNT_SHARE = 0.2
-#: ... and dark when its 99th percentile grey is under this: the light changed after the camera locked its
-#: exposure (a lamp switched on over the table, or off). Read on every eighth pixel of every eighth row.
-DARK_P99 = 40
-#: This many such frames in a row make a locked camera meter again (``PiCamera2Source``): a hand or a
-#: white sheet passing over the tray is not a change of light.
+#: This many frames in a row that ``light_check`` finds exposed for another light make a locked camera
+#: meter again (``PiCamera2Source``): a hand or a white sheet passing over the tray is not a change of light.
 BAD_FRAMES = 15
 #: And at most once in this many seconds, so a scene that stays burnt under automatic exposure too (sun on
 #: a white table) is not metered over and over.
@@ -63,17 +58,6 @@ def detect_cameras() -> tuple[int, str]:
     return count, f"picamera2 sees {count} camera(s)"
 
 
-def badly_exposed(frame: np.ndarray) -> bool:
-    """Whether ``frame`` (BGR) is burnt or dark enough that its exposure no longer fits the light
-    (``BURNT_SHARE``, ``DARK_P99``)."""
-    sample = frame[::8, ::8]
-    if sample.size == 0:
-        return False
-    if float((sample.min(axis=2) >= 250).mean()) > BURNT_SHARE:
-        return True
-    return float(np.percentile(sample.max(axis=2), 99)) < DARK_P99
-
-
 def camera_count() -> int:
     """How many cameras libcamera sees (0 when picamera2 is missing or fails)."""
     return detect_cameras()[0]
@@ -85,8 +69,8 @@ class PiCamera2Source(_Source):
     After ``warmup`` seconds of automatic exposure and white balance, the values the camera settled on
     (``ExposureTime``, ``AnalogueGain``, ``ColourGains`` from the frame metadata) are set as fixed
     controls with ``AeEnable`` and ``AwbEnable`` off, so die colours stay the same from frame to frame.
-    When the light changes after that (``BAD_FRAMES`` frames in a row ``badly_exposed``: burnt white under
-    a lamp switched on, or dark), automatic exposure and white balance are turned on again and locked
+    When the light changes after that (``BAD_FRAMES`` frames in a row that ``light_check`` finds burnt white
+    under a lamp switched on, or dark), automatic exposure and white balance are turned on again and locked
     anew ``warmup`` seconds later, without stopping the frames, at most once in ``REMETER_EVERY`` seconds
     (docs/vision.md, "Seventy-third session, second": the reader's sure mistakes rise in burnt frames).
 
@@ -108,6 +92,9 @@ class PiCamera2Source(_Source):
         Injected sleep for the warm-up.
     clock
         Injected monotonic clock for metering again.
+    light_check
+        Whether a BGR frame is exposed for another light than the locked one (the companion gives
+        ``vision.exposure.badly_exposed``: hardware knows no image rules). None never meters again.
     """
 
     def __init__(
@@ -121,6 +108,7 @@ class PiCamera2Source(_Source):
         controls: Mapping[str, Any] | None = None,
         sleep: Callable[[float], None] = time.sleep,
         clock: Callable[[], float] = time.monotonic,
+        light_check: Callable[[np.ndarray], bool] | None = None,
     ) -> None:
         if mode not in ("still", "video"):
             raise ValueError(f"mode must be 'still' or 'video', got {mode!r}")
@@ -133,6 +121,7 @@ class PiCamera2Source(_Source):
         self.name = "picamera2" if camera_num == 0 else f"picamera2:{camera_num}"
         self._sleep = sleep
         self._clock = clock
+        self._light_check = light_check
         self._camera: Any = None
         #: The controls set when exposure and white balance were locked (empty until then).
         self.locked_controls: dict[str, Any] = {}
@@ -196,22 +185,24 @@ class PiCamera2Source(_Source):
         except Exception as error:
             raise CameraError(f"Pi camera {self.camera_num} gave no frame: {error}") from error
         image = as_bgr(frame)
-        if self.lock and self.locked_controls:
+        check = self._light_check
+        if self.lock and self.locked_controls and check is not None:
             try:
-                self._watch_light(self._camera, image)
+                self._watch_light(self._camera, check(image))
             except Exception as error:
                 raise CameraError(f"Pi camera {self.camera_num} could not meter again: {error}") from error
         return image
 
-    def _watch_light(self, camera: Any, frame: np.ndarray) -> None:
-        """Meter again when the light no longer fits the locked exposure (see the class)."""
+    def _watch_light(self, camera: Any, bad: bool) -> None:
+        """Meter again when the light no longer fits the locked exposure (see the class); ``bad``: this
+        frame is exposed for another light."""
         now = self._clock()
         if self._metering_since is not None:
             if now - self._metering_since >= self.warmup:
                 self._metering_since = None
                 self._lock_now(camera)
             return
-        self._bad = self._bad + 1 if badly_exposed(frame) else 0
+        self._bad = self._bad + 1 if bad else 0
         if self._bad < BAD_FRAMES:
             return
         if self._last_metering is not None and now - self._last_metering < REMETER_EVERY:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import subprocess
 import sys
 from pathlib import Path
@@ -12,12 +13,13 @@ import pytest
 
 from hardware import camera as camera_module
 from hardware import picam
-from hardware.camera import CameraChoice, open_camera
+from hardware.camera import CameraChoice, open_camera, parse_camera
 from hardware.errors import CameraError, CameraFallback, UnknownCamera
 from hardware.frames import CaptureLoop
 from hardware.picam import PiCamera2Source, camera_count
 from hardware.sources import OpenCVSource, ReplaySource
 from tests.hardware.conftest import FakePicamera2
+from vision.exposure import badly_exposed
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -164,7 +166,8 @@ def _metering(camera: FakePicamera2) -> list[dict[str, Any]]:
 
 def test_a_locked_picamera2_meters_again_when_the_light_changes(fake_picamera2: type[FakePicamera2]) -> None:
     now = [100.0]
-    source = PiCamera2Source(size=(320, 240), warmup=2.0, sleep=lambda s: None, clock=lambda: now[0])
+    source = PiCamera2Source(size=(320, 240), warmup=2.0, sleep=lambda s: None, clock=lambda: now[0],
+                             light_check=badly_exposed)
     with source:
         camera = fake_picamera2.instances[-1]
         fake_picamera2.grey = 140                 # the light it locked on
@@ -207,13 +210,39 @@ def test_a_locked_picamera2_meters_again_when_the_light_changes(fake_picamera2: 
 def test_an_unlocked_picamera2_never_meters_again_and_a_saturated_colour_is_not_burnt(
         fake_picamera2: type[FakePicamera2]) -> None:
     fake_picamera2.grey = 255
-    with PiCamera2Source(size=(320, 240), lock=False, sleep=lambda s: None) as source:
+    with PiCamera2Source(size=(320, 240), lock=False, sleep=lambda s: None,
+                         light_check=badly_exposed) as source:
         for _ in range(2 * picam.BAD_FRAMES):
             source.read()
         assert source.remetered == 0
     fake_picamera2.grey = None                    # a pure blue scene: 255 in one channel only
-    with PiCamera2Source(size=(320, 240), sleep=lambda s: None) as source:
+    with PiCamera2Source(size=(320, 240), sleep=lambda s: None, light_check=badly_exposed) as source:
         for _ in range(2 * picam.BAD_FRAMES):
             source.read()
         assert source.remetered == 0
-    assert not picam.badly_exposed(np.zeros((0, 0, 3), np.uint8))
+
+
+def test_the_light_check_reaches_the_pi_camera_by_name_and_a_camera_without_one_never_meters(
+        fake_picamera2: type[FakePicamera2], monkeypatch: pytest.MonkeyPatch) -> None:
+    # the real source, without its 2 s warm-up
+    monkeypatch.setattr(picam, "PiCamera2Source", functools.partial(PiCamera2Source, size=(320, 240),
+                                                                     sleep=lambda s: None))
+    fake_picamera2.grey = 255
+    seen: list[tuple[int, ...]] = []
+
+    def check(frame: np.ndarray) -> bool:
+        seen.append(frame.shape)
+        return True
+
+    with parse_camera("picamera2:0", light_check=check) as source:
+        for _ in range(picam.BAD_FRAMES):
+            source.read()
+        assert source.remetered == 1 and seen[0] == (240, 320, 3)
+    with open_camera("picamera2", light_check=check).source as source:
+        for _ in range(picam.BAD_FRAMES):
+            source.read()
+        assert source.remetered == 1
+    with PiCamera2Source(size=(320, 240), sleep=lambda s: None) as source:   # hardware knows no image rule
+        for _ in range(2 * picam.BAD_FRAMES):
+            source.read()
+        assert source.remetered == 0

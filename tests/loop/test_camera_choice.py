@@ -72,3 +72,22 @@ def test_every_status_of_a_replay_keeps_saying_so() -> None:
     status = CameraStatus("ok", "replay:/srv/photos", since=0.0)
     assert camera_status_json(status, replay=True)["replay"] is True
     assert "replay" not in camera_status_json(status)
+
+
+def test_the_camera_is_given_the_readers_light_check(
+        tmp_path: Path, made: list[Companion], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Pi camera meters again when the light changes by the same rule that names a burnt reading
+    (``vision.exposure``): hardware knows no image rule, the companion hands it over."""
+    import hardware.camera
+    from vision.exposure import badly_exposed
+
+    given: list[Any] = []
+    real = hardware.camera.open_camera
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        given.append(kwargs.get("light_check"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(hardware.camera, "open_camera", spy)
+    made.append(Companion(config(tmp_path), camera=f"replay:{DEMO_DIR}", web=False))
+    assert given == [badly_exposed]
