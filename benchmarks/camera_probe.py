@@ -137,7 +137,7 @@ def probe_camera(name: str, every: int, looks: list[str], candidates: Path | Non
     out = []
     for look in looks:
         rng = np.random.default_rng(20261203)
-        n = found = right = wrong_sure = phantoms = frames = 0
+        n = found = right = wrong_sure = right_sure = phantoms = frames = 0
         for photo in photo_set(name)[::every]:
             boxes = [d.bbox for d in photo.dice]
             if not boxes or any(b is None for b in boxes):
@@ -153,10 +153,12 @@ def probe_camera(name: str, every: int, looks: list[str], candidates: Path | Non
                 truth = photo.dice[i].value
                 right += truth is not None and dice[j].value == truth
                 wrong_sure += truth is not None and dice[j].value != truth and dice[j].confidence >= ve.SURE
+                right_sure += truth is not None and dice[j].value == truth and dice[j].confidence >= ve.SURE
         out.append({"set": name, "look": look, "photos": frames, "dice": n,
                     "found_pct": round(100 * found / max(1, n), 2),
                     "right_pct": round(100 * right / max(1, n), 2),
-                    "wrong_sure": wrong_sure, "phantom_per_photo": round(phantoms / max(1, frames), 3)})
+                    "wrong_sure": wrong_sure, "right_sure": right_sure,
+                    "phantom_per_photo": round(phantoms / max(1, frames), 3)})
     return out
 
 
@@ -193,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
     for r in probe_camera(name, args.every, looks, args.candidates):
         print(f"{r['set']:9} {r['look']:9} photos {r['photos']} dice {r['dice']} found {r['found_pct']:.1f}% "
               f"right {r['right_pct']:.1f}% wrong and sure {r['wrong_sure']} "
-              f"phantoms {r['phantom_per_photo']} a photo")
+              f"right and sure {r['right_sure']} phantoms {r['phantom_per_photo']} a photo")
     return 0
 
 

@@ -8,7 +8,8 @@ the page shows under ``proposal.reading``::
      "dice":   [{"bbox": [x, y, w, h], "sides": 6 | null, "value": 4 | null, "confidence": 0.97,
                  "zone": "p0"}, ...],
      "tokens": [{"bbox": [...], "face": "alive" | "dead" | null, "confidence": 0.9, "zone": "toss"}, ...],
-     "zones":  ["p0", "p1", "toss"]}
+     "zones":  ["p0", "p1", "toss"],
+     "light":  "burnt" | "dark"}
 
 ``TableReading.from_json`` is the other edge (a reading given as JSON: a ``--reader`` of one's own, tests),
 and ``from_json(r.to_json()) == r``. The frame's size, every box and confidence are required, as vision
@@ -16,7 +17,8 @@ always gives them; a ``zone`` and ``zones`` (which the camera worker adds: the t
 flow knows whether a toss zone exists) may be left out, and then stay out of the JSON. A die's ``sides``
 and ``value`` are always written (``null``: not known). Only a die a person fixed on the correction page
 carries ``"manual": true`` with its ``sides_confidence`` and ``value_confidence`` (1.0), and a die a person
-added there (one the camera missed) also ``"added": true``.
+added there (one the camera missed) also ``"added": true``. ``light`` is there only when the frame was
+exposed for another light (``vision.exposure``): burnt white or dark.
 
 ``vision.reading`` re-exports these classes: vision builds them, the flows read them.
 """
@@ -38,6 +40,9 @@ MAX_OBJECTS: Final = 1000
 """At most this many dice, and as many tokens, in a JSON reading (vision finds at most 150)."""
 
 MAX_ZONES: Final = 64
+
+LIGHTS: Final = ("burnt", "dark")
+"""A frame's ``light`` when it was exposed for another light (``vision.exposure.light``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,14 +117,15 @@ class Token:
 
 @dataclass(frozen=True, slots=True)
 class TableReading:
-    """Everything read in one frame of ``width`` x ``height`` pixels, and the tray's ``zones`` when the
-    camera worker named them."""
+    """Everything read in one frame of ``width`` x ``height`` pixels, the tray's ``zones`` when the
+    camera worker named them, and the frame's ``light`` when it was burnt or dark (``LIGHTS``)."""
 
     width: int
     height: int
     dice: tuple[Die, ...] = field(default=())
     tokens: tuple[Token, ...] = field(default=())
     zones: tuple[str, ...] | None = None
+    light: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"width": self.width, "height": self.height,
@@ -127,6 +133,8 @@ class TableReading:
                                "tokens": [t.to_json() for t in self.tokens]}
         if self.zones is not None:
             out["zones"] = list(self.zones)
+        if self.light is not None:
+            out["light"] = self.light
         return out
 
     @classmethod
@@ -141,10 +149,14 @@ class TableReading:
                                   or not all(isinstance(z, str) for z in zones)):
             raise InvalidInput(f"a reading's \"zones\" is a list of at most {MAX_ZONES} zone names, "
                                f"not {_short(zones)}")
+        light = obj.get("light")
+        if light is not None and light not in LIGHTS:
+            raise InvalidInput(f"a reading's \"light\" is one of {', '.join(LIGHTS)} or absent, "
+                               f"not {_short(light)}")
         return cls(_size(obj, "width"), _size(obj, "height"),
                    tuple(Die.from_json(d, f"die {n}") for n, d in enumerate(dice)),
                    tuple(Token.from_json(t, f"token {n}") for n, t in enumerate(tokens)),
-                   None if zones is None else tuple(zones))
+                   None if zones is None else tuple(zones), light)
 
     def with_zones(self, zones: tuple[str, ...]) -> TableReading:
         """The same reading naming the tray's zones (kept if it already names them)."""

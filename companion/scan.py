@@ -124,8 +124,10 @@ def _summary(result: dict[str, Any]) -> str:
     dice = " ".join(f"{_kind(d)}{'?' if d['value'] is None else d['value']}"
                     f"({d['confidence']:.2f},{d['zone']})" for d in result["dice"])
     tokens = " ".join(f"{t['face'] or '?'}({t['confidence']:.2f},{t['zone']})" for t in result["tokens"])
+    light = f"; light: {result['light']}" if "light" in result else ""
     return (f"{result['file']}: {result['width']}x{result['height']} {result['ms']} ms; "
-            f"{len(result['dice'])} dice: {dice or '-'}; {len(result['tokens'])} tokens: {tokens or '-'}")
+            f"{len(result['dice'])} dice: {dice or '-'}; {len(result['tokens'])} tokens: {tokens or '-'}"
+            + light)
 
 
 def main(argv: Sequence[str]) -> int:
@@ -178,6 +180,8 @@ def main(argv: Sequence[str]) -> int:
             sx, sy = width / body["width"], height / body["height"]
             result.update(width=width, height=height, ms=ms, dice=_in_photo(body["dice"], sx, sy),
                           tokens=_in_photo(body["tokens"], sx, sy))
+            if reading.light is not None:
+                result["light"] = reading.light
             if (sx, sy) != (1, 1):   # a photo over MAX_PIXELS, decoded smaller
                 result["read_at"] = [body["width"], body["height"]]
             if args.percentile:

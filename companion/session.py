@@ -830,6 +830,7 @@ class TableSession:
         self._reading = {"dice": len(reading.dice), "tokens": len(reading.tokens),
                          "fits": proposal is not None, "why": None if proposal is not None else why,
                          "why_key": key, "why_params": params,
+                         "light": reading.light,
                          "fixed": fixed,
                          "seen": [{"index": i, "sides": d.sides, "value": d.value, "zone": d.zone,
                                    "manual": d.manual} for i, d in enumerate(reading.dice)]}

@@ -24,6 +24,7 @@ import numpy as np
 
 from vision import _cv, learned
 from vision.errors import InvalidVisionInput
+from vision.exposure import light
 from vision.pips import (
     COARSE_INNER,
     COARSE_PLAIN_SPREAD,
@@ -358,7 +359,9 @@ def read_table(frame: np.ndarray, *, calibration: Calibration | None = None, zon
     -------
     TableReading
         Dice (``sides=6`` and a value for pip d6s; ``sides=None, value=None`` with a low confidence for
-        dice that are not pip d6s), tokens, each with its zone. Empty tuples when nothing is there.
+        dice that are not pip d6s), tokens, each with its zone. Empty tuples when nothing is there. When
+        the part of the frame read is burnt or dark (``vision.exposure.light``), its ``light`` says so (the
+        page tells the players; the reading itself is unchanged).
     """
     frame = check_frame(frame)
     if reader not in ("learned", "rules"):
@@ -408,7 +411,7 @@ def read_table(frame: np.ndarray, *, calibration: Calibration | None = None, zon
         tokens = [t for t in tokens if on_tray(t.bbox)]
     dice.sort(key=lambda d: (d.bbox[0], d.bbox[1]))
     tokens.sort(key=lambda t: (t.bbox[0], t.bbox[1]))
-    return TableReading(w, h, tuple(dice), tuple(tokens))
+    return TableReading(w, h, tuple(dice), tuple(tokens), light=light(seen))
 
 
 def _tray_box(outline: tuple[tuple[float, float], ...], w: int, h: int) -> tuple[int, int, int, int]:

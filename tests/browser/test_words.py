@@ -174,3 +174,24 @@ def test_a_die_of_the_wrong_kind_is_named_in_italian_and_english(table: Table, p
     shot(phone, "33-dadoteck-wrong-die")
     phone.goto(table.url("/?lang=en"))
     expect(phone.locator("#awaiting-text")).to_contain_text("expected: d20; the camera sees: d6")
+
+
+def test_a_burnt_frame_says_so_above_its_proposal_in_italian_and_english(table: Table, phone: Page) -> None:
+    # a lamp switched on over the table: the reading is still proposed, and the page says why the camera may
+    # miss or misread dice (vision.exposure)
+    table.session.new_game("button-goblin", D6_SETUP, archive=True)
+    table.session.offer_reading({**camera_reading(FIRST_ROLL), "light": "burnt"})
+    assert table.session.snapshot()["reading"]["light"] == "burnt"
+    phone.goto(table.url("/"))
+    note = phone.locator("#light-note")
+    expect(note).to_contain_text("Troppa luce sul tavolo: l'immagine è sovraesposta")
+    expect(phone.locator("#proposal")).to_be_visible()
+    shot(phone, "37-burnt-frame")
+    phone.goto(table.url("/?lang=en"))
+    expect(note).to_contain_text("Too much light on the table")
+    table.session.offer_reading({**camera_reading(FIRST_ROLL), "light": "dark"})
+    expect(note).to_contain_text("The table is too dark")
+    table.session.offer_reading(camera_reading(FIRST_ROLL))      # the lamp is right again
+    expect(note).to_be_hidden()
+    expect(phone.locator("#proposal")).to_be_visible()
+    phone.goto(table.url("/?lang=it"))

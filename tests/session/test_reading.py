@@ -56,7 +56,8 @@ dice = st.builds(Die, boxes, st.none() | st.sampled_from([4, 6, 8, 10, 12, 20]),
 tokens = st.builds(Token, boxes, st.none() | st.sampled_from(["alive", "dead"]), confidences, zones)
 readings = st.builds(TableReading, st.integers(1, 4000), st.integers(1, 4000),
                      st.lists(dice, max_size=6).map(tuple), st.lists(tokens, max_size=6).map(tuple),
-                     st.none() | st.lists(st.sampled_from(["p0", "p1", "toss"]), max_size=3).map(tuple))
+                     st.none() | st.lists(st.sampled_from(["p0", "p1", "toss"]), max_size=3).map(tuple),
+                     st.none() | st.sampled_from(["burnt", "dark"]))
 
 
 @settings(deadline=None, max_examples=200)
@@ -91,6 +92,8 @@ BOX = {"bbox": [1, 2, 3, 4], "confidence": 0.5}
     ({"tokens": [7]}, "token 0 must be a JSON object, not 7"),
     ({"dice": [{**BOX, "manual": "yes"}]}, "die 0: \"manual\" must be true or false, not 'yes'"),
     ({"zones": "toss"}, "a reading's \"zones\" is a list of at most 64 zone names, not 'toss'"),
+    ({"light": "bright"}, "a reading's \"light\" is one of burnt, dark or absent, not 'bright'"),
+    ({"light": ["burnt"]}, "a reading's \"light\" is one of burnt, dark or absent, not ['burnt']"),
     ({"dice": [{}] * 1001}, "a reading's \"dice\" is a list of at most 1000 objects"),
 ])
 def test_a_bad_json_reading_says_what_is_wrong_and_changes_nothing(

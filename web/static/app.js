@@ -667,6 +667,14 @@
     return text;
   }
 
+  /** A burnt or dark frame (a lamp switched on or off over the table): the camera may miss or misread dice. */
+  function renderLight(s) {
+    const box = $("light-note");
+    const light = s.expects && s.reading && s.reading.light;
+    show(box, !!light);
+    if (light) box.textContent = t(`table.light.${light}`);
+  }
+
   /** The "Prima del tiro" box: a roll's target before it is read, drawn by the game's view if it has one. */
   function renderCheck(s) {
     const box = $("check");
@@ -684,6 +692,7 @@
     status.replaceChildren(...lines.map((line) => el("p", { text: line })));
     show(status, lines.length > 0);
     renderCheck(s);
+    renderLight(s);
     renderProposal(s);
     renderSnapshotImage(s, false);
     const root = $("view");
