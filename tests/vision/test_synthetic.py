@@ -19,11 +19,14 @@ def _near(box, x, y):
 
 
 def test_empty_and_black_frames_read_nothing():
-    for frame in (synth.tray(kind="felt"), synth.tray(kind="wood"), synth.tray(kind="white"),
-                  np.zeros((480, 640, 3), np.uint8), np.full((480, 640, 3), 255, np.uint8)):
+    for frame, light in ((synth.tray(kind="felt"), None), (synth.tray(kind="wood"), None),
+                         (synth.tray(kind="white"), None), (np.zeros((480, 640, 3), np.uint8), "dark"),
+                         (np.full((480, 640, 3), 255, np.uint8), "burnt")):
         reading = read_table(frame)
         assert reading.dice == () and reading.tokens == ()
-        assert reading.to_json() == {"width": 640, "height": 480, "dice": [], "tokens": []}
+        # a white tray is not burnt; a black or a white frame says why nothing is there (vision.exposure)
+        expected = {"width": 640, "height": 480, "dice": [], "tokens": []}
+        assert reading.to_json() == (expected if light is None else {**expected, "light": light})
 
 
 @pytest.mark.parametrize("kind", ["felt", "wood", "white"])
