@@ -17,13 +17,15 @@ from __future__ import annotations
 
 from typing import Literal
 
+import cv2
 import numpy as np
 
 #: A frame is burnt when more than this share of its pixels is white in every channel (``WHITE`` or more),
 BURNT_SHARE = 0.2
 WHITE = 250
-#: ... and dark when the 99th percentile of its brightest channel is under this. Read on every ``STEP``-th
-#: pixel of every ``STEP``-th row: 1/64 of the frame, so a 12 MP frame costs a few ms.
+#: ... and dark when the 99th percentile of its brightest channel is under this. Read on one pixel in
+#: ``STEP`` each way (nearest, by OpenCV: 0.1 ms for a 2028x1520 frame, 0.5 ms for 12 MP on one core here;
+#: numpy's strided view and percentile took 5 and 17 ms).
 DARK_P99 = 40
 STEP = 8
 
@@ -31,16 +33,24 @@ Light = Literal["burnt", "dark"]
 
 
 def light(frame: np.ndarray) -> Light | None:
-    """``"burnt"`` or ``"dark"`` when ``frame`` (BGR, uint8) is exposed for another light (``BURNT_SHARE``,
-    ``DARK_P99``), else None (also for an empty frame)."""
-    sample = frame[::STEP, ::STEP]
-    if sample.size == 0:
+    """``"burnt"`` or ``"dark"`` when ``frame`` (BGR or grey, uint8) is exposed for another light
+    (``BURNT_SHARE``, ``DARK_P99``), else None (also for an empty frame)."""
+    if frame.size == 0:
         return None
-    if sample.ndim == 2:
-        sample = sample[:, :, None]
-    if float((sample.min(axis=2) >= WHITE).mean()) > BURNT_SHARE:
+    h, w = frame.shape[:2]
+    sample = cv2.resize(frame, (max(1, w // STEP), max(1, h // STEP)), interpolation=cv2.INTER_NEAREST)
+    if sample.ndim == 2 or sample.shape[2] == 1:
+        low = high = sample.reshape(sample.shape[:2])
+    else:
+        channels = cv2.split(sample)
+        low, high = channels[0], channels[0]
+        for c in channels[1:]:
+            low, high = cv2.min(low, c), cv2.max(high, c)
+    if np.count_nonzero(low >= WHITE) > BURNT_SHARE * low.size:
         return "burnt"
-    return "dark" if float(np.percentile(sample.max(axis=2), 99)) < DARK_P99 else None
+    counts = np.cumsum(np.bincount(high.ravel(), minlength=256))
+    p99 = int(np.searchsorted(counts, 0.99 * counts[-1]))
+    return "dark" if p99 < DARK_P99 else None
 
 
 def badly_exposed(frame: np.ndarray) -> bool:

@@ -31,6 +31,8 @@ def test_a_saturated_colour_an_empty_frame_and_a_grey_frame():
     assert light(blue) is None                       # 255 in one channel is a colour, not burnt white
     assert light(np.zeros((0, 0, 3), np.uint8)) is None
     assert light(np.full((120, 160), 255, np.uint8)) == "burnt"
+    assert light(np.full((3, 5, 3), 255, np.uint8)) == "burnt"      # smaller than a step: one pixel read
+    assert light(np.full((120, 160, 1), 20, np.uint8)) == "dark"
     white = np.full((120, 160, 3), 128, np.uint8)
     white[:, :40] = 255                              # a third of the frame white: burnt
     assert badly_exposed(white)
