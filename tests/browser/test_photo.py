@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 from playwright.sync_api import Browser, Page, expect
 from waitress import wasyncore
@@ -183,6 +184,35 @@ def test_a_refused_photo_is_said_in_the_page_language(photo_table: Table, browse
         expect(page.locator("#photo-status")).to_contain_text("Questo telefono non sa aprire la foto")
         assert session.snapshot()["proposal"] is None and session.snapshot()["step"] == 0
         shot(page, "photo-04-refused")
+    finally:
+        page.context.close()
+    assert not page_errors, page_errors
+
+
+def test_an_over_exposed_photo_is_read_and_the_page_says_the_light_is_wrong(
+        photo_table: Table, browser: Browser, page_errors: list[str], tmp_path: Path) -> None:
+    """A phone's photo burnt by a lamp (matteop65's four "5"s, x1.6 + 20): read as it comes, and the table
+    page says why the camera may miss or misread dice (``vision.exposure``), here beside what Dadoteck
+    expects (a d20, not the d6s in the photo)."""
+    from vision.data import photo_set
+
+    session = photo_table.session
+    session.new_game("dadoteck", DADOTECK, archive=True)
+    (five,) = [p for p in photo_set("matteop65") if p.path.name == "five_32.jpg"]
+    burnt = np.clip(five.load().astype(np.float32) * 1.6 + 20, 0, 255).astype(np.uint8)
+    path = tmp_path / "burnt.png"
+    cv2.imwrite(str(path), burnt)
+    page = open_phone(browser, page_errors)
+    try:
+        page.goto(photo_table.url("/"))
+        page.evaluate(f"() => localStorage.setItem('goblin.pin', '{PIN}')")
+        expect(page.locator("#light-note")).to_be_hidden()
+        page.set_input_files("#photo-file", str(path))
+        expect(page.locator("#light-note")).to_contain_text("Troppa luce sul tavolo", timeout=30_000)
+        expect(page.locator("#awaiting-text")).to_contain_text("atteso: d20; la fotocamera vede: d6")
+        reading = session.snapshot()["reading"]
+        assert reading["light"] == "burnt" and reading["dice"] >= 3, reading
+        shot(page, "photo-04-burnt")
     finally:
         page.context.close()
     assert not page_errors, page_errors
