@@ -210,6 +210,7 @@ def test_an_over_exposed_photo_is_read_and_the_page_says_the_light_is_wrong(
         page.set_input_files("#photo-file", str(path))
         expect(page.locator("#light-note")).to_contain_text("Troppa luce sul tavolo", timeout=30_000)
         expect(page.locator("#awaiting-text")).to_contain_text("atteso: d20; la fotocamera vede: d6")
+        expect(page.locator("#photo-status")).to_contain_text("ma non dà una proposta")
         reading = session.snapshot()["reading"]
         assert reading["light"] == "burnt" and reading["dice"] >= 3, reading
         shot(page, "photo-04-burnt")

@@ -84,7 +84,9 @@
       return null;
     }
     const p = data.photo || {};
-    say(t(p.pending ? "photo.pending" : "photo.read", { width: p.width, height: p.height,
+    // read with no proposal (a d6 where a d20 is rolled, no die seen): the table card says why
+    const read = data.proposal ? "photo.read" : "photo.read_unfit";
+    say(t(p.pending ? "photo.pending" : read, { width: p.width, height: p.height,
       kb: Math.round((p.bytes || 0) / 1024), seconds: ((p.read_ms || 0) / 1000).toFixed(1) }));
     G.apply(data);
     return data;
