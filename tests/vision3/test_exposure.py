@@ -34,9 +34,9 @@ def test_a_saturated_colour_an_empty_frame_and_a_grey_frame():
     assert light(np.full((3, 5, 3), 255, np.uint8)) == "burnt"      # smaller than a step: one pixel read
     assert light(np.full((120, 160, 1), 20, np.uint8)) == "dark"
     white = np.full((120, 160, 3), 128, np.uint8)
-    white[:, :40] = 255                              # a third of the frame white: burnt
+    white[:, :40] = 255                              # a quarter of the frame white: burnt
     assert badly_exposed(white)
-    white[:, 20:40] = 128                            # a sixth: a white card on the tray, not burnt
+    white[:, 20:40] = 128                            # an eighth: a white card on the tray, not burnt
     assert not badly_exposed(white)
 
 
