@@ -2,11 +2,12 @@
 
     python3 benchmarks/exposure_check.py [--every N]
 
-The reader reports nothing as sure in such a frame, and a locked Pi camera meters again after
-``BAD_FRAMES`` of them in a row. The risk is a well-exposed table taken for one (the players asked about
-dice the reader is sure of, the camera metering again while they play); the use, an over-exposed one
-caught. Reads one photo in ``--every`` of each d6 set as shot and through ``camera_probe``'s "bright"
-(x1.6 + 20, clipped) and "dim" (x0.35) looks, and prints, per set and look, how many are badly exposed.
+The reading names such a frame (``TableReading.light``: the page then says the light is wrong), and a
+locked Pi camera meters again after ``BAD_FRAMES`` of them in a row. The risk is a well-exposed table taken
+for one (a needless note on the page, the camera metering again while the players play); the use, an
+over-exposed one caught. Reads one photo in ``--every`` of each d6 set as shot and through
+``camera_probe``'s "bright" (x1.6 + 20, clipped) and "dim" (x0.35) looks, and prints, per set and look, how
+many are badly exposed.
 """
 
 from __future__ import annotations

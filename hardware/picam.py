@@ -188,21 +188,21 @@ class PiCamera2Source(_Source):
         check = self._light_check
         if self.lock and self.locked_controls and check is not None:
             try:
-                self._watch_light(self._camera, check(image))
+                self._watch_light(self._camera, image, check)
             except Exception as error:
                 raise CameraError(f"Pi camera {self.camera_num} could not meter again: {error}") from error
         return image
 
-    def _watch_light(self, camera: Any, bad: bool) -> None:
-        """Meter again when the light no longer fits the locked exposure (see the class); ``bad``: this
-        frame is exposed for another light."""
+    def _watch_light(self, camera: Any, frame: np.ndarray, check: Callable[[np.ndarray], bool]) -> None:
+        """Meter again when the light no longer fits the locked exposure (see the class); ``check``: whether
+        ``frame`` is exposed for another light, asked only while the exposure is locked."""
         now = self._clock()
         if self._metering_since is not None:
             if now - self._metering_since >= self.warmup:
                 self._metering_since = None
                 self._lock_now(camera)
             return
-        self._bad = self._bad + 1 if bad else 0
+        self._bad = self._bad + 1 if check(frame) else 0
         if self._bad < BAD_FRAMES:
             return
         if self._last_metering is not None and now - self._last_metering < REMETER_EVERY:
