@@ -291,6 +291,9 @@ def main() -> None:
                     "of each Lurig d6, with print around the pips as casino dice carry it: a ring of letters "
                     "around a big 1, a serial number between other pips "
                     "(v3_data.pip_transplant(casino=True), from a generator of their own)")
+    ap.add_argument("--transplant-logo", type=int, default=0, help="more pip transplants, this many copies "
+                    "of each Lurig d6, each a 2, 4 or 6 with a maker's mark in its middle, where a casino "
+                    "die prints its logo (v3_data.pip_transplant(logo=True), from a generator of their own)")
     ap.add_argument("--specks", type=int, default=0, help="none crops of the tray at 0.2-0.6 of a die's size "
                     "per photo, besides the three at a die's size")
     ap.add_argument("--colour", type=float, default=0.0, help="share of crops recoloured (hue turned "
@@ -356,6 +359,8 @@ def main() -> None:
                           np.random.default_rng([args.seed, 5]), weights, swirls=True)
     train += transplanted("casino pip transplants", lurig_d6, args.transplant_casino,
                           np.random.default_rng([args.seed, 6]), weights, casino=True)
+    train += transplanted("logo pip transplants", lurig_d6, args.transplant_logo,
+                          np.random.default_rng([args.seed, 9]), (0.0, 1.0, 0.0, 1.0, 0.0, 1.0), logo=True)
     polys = [poly_render(i) for i in range(args.poly_renders)]
     train += polys[: args.poly_renders * 9 // 10]
     val += polys[args.poly_renders * 9 // 10:]

@@ -1222,7 +1222,7 @@ def draw_swirls(img: np.ndarray, rng: np.random.Generator, box: tuple[float, flo
 
 def pip_transplant(s: Sample, rng: np.random.Generator,
                    weights: tuple[float, ...] | None = None, faint: bool = False,
-                   swirls: bool = False, casino: bool = False) -> Sample | None:
+                   swirls: bool = False, casino: bool = False, logo: bool = False) -> Sample | None:
     """A real numeral d6 (a Lurig photo) made a pip d6 of the same body: the numeral inpainted away
     (``erase_numeral``) and the pips of a random value painted at the top face's centre (``paint_pips``),
     in the numeral's own ink (as a set of marbled dice prints both) or another colour.
@@ -1240,7 +1240,9 @@ def pip_transplant(s: Sample, rng: np.random.Generator,
     difference of 90 or more, and left out the face reader still called 110 of nell's found pip dice,
     mostly those, numerals. ``swirls`` (the same session): light veins drawn across the body under the pips
     (``draw_swirls``). ``casino`` (twenty-fifth session): print around the pips as casino dice carry it
-    (``_casino_print``: a ring of letters around a big "1", a serial number between other pips)."""
+    (``_casino_print``: a ring of letters around a big "1", a serial number between other pips). ``logo``
+    (seventy-fifth session): a mark the size of a pip or larger in the middle of a 2, 4 or 6
+    (``_centre_logo``)."""
     from vision.poly.numeral import read_numeral
 
     if not s.objects:
@@ -1270,7 +1272,8 @@ def pip_transplant(s: Sample, rng: np.random.Generator,
         value = int(rng.choice(6, p=p / p.sum())) + 1
     if swirls:
         erased = draw_swirls(erased, rng, (half, half, w * k, h * k))
-    out = paint_pips(erased, rng, ink, at, value, TRANSPLANT_SIDE * rng.uniform(0.5, 0.7), casino=casino)
+    out = paint_pips(erased, rng, ink, at, value, TRANSPLANT_SIDE * rng.uniform(0.5, 0.7), casino=casino,
+                     logo=logo)
     return Sample("lurig-pips", s.name, out, [(half, half, w * k, h * k, value)], crop_only=True,
                   group=s.group)
 
@@ -1321,7 +1324,7 @@ def erase_numeral(img: np.ndarray) -> tuple[np.ndarray, np.ndarray, tuple[float,
 
 
 def paint_pips(img: np.ndarray, rng: np.random.Generator, ink: np.ndarray, at: tuple[float, float],
-               value: int, face: float, casino: bool = False) -> np.ndarray:
+               value: int, face: float, casino: bool = False, logo: bool = False) -> np.ndarray:
     """``img`` with the pips of ``value`` painted in ``ink`` (BGR) on a face of side ``face`` centred at
     ``at``: turned at random, foreshortened up to 0.75 across a random axis (an oblique top face), each pip
     shaded like the body under it. ``casino``: print beside the pips in the same ink (``_casino_print``)."""
@@ -1341,6 +1344,8 @@ def paint_pips(img: np.ndarray, rng: np.random.Generator, ink: np.ndarray, at: t
                     cv2.LINE_AA, 4)
     if casino:
         _casino_print(alpha, rng, value, np.array(at, float), a, r, rot, shape, face)
+    if logo:
+        _centre_logo(alpha, rng, value, np.array(at, float), a, r, ang)
     grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)
     x, y = round(at[0]), round(at[1])
     f = round(face / 2)
@@ -1426,6 +1431,59 @@ def _casino_print(alpha: np.ndarray, rng: np.random.Generator, value: int, at: n
     for k, ch in enumerate(text):
         off = (k + 0.5 - len(text) / 2) * height * 0.8
         _stamp(alpha, _glyph_alpha(ch, height), x + off * math.cos(t), y + off * math.sin(t), turn)
+
+
+#: letters a logo may be (no digit: a lone digit on a face is a numeral die's)
+LOGO_LETTERS = "SGBRKAWMEZ&$%@"
+#: the marks ``_centre_logo`` draws
+LOGO_KINDS = ("letter", "ring", "curve", "star", "diamond", "loops")
+
+
+def _centre_logo(alpha: np.ndarray, rng: np.random.Generator, value: int, at: np.ndarray, a: float, r: float,
+                 ang: float) -> None:
+    """A maker's mark in the middle of a 2, 4 or 6, the faces with room there (chase's red and blue casino
+    dice carry a white outline "S" between the two pips of their "2"): a letter, a ring, a wave, a star, a
+    diamond or two loops, in the pips' ink (drawn into ``alpha``), 1-1.8 pip diameters tall on a 2 or a
+    4 and narrower than the gap between a 6's columns; lines, never a filled disc, so the face stays the
+    pip face of ``value`` (the face reader learns that such a mark is no middle pip). Nothing on a 1, 3 or
+    5."""
+    if value not in (2, 4, 6):
+        return
+    size = 2 * r * (rng.uniform(1.0, 1.8) if value != 6 else rng.uniform(0.7, 1.0))
+    if value == 6:
+        size = min(size, 0.8 * (2 * a - 2 * r))
+    if size < 4:
+        return
+    kind = str(rng.choice(LOGO_KINDS))
+    big = max(16, round(size * 4))      # drawn four times larger, then shrunk, as ``_glyph_alpha``
+    patch = np.zeros((big + 8, big + 8), np.uint8)
+    c = (big + 8) / 2
+    thick = max(2, round(big * rng.uniform(0.1, 0.2)))
+    if kind == "letter":
+        glyph = _glyph_alpha(str(rng.choice(list(LOGO_LETTERS))), 1.3 * size)
+    else:
+        half = big / 2 - thick
+        if kind == "ring":
+            cv2.circle(patch, (round(c), round(c)), round(half), 255, thick, cv2.LINE_AA)
+        elif kind == "curve":
+            t = np.linspace(-1, 1, 40)
+            pts = np.stack([c + 0.5 * half * np.sin(math.pi * t), c + half * t], axis=1)
+            cv2.polylines(patch, [np.round(pts).astype(np.int32)], False, 255, thick, cv2.LINE_AA)
+        elif kind == "star":
+            k = np.arange(10)
+            rad = np.where(k % 2 == 0, half, 0.45 * half)
+            pts = np.stack([c + rad * np.sin(k * math.pi / 5), c - rad * np.cos(k * math.pi / 5)], axis=1)
+            cv2.polylines(patch, [np.round(pts).astype(np.int32)], True, 255, thick, cv2.LINE_AA)
+        elif kind == "diamond":
+            pts = np.array([[c, c - half], [c + 0.7 * half, c], [c, c + half], [c - 0.7 * half, c]])
+            cv2.polylines(patch, [np.round(pts).astype(np.int32)], True, 255, thick, cv2.LINE_AA)
+        else:   # two loops, one over the other
+            for dy in (-0.5, 0.5):
+                cv2.circle(patch, (round(c), round(c + dy * half)), round(0.45 * half), 255, thick,
+                           cv2.LINE_AA)
+        small = max(4, round((big + 8) / 4))
+        glyph = cv2.resize(patch, (small, small), interpolation=cv2.INTER_AREA)
+    _stamp(alpha, glyph, float(at[0]), float(at[1]), -math.degrees(ang) + 90 * int(rng.integers(4)))
 
 
 POLY_SEED = 20261126

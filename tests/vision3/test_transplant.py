@@ -118,10 +118,10 @@ def test_swirl_veins_stay_inside_the_die():
     assert np.array_equal(body, np.full((200, 200, 3), 40, np.uint8)), "the image given is not drawn on"
 
 
-def _painted(value, seed, casino):
+def _painted(value, seed, casino, logo=False):
     tray = np.full((200, 200, 3), (40, 40, 160), np.uint8)
     out = v3_data.paint_pips(tray, np.random.default_rng(seed), np.array([240.0, 240.0, 240.0]), (100, 100),
-                             value, 60.0, casino=casino)
+                             value, 60.0, casino=casino, logo=logo)
     return (np.abs(out.astype(int) - tray).max(axis=2) > 100).astype(np.uint8)   # half the ink's contrast
 
 
@@ -156,3 +156,28 @@ def test_casino_print_leaves_the_pips_and_fills_no_face_without_room():
             extra = casino.astype(bool) & ~cv2.dilate(plain, np.ones((3, 3), np.uint8)).astype(bool)
             printed += extra.any()
     assert 6 <= printed <= 18                          # about half of the 24 faces
+
+
+def test_a_logo_marks_the_middle_of_a_two_four_or_six_and_is_no_pip():
+    """``paint_pips(logo=True)``: a 1, 3 or 5 is painted as without it, draw for draw; on a 2, 4 or 6 every
+    pip is still there and a mark lies in the face's middle, clear of the pips; one 10 px wide or more (every
+    mark on a 2 or a 4 here) is drawn in strokes: less ink than a filled disc as wide."""
+    for value in (1, 3, 5):
+        for seed in range(3):
+            assert np.array_equal(_painted(value, seed, False, logo=True), _painted(value, seed, False))
+    marked = 0
+    for value in (2, 4, 6):
+        for seed in range(10):
+            plain, logo = _painted(value, seed, False), _painted(value, seed, False, logo=True)
+            assert np.all(logo >= plain), (value, seed)                  # every pip still there
+            extra = (logo.astype(bool) & ~cv2.dilate(plain, np.ones((3, 3), np.uint8)).astype(bool))
+            if not extra.any():
+                continue
+            marked += 1
+            ys, xs = np.nonzero(extra)
+            assert np.hypot(xs.mean() - 100, ys.mean() - 100) < 4, (value, seed)   # in the middle
+            width = max(np.ptp(xs), np.ptp(ys)) + 1
+            assert width >= 10 or value == 6, (value, seed)
+            if width >= 10:
+                assert extra.sum() < 0.9 * np.pi * (width / 2) ** 2, (value, seed)   # strokes, not a disc
+    assert marked >= 24                                   # nearly every even face carries one
