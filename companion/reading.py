@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Final
+from typing import Any, Final, Literal, get_args
 
 from companion.errors import InvalidInput
 from companion.jsonvalues import present
@@ -41,8 +41,9 @@ MAX_OBJECTS: Final = 1000
 
 MAX_ZONES: Final = 64
 
-LIGHTS: Final = ("burnt", "dark")
+Light = Literal["burnt", "dark"]
 """A frame's ``light`` when it was exposed for another light (``vision.exposure.light``)."""
+LIGHTS: Final[tuple[str, ...]] = get_args(Light)
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +126,7 @@ class TableReading:
     dice: tuple[Die, ...] = field(default=())
     tokens: tuple[Token, ...] = field(default=())
     zones: tuple[str, ...] | None = None
-    light: str | None = None
+    light: Light | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"width": self.width, "height": self.height,

@@ -15,10 +15,10 @@ Measured on every real photo (``benchmarks/exposure_check.py --every 1``): no ph
 
 from __future__ import annotations
 
-from typing import Literal
-
 import cv2
 import numpy as np
+
+from companion.reading import Light
 
 #: A frame is burnt when more than this share of its pixels is white in every channel (``WHITE`` or more),
 BURNT_SHARE = 0.2
@@ -28,8 +28,6 @@ WHITE = 250
 #: numpy's strided view and percentile took 5 and 17 ms).
 DARK_P99 = 40
 STEP = 8
-
-Light = Literal["burnt", "dark"]
 
 
 def light(frame: np.ndarray) -> Light | None:
