@@ -35,6 +35,7 @@ from v3_data import (
     FOLDERS,
     NONE,
     Sample,
+    face_pool,
     load_source,
     lone_parts,
     numeral_d6_render,
@@ -42,6 +43,7 @@ from v3_data import (
     pip3d_render,
     pip_transplant,
     poly_render,
+    realcube_render,
     reboxed,
     render,
 )
@@ -235,6 +237,9 @@ def main() -> None:
                     help="trays of pip d6s drawn in 3D, seen 0-60 degrees off the vertical "
                          "(v3_data.pip3d_render): side faces with pips beside the top, each die of its top's "
                          "class")
+    ap.add_argument("--realcube", type=int, default=0,
+                    help="this many trays of pip d6s built as cubes dressed in the training photos' real "
+                         "top faces, seen 0-60 degrees off the vertical (v3_data.realcube_render)")
     ap.add_argument("--pip3d-front", action="store_true",
                     help="--pip3d trays turned upside down, so each die's top lies above its front face as a "
                          "camera in front of the table sees it (the renderer's tilt puts the top below: a "
@@ -378,6 +383,12 @@ def main() -> None:
         pip3d = [front_view(s) for s in pip3d]
     train += pip3d[: args.pip3d * 9 // 10]
     val += pip3d[args.pip3d * 9 // 10:]
+    if args.realcube:
+        pool = face_pool(train)
+        cubes = [c for c in (realcube_render(i, pool) for i in range(args.realcube)) if c is not None]
+        print("real-faced cubes", len(cubes), "trays from", pool.sources(), flush=True)
+        train += cubes[: len(cubes) * 9 // 10]
+        val += cubes[len(cubes) * 9 // 10:]
     if args.side_parts and not args.sides:
         ap.error("--side-parts takes the side faces of --sides renders")
     tr = items(train, rng, args.specks, args.side_parts)

@@ -1576,6 +1576,156 @@ def pip3d_render(index: int, size: tuple[int, int] = (512, 384), *, top: bool = 
     return sample
 
 
+
+REALCUBE_SEED = 20267601
+"""Seed of ``realcube_render``'s trays (tray i from (REALCUBE_SEED, i))."""
+#: sources whose boxes frame a die's top face seen from above, and the share of the box that is the face
+#: (matteop65's boxes hold the pip pattern only; chase's crops show the sides round the top). aws is never
+#: one: its boxes take in the side faces.
+FACE_SOURCES = {"nell": 0.9, "matteop65": 1.2, "chase": 0.75}
+FACE_TEXTURE = 64
+
+
+@dataclass
+class FacePool:
+    """Real photographed top faces of pip d6s, square ``FACE_TEXTURE`` px, by source and value, with each
+    face's body colour (the median of its border ring) to dress one die's faces alike."""
+    faces: dict[tuple[str, int], list[np.ndarray]] = field(default_factory=dict)
+    colours: dict[tuple[str, int], np.ndarray] = field(default_factory=dict)
+
+    def add(self, source: str, value: int, face: np.ndarray) -> None:
+        ring = np.concatenate([face[:6].reshape(-1, 3), face[-6:].reshape(-1, 3),
+                               face[:, :6].reshape(-1, 3), face[:, -6:].reshape(-1, 3)])
+        self.faces.setdefault((source, value), []).append(face)
+        cols = self.colours.get((source, value), np.zeros((0, 3), np.float32))
+        self.colours[(source, value)] = np.vstack([cols, np.median(ring, axis=0)[None].astype(np.float32)])
+
+    def sources(self) -> list[str]:
+        return sorted({s for s, v in self.faces if all((s, k) in self.faces for k in range(1, 7))})
+
+    def nearest(self, source: str, value: int, colour: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """One of the five faces of ``value`` whose body colour is nearest ``colour``."""
+        d = np.linalg.norm(self.colours[(source, value)] - colour, axis=1)
+        close = np.argsort(d)[:5]
+        return self.faces[(source, value)][int(close[int(rng.integers(len(close)))])]
+
+
+def face_pool(samples: list[Sample]) -> FacePool:
+    """The top faces of the pip dice of ``samples`` from ``FACE_SOURCES`` (whatever is left out of
+    ``samples`` is left out of the pool), each cut as a square of its box's long side times the source's
+    share, whole inside its photo."""
+    pool = FacePool()
+    for s in samples:
+        share = FACE_SOURCES.get(s.source)
+        if share is None:
+            continue
+        ih, iw = s.image.shape[:2]
+        for cx, cy, w, h, label in s.objects:
+            if not 1 <= label <= 6:
+                continue
+            side = max(w, h) * share
+            x0, y0 = round(cx - side / 2), round(cy - side / 2)
+            x1, y1 = x0 + round(side), y0 + round(side)
+            if side < 12 or x0 < 0 or y0 < 0 or x1 > iw or y1 > ih:
+                continue
+            pool.add(s.source, int(label), cv2.resize(s.image[y0:y1, x0:x1], (FACE_TEXTURE, FACE_TEXTURE),
+                                                      interpolation=cv2.INTER_AREA))
+    return pool
+
+
+#: a cube's faces: (normal, the face's u axis, v axis); its corners are normal +- u +- v
+_CUBE = ((np.array([0., 0., 1.]), np.array([1., 0., 0.]), np.array([0., 1., 0.])),
+         (np.array([0., 1., 0.]), np.array([1., 0., 0.]), np.array([0., 0., -1.])),
+         (np.array([0., -1., 0.]), np.array([-1., 0., 0.]), np.array([0., 0., -1.])),
+         (np.array([1., 0., 0.]), np.array([0., -1., 0.]), np.array([0., 0., -1.])),
+         (np.array([-1., 0., 0.]), np.array([0., 1., 0.]), np.array([0., 0., -1.])))
+
+
+def _rot_x(a: float) -> np.ndarray:
+    c, s = math.cos(a), math.sin(a)
+    return np.array([[1, 0, 0], [0, c, -s], [0, s, c]])
+
+
+def _rot_z(a: float) -> np.ndarray:
+    c, s = math.cos(a), math.sin(a)
+    return np.array([[c, -s, 0], [s, c, 0], [0, 0, 1]])
+
+
+def realcube_render(index: int, pool: FacePool, size: tuple[int, int] = (512, 384)) -> Sample | None:
+    """One tray of pip d6s built as cubes dressed in real photographed faces (``face_pool``), seen 0-60
+    degrees off the vertical, the dice further up the tray seen more obliquely, as a phone held over a
+    table sees them: the top face of value v, the four round it of the other values but 7 - v, each a
+    real face of one source and of the nearest body colour, shaded by one lamp, with a soft shadow, on a
+    drawn tray (``_texture``). Each die is boxed by its silhouette, sides and all (like the aws labels), of
+    its top's class. Why (seventy-sixth session): the 3D renders' side faces are drawn; the pips and bodies
+    a reader meets beside an oblique top are real ones here. None when the pool lacks a value."""
+    sources = pool.sources()
+    if not sources:
+        return None
+    rng = np.random.default_rng([REALCUBE_SEED, index])
+    w, h = size
+    img = _texture(rng, h, w, natural=True).astype(np.float32)
+    img *= rng.uniform(0.6, 1.2)
+    tilt = math.radians(rng.uniform(0.0, 55.0))
+    light = np.array([rng.uniform(-0.7, 0.7), rng.uniform(-0.7, 0.7), 1.0])
+    light /= np.linalg.norm(light)
+    shadow_dir = -light[:2] / max(1e-3, light[2])
+    taken: list[tuple[float, float, float, float]] = []
+    objects: list[tuple[float, float, float, float, int]] = []
+    for _ in range(int(rng.integers(1, 9))):
+        half = float(np.exp(rng.uniform(math.log(9), math.log(40))))
+        for _try in range(20):
+            cx, cy = rng.uniform(half * 2, w - half * 2), rng.uniform(half * 2, h - half * 2)
+            if all(abs(cx - x) > (half + r) * 1.5 or abs(cy - y) > (half + r) * 1.5 for x, y, r, _ in taken):
+                break
+        else:
+            continue
+        far = (0.5 - cy / h) * math.radians(20)
+        lean = float(np.clip(tilt + far + rng.normal(0, 0.08), 0.0, math.radians(65)))
+        rot = _rot_x(lean) @ _rot_z(rng.uniform(0, 2 * math.pi))
+        source = sources[int(rng.integers(len(sources)))]
+        value = int(rng.integers(1, 7))
+        top = pool.faces[(source, value)][int(rng.integers(len(pool.faces[(source, value)])))]
+        colour = np.median(np.concatenate([top[:6].reshape(-1, 3), top[-6:].reshape(-1, 3)]), axis=0)
+        ring = [k for k in range(1, 7) if k not in (value, 7 - value)]
+        ring = [ring[i] for i in rng.permutation(4)]
+        faces = [top] + [pool.nearest(source, k, colour, rng) for k in ring]
+        silhouette: list[np.ndarray] = []
+        die = np.zeros_like(img)
+        alpha = np.zeros((h, w), np.float32)
+        for (normal, u, v), face in zip(_CUBE, faces, strict=True):
+            n = rot @ normal
+            if n[2] <= 0.05:
+                continue
+            corners = [normal - u - v, normal + u - v, normal + u + v, normal - u + v]
+            quad = np.array([[cx + half * (rot @ c)[0], cy + half * (rot @ c)[1]] for c in corners],
+                            np.float32)
+            silhouette.append(quad)
+            tex = np.rot90(face, int(rng.integers(4))).astype(np.float32)
+            shade = 0.45 + 0.6 * max(0.0, float(n @ light))
+            src = np.array([[0, 0], [FACE_TEXTURE, 0], [FACE_TEXTURE, FACE_TEXTURE], [0, FACE_TEXTURE]],
+                           np.float32)
+            m = cv2.getPerspectiveTransform(src, quad)
+            warped = cv2.warpPerspective(np.ascontiguousarray(tex) * shade, m, (w, h), flags=cv2.INTER_LINEAR)
+            mask = cv2.warpPerspective(np.ones((FACE_TEXTURE, FACE_TEXTURE), np.float32), m, (w, h))
+            die = die * (1 - mask[..., None]) + warped * mask[..., None]
+            alpha = np.maximum(alpha, mask)
+        hull = cv2.convexHull(np.vstack(silhouette).astype(np.float32))
+        shadow = np.zeros((h, w), np.float32)
+        cv2.fillConvexPoly(shadow, (hull + shadow_dir * half * rng.uniform(0.3, 1.0)).astype(np.int32), 1.0)
+        k = int(half * 0.6) * 2 + 1
+        shadow = cv2.GaussianBlur(shadow, (k, k), 0) * rng.uniform(0.2, 0.6)
+        img *= (1 - shadow)[..., None]
+        alpha = cv2.GaussianBlur(alpha, (3, 3), 0)
+        img = img * (1 - alpha[..., None]) + die * alpha[..., None]
+        bx, by, bw, bh = cv2.boundingRect(hull.astype(np.int32))
+        objects.append((bx + bw / 2, by + bh / 2, float(bw), float(bh), value))
+        taken.append((cx, cy, half, value))
+    if rng.random() < 0.5:
+        img += rng.normal(0, rng.uniform(1, 6), img.shape)
+    return Sample("realcube", f"realcube-{index}", np.clip(img, 0, 255).astype(np.uint8), objects)
+
+
 if __name__ == "__main__":
     import time
     if sys.argv[1:] == ["--lurig-boxes"]:
