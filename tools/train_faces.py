@@ -239,7 +239,7 @@ def main() -> None:
                          "class")
     ap.add_argument("--realcube", type=int, default=0,
                     help="this many trays of pip d6s built as cubes dressed in the training photos' real "
-                         "top faces, seen 0-60 degrees off the vertical (v3_data.realcube_render)")
+                         "top faces, seen up to 65 degrees off the vertical (v3_data.realcube_render)")
     ap.add_argument("--pip3d-front", action="store_true",
                     help="--pip3d trays turned upside down, so each die's top lies above its front face as a "
                          "camera in front of the table sees it (the renderer's tilt puts the top below: a "

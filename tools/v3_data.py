@@ -1652,13 +1652,14 @@ def _rot_z(a: float) -> np.ndarray:
 
 
 def realcube_render(index: int, pool: FacePool, size: tuple[int, int] = (512, 384)) -> Sample | None:
-    """One tray of pip d6s built as cubes dressed in real photographed faces (``face_pool``), seen 0-60
-    degrees off the vertical, the dice further up the tray seen more obliquely, as a phone held over a
-    table sees them: the top face of value v, the four round it of the other values but 7 - v, each a
-    real face of one source and of the nearest body colour, shaded by one lamp, with a soft shadow, on a
-    drawn tray (``_texture``). Each die is boxed by its silhouette, sides and all (like the aws labels), of
-    its top's class. Why (seventy-sixth session): the 3D renders' side faces are drawn; the pips and bodies
-    a reader meets beside an oblique top are real ones here. None when the pool lacks a value."""
+    """One tray of pip d6s built as cubes dressed in real photographed faces (``face_pool``), the tray seen
+    0-55 degrees off the vertical and each die up to 10 more or less as it lies further up or down it (at
+    most 65), as a phone held over a table sees them: the top face of value v, the four round it of the
+    other values but 7 - v, each a real face of one source and of the nearest body colour, shaded by one
+    lamp, with a soft shadow, on a drawn tray (``_texture``). Each die is boxed by its silhouette, sides
+    and all (like the aws labels), of its top's class. Why (seventy-sixth session): the 3D renders' side
+    faces are drawn; the pips and bodies a reader meets beside an oblique top are real ones here. None
+    when the pool lacks a value."""
     sources = pool.sources()
     if not sources:
         return None
@@ -1670,13 +1671,13 @@ def realcube_render(index: int, pool: FacePool, size: tuple[int, int] = (512, 38
     light = np.array([rng.uniform(-0.7, 0.7), rng.uniform(-0.7, 0.7), 1.0])
     light /= np.linalg.norm(light)
     shadow_dir = -light[:2] / max(1e-3, light[2])
-    taken: list[tuple[float, float, float, float]] = []
+    taken: list[tuple[float, float, float]] = []
     objects: list[tuple[float, float, float, float, int]] = []
     for _ in range(int(rng.integers(1, 9))):
         half = float(np.exp(rng.uniform(math.log(9), math.log(40))))
         for _try in range(20):
             cx, cy = rng.uniform(half * 2, w - half * 2), rng.uniform(half * 2, h - half * 2)
-            if all(abs(cx - x) > (half + r) * 1.5 or abs(cy - y) > (half + r) * 1.5 for x, y, r, _ in taken):
+            if all(abs(cx - x) > (half + r) * 1.5 or abs(cy - y) > (half + r) * 1.5 for x, y, r in taken):
                 break
         else:
             continue
@@ -1720,7 +1721,7 @@ def realcube_render(index: int, pool: FacePool, size: tuple[int, int] = (512, 38
         img = img * (1 - alpha[..., None]) + die * alpha[..., None]
         bx, by, bw, bh = cv2.boundingRect(hull.astype(np.int32))
         objects.append((bx + bw / 2, by + bh / 2, float(bw), float(bh), value))
-        taken.append((cx, cy, half, value))
+        taken.append((cx, cy, half))
     if rng.random() < 0.5:
         img += rng.normal(0, rng.uniform(1, 6), img.shape)
     return Sample("realcube", f"realcube-{index}", np.clip(img, 0, 255).astype(np.uint8), objects)
