@@ -1641,16 +1641,6 @@ _CUBE = ((np.array([0., 0., 1.]), np.array([1., 0., 0.]), np.array([0., 1., 0.])
          (np.array([-1., 0., 0.]), np.array([0., 1., 0.]), np.array([0., 0., -1.])))
 
 
-def _rot_x(a: float) -> np.ndarray:
-    c, s = math.cos(a), math.sin(a)
-    return np.array([[1, 0, 0], [0, c, -s], [0, s, c]])
-
-
-def _rot_z(a: float) -> np.ndarray:
-    c, s = math.cos(a), math.sin(a)
-    return np.array([[c, -s, 0], [s, c, 0], [0, 0, 1]])
-
-
 def realcube_render(index: int, pool: FacePool, size: tuple[int, int] = (512, 384)) -> Sample | None:
     """One tray of pip d6s built as cubes dressed in real photographed faces (``face_pool``), the tray seen
     0-55 degrees off the vertical and each die up to 10 more or less as it lies further up or down it (at
@@ -1660,6 +1650,8 @@ def realcube_render(index: int, pool: FacePool, size: tuple[int, int] = (512, 38
     and all (like the aws labels), of its top's class. Why (seventy-sixth session): the 3D renders' side
     faces are drawn; the pips and bodies a reader meets beside an oblique top are real ones here. None
     when the pool lacks a value."""
+    from vision.poly import synth
+
     sources = pool.sources()
     if not sources:
         return None
@@ -1683,11 +1675,11 @@ def realcube_render(index: int, pool: FacePool, size: tuple[int, int] = (512, 38
             continue
         far = (0.5 - cy / h) * math.radians(20)
         lean = float(np.clip(tilt + far + rng.normal(0, 0.08), 0.0, math.radians(65)))
-        rot = _rot_x(lean) @ _rot_z(rng.uniform(0, 2 * math.pi))
+        rot = synth._rot(0, lean) @ synth._rot(2, rng.uniform(0, 2 * math.pi))
         source = sources[int(rng.integers(len(sources)))]
         value = int(rng.integers(1, 7))
-        top = pool.faces[(source, value)][int(rng.integers(len(pool.faces[(source, value)])))]
-        colour = np.median(np.concatenate([top[:6].reshape(-1, 3), top[-6:].reshape(-1, 3)]), axis=0)
+        pick = int(rng.integers(len(pool.faces[(source, value)])))
+        top, colour = pool.faces[(source, value)][pick], pool.colours[(source, value)][pick]
         ring = [k for k in range(1, 7) if k not in (value, 7 - value)]
         ring = [ring[i] for i in rng.permutation(4)]
         faces = [top] + [pool.nearest(source, k, colour, rng) for k in ring]
