@@ -138,6 +138,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="the table's set is taken from the second half and the first half is read")
     ap.add_argument("--skip", type=int, default=0,
                     help="the table's set starts this many photos into the first half (another table)")
+    ap.add_argument("--read", type=int, default=0,
+                    help="read only the first N photos of the other half (default: all of them)")
     ap.add_argument("--steps", type=int, default=0, help="fit this many steps (default: --minutes)")
     ap.add_argument("--minutes", type=float, default=6.0)
     ap.add_argument("--seed", type=int, default=SEED)
@@ -163,6 +165,8 @@ def main(argv: list[str] | None = None) -> int:
     first, second = split(ve.labelled(args.set, False), "halves")
     if args.second:
         first, second = second, first
+    if args.read:
+        second = second[: args.read]
     table = as_photos(first[args.skip: args.skip + args.first])
     taught = [p for i, p in enumerate(table) if i % HELD]
     trays = [] if args.no_renders else rendered_trays(len(taught), args.seed)   # as fit_here draws them

@@ -188,19 +188,21 @@ def test_fit_refuses_nothing_to_fit_on() -> None:
         fit(FINDER, [], np.random.default_rng(0), lambda s: 0.0)
 
 
-def test_the_benchmark_holds_back_one_photo_in_five_and_reads_the_other_half(
+def test_the_benchmark_holds_back_one_photo_in_five_and_reads_photos_of_the_other_half(
         photos: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """benchmarks/fit_here_eval.py: a two-step fit on nell's first ten photos, read on its second half."""
+    """benchmarks/fit_here_eval.py: a two-step fit on nell's first ten photos, read on the first twelve of
+    its second half (``--read``: the whole half took 52 s of CI)."""
     import json
 
     from tests.helpers import benchmark
 
     bench = benchmark("fit_here_eval")
     out = str(tmp_path / "f.onnx")
-    assert bench.main(["nell", "--first", "10", "--steps", "2", "--json", "--out", out]) == 0
+    assert bench.main(["nell", "--first", "10", "--steps", "2", "--read", "12", "--json", "--out", out]) == 0
     row = json.loads(capsys.readouterr().out)
     half = len(photo_set("nell")) - len(photo_set("nell")) // 2
-    assert row["read_photos"] == half and row["dice"] == sum(len(p.dice) for p in photo_set("nell")[-half:])
+    assert row["read_photos"] == 12
+    assert row["dice"] == sum(len(p.dice) for p in photo_set("nell")[-half:][:12])
     assert row["taught"] == 8 + 4 and row["rendered_trays"] == 4   # eight photos, four rendered trays
     assert row["held_back_photos"] == 2 and row["steps"] == 2
     assert 90 <= row["found_pct"] <= 100 and isinstance(row["would_install"], bool)
